@@ -1,0 +1,305 @@
+package billing
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/billingapi/billing-go/query"
+	querystring "github.com/google/go-querystring/query"
+)
+
+// BulkService previews bulk price changes and submits bulk jobs.
+type BulkService struct{ service }
+
+// BulkPriceChangeParams are the parameters of [BulkService.PreviewPriceChange].
+// The subscriptions are searched either with Query or with FilterOptions,
+// not both.
+type BulkPriceChangeParams struct {
+	// PlanProductIDs are the plan products to push out; empty means all
+	// (sent as [], as the field is required).
+	PlanProductIDs []int64 `json:"planProductIds"`
+	// SelectAll false: only SubscriptionIDs receive the push-out. true: all
+	// subscriptions matching the search receive it, except SubscriptionIDs.
+	SelectAll bool `json:"selectAll"`
+	// SubscriptionIDs are included (SelectAll false) or excluded (SelectAll
+	// true).
+	SubscriptionIDs []int64 `json:"subscriptionIds,omitempty"`
+	// FilterOptions searches subscriptions through the body.
+	FilterOptions *BulkFilterOptions `json:"filterOptions,omitempty"`
+	// Query searches subscriptions through the query parameter.
+	Query SubscriberFilter `json:"-" url:"query"`
+}
+
+// BulkFilterOptions searches the subscriptions of a bulk price change. Each
+// date pair keeps subscriptions whose date lies between start and end; a
+// zero Timestamp is not sent. The lists are sent comma-separated.
+type BulkFilterOptions struct {
+	CustomerCreatedDateRangeStartDate     Timestamp
+	CustomerCreatedDateRangeEndDate       Timestamp
+	SubscriptionCreatedDateRangeStartDate Timestamp
+	SubscriptionCreatedDateRangeEndDate   Timestamp
+	NextBillingDateRangeStartDate         Timestamp
+	NextBillingDateRangeEndDate           Timestamp
+	// CustomerStatuses keeps subscriptions of customers in these statuses.
+	CustomerStatuses []CustomerStatus
+	// SubscriptionStatuses keeps subscriptions in these statuses.
+	SubscriptionStatuses []SubscriptionStatus
+	// Intervals keeps subscriptions with these intervals.
+	Intervals []Interval
+	// ExcludedProducts keeps subscriptions that have none of these products.
+	ExcludedProducts []string
+	// Code1 to Code5 keep subscriptions of customers with these sales
+	// tracking code ids of category 1 to 5.
+	Code1, Code2, Code3, Code4, Code5 []int64
+}
+
+// bulkFilterOptionsWire is BulkFilterOptions as the API writes it.
+type bulkFilterOptionsWire struct {
+	CustomerCreatedDateRangeStartDate     Timestamp `json:"customerCreatedDateRangeStartDate,omitzero"`
+	CustomerCreatedDateRangeEndDate       Timestamp `json:"customerCreatedDateRangeEndDate,omitzero"`
+	SubscriptionCreatedDateRangeStartDate Timestamp `json:"subscriptionCreatedDateRangeStartDate,omitzero"`
+	SubscriptionCreatedDateRangeEndDate   Timestamp `json:"subscriptionCreatedDateRangeEndDate,omitzero"`
+	NextBillingDateRangeStartDate         Timestamp `json:"nextBillingDateRangeStartDate,omitzero"`
+	NextBillingDateRangeEndDate           Timestamp `json:"nextBillingDateRangeEndDate,omitzero"`
+	CustomerStatuses                      string    `json:"customerStatuses,omitempty"`
+	SubscriptionStatuses                  string    `json:"subscriptionStatuses,omitempty"`
+	Intervals                             string    `json:"intervals,omitempty"`
+	ExcludedProducts                      string    `json:"excludedProducts,omitempty"`
+	Code1                                 string    `json:"code1,omitempty"`
+	Code2                                 string    `json:"code2,omitempty"`
+	Code3                                 string    `json:"code3,omitempty"`
+	Code4                                 string    `json:"code4,omitempty"`
+	Code5                                 string    `json:"code5,omitempty"`
+}
+
+// MarshalJSON writes the lists comma-separated, as the API expects.
+func (o BulkFilterOptions) MarshalJSON() ([]byte, error) {
+	return json.Marshal(bulkFilterOptionsWire{
+		CustomerCreatedDateRangeStartDate:     o.CustomerCreatedDateRangeStartDate,
+		CustomerCreatedDateRangeEndDate:       o.CustomerCreatedDateRangeEndDate,
+		SubscriptionCreatedDateRangeStartDate: o.SubscriptionCreatedDateRangeStartDate,
+		SubscriptionCreatedDateRangeEndDate:   o.SubscriptionCreatedDateRangeEndDate,
+		NextBillingDateRangeStartDate:         o.NextBillingDateRangeStartDate,
+		NextBillingDateRangeEndDate:           o.NextBillingDateRangeEndDate,
+		CustomerStatuses:                      joinStrings(o.CustomerStatuses),
+		SubscriptionStatuses:                  joinStrings(o.SubscriptionStatuses),
+		Intervals:                             joinStrings(o.Intervals),
+		ExcludedProducts:                      joinStrings(o.ExcludedProducts),
+		Code1:                                 joinInts(o.Code1),
+		Code2:                                 joinInts(o.Code2),
+		Code3:                                 joinInts(o.Code3),
+		Code4:                                 joinInts(o.Code4),
+		Code5:                                 joinInts(o.Code5),
+	})
+}
+
+// UnmarshalJSON reads the comma-separated lists back.
+func (o *BulkFilterOptions) UnmarshalJSON(b []byte) error {
+	var w bulkFilterOptionsWire
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	out := BulkFilterOptions{
+		CustomerCreatedDateRangeStartDate:     w.CustomerCreatedDateRangeStartDate,
+		CustomerCreatedDateRangeEndDate:       w.CustomerCreatedDateRangeEndDate,
+		SubscriptionCreatedDateRangeStartDate: w.SubscriptionCreatedDateRangeStartDate,
+		SubscriptionCreatedDateRangeEndDate:   w.SubscriptionCreatedDateRangeEndDate,
+		NextBillingDateRangeStartDate:         w.NextBillingDateRangeStartDate,
+		NextBillingDateRangeEndDate:           w.NextBillingDateRangeEndDate,
+		CustomerStatuses:                      splitStrings[CustomerStatus](w.CustomerStatuses),
+		SubscriptionStatuses:                  splitStrings[SubscriptionStatus](w.SubscriptionStatuses),
+		Intervals:                             splitStrings[Interval](w.Intervals),
+		ExcludedProducts:                      splitStrings[string](w.ExcludedProducts),
+	}
+	for i, pair := range []struct {
+		dst *[]int64
+		src string
+	}{{&out.Code1, w.Code1}, {&out.Code2, w.Code2}, {&out.Code3, w.Code3}, {&out.Code4, w.Code4}, {&out.Code5, w.Code5}} {
+		ids, err := splitInts(pair.src)
+		if err != nil {
+			return fmt.Errorf("billing: filterOptions.code%d: %w", i+1, err)
+		}
+		*pair.dst = ids
+	}
+	*o = out
+	return nil
+}
+
+func joinStrings[S ~string](vs []S) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = string(v)
+	}
+	return strings.Join(parts, ",")
+}
+
+func joinInts(vs []int64) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = strconv.FormatInt(v, 10)
+	}
+	return strings.Join(parts, ",")
+}
+
+func splitStrings[S ~string](s string) []S {
+	if strings.TrimSpace(s) == "" {
+		return nil
+	}
+	parts := strings.Split(s, ",")
+	out := make([]S, len(parts))
+	for i, p := range parts {
+		out[i] = S(strings.TrimSpace(p))
+	}
+	return out
+}
+
+func splitInts(s string) ([]int64, error) {
+	var out []int64
+	for _, p := range splitStrings[string](s) {
+		n, err := strconv.ParseInt(p, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not an integer id", p)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func (p *BulkPriceChangeParams) validate() error {
+	if p == nil {
+		return invalid("BulkPriceChangeParams", "required")
+	}
+	expr, err := query.Build(p.Query)
+	if err != nil {
+		return &ValidationError{Field: "query", Reason: err.Error()}
+	}
+	if len(expr) > 0 && p.FilterOptions != nil {
+		return invalid("filterOptions", "search with either the query filter or filterOptions, not both")
+	}
+	for _, id := range p.PlanProductIDs {
+		if id <= 0 {
+			return invalid("planProductIds", "must hold positive ids, got %d", id)
+		}
+	}
+	for _, id := range p.SubscriptionIDs {
+		if id <= 0 {
+			return invalid("subscriptionIds", "must hold positive ids, got %d", id)
+		}
+	}
+	return nil
+}
+
+// BulkPriceChangePreview is the answer of a bulk price-change preview. The
+// API reference does not show its payload, so it is kept whole, as the
+// service sent it.
+type BulkPriceChangePreview struct {
+	// Raw is the answer's JSON.
+	Raw json.RawMessage
+}
+
+// UnmarshalJSON keeps the whole answer.
+func (p *BulkPriceChangePreview) UnmarshalJSON(b []byte) error {
+	p.Raw = append(json.RawMessage(nil), b...)
+	return nil
+}
+
+// MarshalJSON writes the answer back as it came.
+func (p BulkPriceChangePreview) MarshalJSON() ([]byte, error) {
+	if len(p.Raw) == 0 {
+		return []byte("null"), nil
+	}
+	return p.Raw, nil
+}
+
+// Decode decodes the preview into v, for callers who know its shape.
+func (p *BulkPriceChangePreview) Decode(v any) error {
+	return json.Unmarshal(p.Raw, v)
+}
+
+// PreviewPriceChange previews pushing a plan's current prices out to its
+// subscribers: which subscriptions and plan products would change. It
+// changes nothing, so it is retried like a read.
+//
+// API: POST /v1/Subscribers/{planId}/PreviewBulkPriceChange
+func (s *BulkService) PreviewPriceChange(ctx context.Context, planID int64, params *BulkPriceChangeParams, opts ...RequestOption) (*BulkPriceChangePreview, error) {
+	id, err := pathID("planId", planID)
+	if err != nil {
+		return nil, err
+	}
+	if err := params.validate(); err != nil {
+		return nil, err
+	}
+	q, err := querystring.Values(params)
+	if err != nil {
+		return nil, fmt.Errorf("billing: encoding query: %w", err)
+	}
+	body := *params
+	if body.PlanProductIDs == nil {
+		body.PlanProductIDs = []int64{}
+	}
+	var preview BulkPriceChangePreview
+	cl := &call{method: http.MethodPost, path: "/v1/Subscribers/" + id + "/PreviewBulkPriceChange", query: q, body: &body}
+	if _, err := s.client.doJSON(ctx, cl, opts, &preview); err != nil {
+		return nil, err
+	}
+	return &preview, nil
+}
+
+// BulkJob is a bulk job. The API reference shows only its id, so the whole
+// answer is kept in Raw.
+type BulkJob struct {
+	// ID identifies the job.
+	ID int64
+	// Raw is the job's JSON as the service sent it.
+	Raw json.RawMessage
+}
+
+// UnmarshalJSON reads the id and keeps the whole object.
+func (j *BulkJob) UnmarshalJSON(b []byte) error {
+	var head struct {
+		ID int64 `json:"id"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
+		return err
+	}
+	j.ID = head.ID
+	j.Raw = append(json.RawMessage(nil), bytes.TrimSpace(b)...)
+	return nil
+}
+
+// MarshalJSON writes the job back as it came, or {"id":...} when it was
+// built in Go.
+func (j BulkJob) MarshalJSON() ([]byte, error) {
+	if len(j.Raw) > 0 {
+		return j.Raw, nil
+	}
+	return json.Marshal(struct {
+		ID int64 `json:"id"`
+	}{j.ID})
+}
+
+// Process submits a validated bulk job for processing and returns the job.
+// A job that is not validated, or was already submitted, is refused by the
+// service. It is a write: it is retried only when the server surely did
+// not act on it.
+//
+// API: POST /v1/BulkApi/Process
+func (s *BulkService) Process(ctx context.Context, jobID int64, opts ...RequestOption) (*BulkJob, error) {
+	if jobID <= 0 {
+		return nil, invalid("id", "must be a positive id, got %d", jobID)
+	}
+	body := struct {
+		ID int64 `json:"id"`
+	}{jobID}
+	var job BulkJob
+	cl := &call{method: http.MethodPost, path: "/v1/BulkApi/Process", body: body, write: true}
+	if _, err := s.client.doJSON(ctx, cl, opts, &job); err != nil {
+		return nil, err
+	}
+	return &job, nil
+}

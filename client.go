@@ -1,0 +1,163 @@
+package billing
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-cleanhttp"
+)
+
+// Version is the version of this SDK, sent in the User-Agent header.
+const Version = "0.1.0"
+
+// DefaultTimeout bounds one HTTP attempt, from dialling to the end of the
+// body, when [WithTimeout] is not given.
+const DefaultTimeout = 30 * time.Second
+
+// Client talks to the billing API with one API key. Build it with
+// [NewClient]; it is safe for concurrent use, and its services share it.
+type Client struct {
+	// cfg is behind a pointer so that printing a Client by value shows an
+	// address, never the API key.
+	cfg *clientConfig
+
+	// Invoices reads invoices and invoice summaries and writes off invoices.
+	Invoices *InvoicesService
+	// DraftInvoices reads draft invoices.
+	DraftInvoices *DraftInvoicesService
+	// PaymentMethods replaces credit cards and creates wallet agreements.
+	PaymentMethods *PaymentMethodsService
+	// SalesTrackingCodes creates sales tracking codes.
+	SalesTrackingCodes *SalesTrackingCodesService
+	// SubscriptionProducts lists subscription product items.
+	SubscriptionProducts *SubscriptionProductsService
+	// Bulk previews bulk price changes and submits bulk jobs.
+	Bulk *BulkService
+}
+
+type clientConfig struct {
+	// authorization returns "Basic <API key>". The key lives only inside
+	// this closure: fmt prints a func as an address, whatever the verb,
+	// so no way of printing the client can reach it.
+	authorization func() string
+	baseURL       *url.URL
+	httpClient    *http.Client
+	userAgent     string
+	retry         RetryPolicy
+	logger        *slog.Logger
+	now           func() time.Time
+
+	// set by options, resolved in NewClient
+	userHTTPClient *http.Client
+	timeout        time.Duration
+	userAgentExtra string
+}
+
+// service is what every service struct holds: the client it belongs to.
+type service struct {
+	client *Client
+}
+
+// NewClient returns a client that authenticates with apiKey, sent exactly as
+// given in "Authorization: Basic <apiKey>" (the API's rule; it is not the
+// base64 of a user and password). [WithBaseURL] is required; every option is
+// checked here, and the first bad one is returned as an error that names it.
+func NewClient(apiKey string, opts ...Option) (*Client, error) {
+	if apiKey == "" {
+		return nil, fmt.Errorf("billing: NewClient: apiKey is empty")
+	}
+	if strings.ContainsAny(apiKey, "\r\n\x00") || strings.TrimSpace(apiKey) != apiKey {
+		// Said without echoing the key: it must never reach an error string.
+		return nil, fmt.Errorf("billing: NewClient: apiKey contains white space or control characters")
+	}
+	header := "Basic " + apiKey
+	cfg := &clientConfig{
+		authorization: func() string { return header },
+		retry:         DefaultRetryPolicy(),
+		logger:        slog.New(slog.DiscardHandler),
+		now:           time.Now,
+		timeout:       DefaultTimeout,
+	}
+	for _, opt := range opts {
+		if opt == nil {
+			return nil, fmt.Errorf("billing: NewClient: nil Option")
+		}
+		if err := opt(cfg); err != nil {
+			return nil, fmt.Errorf("billing: NewClient: %w", err)
+		}
+	}
+	if cfg.baseURL == nil {
+		return nil, fmt.Errorf("billing: NewClient: WithBaseURL is required")
+	}
+	cfg.httpClient = buildHTTPClient(cfg.userHTTPClient, cfg.timeout, cfg.baseURL)
+	cfg.userAgent = "billing-go/" + Version + " (" + runtime.Version() + "; " + runtime.GOOS + "/" + runtime.GOARCH + ")"
+	if cfg.userAgentExtra != "" {
+		cfg.userAgent = cfg.userAgentExtra + " " + cfg.userAgent
+	}
+
+	c := &Client{cfg: cfg}
+	s := service{client: c}
+	c.Invoices = &InvoicesService{s}
+	c.DraftInvoices = &DraftInvoicesService{s}
+	c.PaymentMethods = &PaymentMethodsService{s}
+	c.SalesTrackingCodes = &SalesTrackingCodesService{s}
+	c.SubscriptionProducts = &SubscriptionProductsService{s}
+	c.Bulk = &BulkService{s}
+	return c, nil
+}
+
+// BaseURL returns the base URL the client sends requests to.
+func (c *Client) BaseURL() string { return c.cfg.baseURL.String() }
+
+// String describes the client without its API key.
+func (c Client) String() string {
+	if c.cfg == nil {
+		return "billing.Client{}"
+	}
+	return "billing.Client{BaseURL: " + c.cfg.baseURL.String() + "}"
+}
+
+// GoString describes the client without its API key, for %#v.
+func (c Client) GoString() string { return c.String() }
+
+// Format prints String for every verb, so that no verb can print the
+// client's fields.
+func (c Client) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, c.String()) }
+
+// errRedirectRefused is wrapped by the error of a redirect that would leave
+// the API's scheme and host.
+var errRedirectRefused = errors.New("redirect to another host refused")
+
+// buildHTTPClient copies the caller's client (never changing it) or makes a
+// pooled one, sets the per-attempt timeout and refuses redirects that leave
+// the API's host, so credentials and bodies never follow them elsewhere.
+func buildHTTPClient(user *http.Client, timeout time.Duration, base *url.URL) *http.Client {
+	var hc http.Client
+	if user != nil {
+		hc = *user
+	} else {
+		hc = http.Client{Transport: cleanhttp.DefaultPooledTransport()}
+	}
+	hc.Timeout = timeout
+	next := hc.CheckRedirect
+	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if !strings.EqualFold(req.URL.Host, base.Host) || req.URL.Scheme != base.Scheme {
+			return fmt.Errorf("%w: to %s://%s", errRedirectRefused, req.URL.Scheme, req.URL.Host)
+		}
+		if len(via) >= 10 {
+			return fmt.Errorf("stopped after 10 redirects")
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		return nil
+	}
+	return &hc
+}

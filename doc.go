@@ -1,0 +1,60 @@
+// Package billing is a client for the subscription-billing API: invoices,
+// draft invoices, payment methods, sales tracking codes, subscription product
+// items and bulk jobs.
+//
+// # Getting started
+//
+// Build one [Client] per API key and base URL and share it; it is safe for
+// concurrent use and holds no package-level state, so clients for different
+// accounts work side by side:
+//
+//	c, err := billing.NewClient(apiKey, billing.WithBaseURL("https://billing.example.com"))
+//	if err != nil { ... }
+//	inv, err := c.Invoices.Get(ctx, 42, &billing.GetInvoiceParams{GroupCharges: true})
+//
+// The operations are grouped into services that share the client:
+// c.Invoices, c.DraftInvoices, c.PaymentMethods, c.SalesTrackingCodes,
+// c.SubscriptionProducts and c.Bulk. Every method takes a [context.Context]
+// first and accepts [RequestOption] values last.
+//
+// # Lists, filters and pages
+//
+// A List method returns one [Page]; All iterates over every item and Pages
+// over every page, following the X-* paging headers; Count returns X-Count.
+// Filters are typed per endpoint (for example [InvoiceFilter]) and rendered
+// with package [github.com/billingapi/billing-go/query], which escapes values
+// so that no value can change the structure of the expression.
+//
+// # Values on the wire
+//
+// Amounts and quantities are [decimal.Decimal] and travel as exact JSON
+// numbers in both directions. Timestamps are [Timestamp]. Fields that the API
+// returns as "string or null" are pointers; fields whose shape the API
+// reference does not show are kept as [encoding/json.RawMessage] so nothing the
+// server sent is lost. Enumerations are string types with constants for the
+// documented values; a value the SDK does not know decodes without error.
+//
+// In request parameters, optional numbers, booleans and amounts are pointers
+// (so 0 and false can be sent); an optional string that is empty is not sent.
+//
+// # Errors
+//
+// A non-2xx answer is an [*APIError]; use [errors.Is] with [ErrNotFound],
+// [ErrBadRequest], [ErrUnauthorized], [ErrConflict], [ErrRateLimited] or
+// [ErrServer], and [errors.As] for the details. Parameters that the API
+// reference rules out are rejected before anything is sent, as a
+// [*ValidationError]. A write whose outcome is unknown (the request may have
+// reached the server but no answer came) matches [ErrOutcomeUnknown].
+//
+// # Retries
+//
+// Reads are retried on connection errors, 429, 500, 502, 503 and 504. Writes
+// (write-off, replace card, wallet agreement, tracking code, bulk process) are
+// retried only when the server surely did not act on them: after a 429, or
+// when the request never left this process. See [RetryPolicy].
+//
+// # Secrets
+//
+// The API key, card numbers and CVVs never appear in a log line, an error
+// message or the fmt output of any value of this package.
+package billing

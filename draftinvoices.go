@@ -1,0 +1,62 @@
+package billing
+
+import (
+	"context"
+	"io"
+	"mime"
+	"net/http"
+
+	querystring "github.com/google/go-querystring/query"
+)
+
+// DraftInvoicesService reads draft invoices.
+type DraftInvoicesService struct{ service }
+
+// DraftPDFParams are the parameters of [DraftInvoicesService.PDF].
+type DraftPDFParams struct {
+	// ShowTrackedItems includes tracked items scheduled to be purchased on
+	// the invoice.
+	ShowTrackedItems bool `url:"showTrackedItems,omitempty"`
+}
+
+// PDF returns the PDF of a draft invoice, the document that is emailed to
+// customers, as a stream: the caller reads it and must close it. Nothing is
+// buffered whole. The per-attempt timeout ([WithTimeout]) also bounds
+// reading the stream.
+//
+// It fails with [ErrNotFound] for an unknown draft invoice. The endpoint is
+// throttled by the service; a 429 is retried after the wait the service
+// asks for (see [RetryPolicy]). The request accepts application/pdf, and
+// application/json for error bodies; an answer with another content type
+// (an HTML page from a proxy, say) is an error rather than a broken PDF.
+//
+// API: GET /v1/draftInvoices/pdf/{Id}
+func (s *DraftInvoicesService) PDF(ctx context.Context, draftInvoiceID int64, params *DraftPDFParams, opts ...RequestOption) (io.ReadCloser, error) {
+	id, err := pathID("Id", draftInvoiceID)
+	if err != nil {
+		return nil, err
+	}
+	p := orZero(params)
+	q, err := querystring.Values(&p)
+	if err != nil {
+		return nil, err
+	}
+	cl := &call{method: http.MethodGet, path: "/v1/draftInvoices/pdf/" + id, query: q, accept: "application/pdf, application/json"}
+	resp, err := s.client.send(ctx, cl, opts)
+	if err != nil {
+		return nil, err
+	}
+	if ct := resp.Header.Get("Content-Type"); ct != "" {
+		if mt, _, _ := mime.ParseMediaType(ct); mt != "application/pdf" && mt != "application/octet-stream" {
+			drainAndClose(resp.Body)
+			return nil, &DecodeError{Method: cl.method, Path: cl.path, StatusCode: resp.StatusCode, Err: &contentTypeError{got: mt}}
+		}
+	}
+	return resp.Body, nil
+}
+
+type contentTypeError struct{ got string }
+
+func (e *contentTypeError) Error() string {
+	return "expected application/pdf, got " + quoteForError(e.got)
+}

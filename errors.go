@@ -1,0 +1,189 @@
+package billing
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// Categories of failure, for use with [errors.Is]. An [*APIError] matches the
+// category of its HTTP status; see [APIError.Is].
+var (
+	// ErrBadRequest matches a 400 answer: a malformed key, an invalid query or
+	// a request the API refused.
+	ErrBadRequest = errors.New("billing: bad request")
+	// ErrUnauthorized matches a 401 answer: a missing or invalid API key.
+	ErrUnauthorized = errors.New("billing: unauthorized")
+	// ErrForbidden matches a 403 answer.
+	ErrForbidden = errors.New("billing: forbidden")
+	// ErrNotFound matches a 404 answer: an unknown customer, invoice, draft
+	// invoice or subscription product, or a write-off on an account without
+	// the write-off permission.
+	ErrNotFound = errors.New("billing: not found")
+	// ErrConflict matches a 409 answer: a business rule failed.
+	ErrConflict = errors.New("billing: conflict")
+	// ErrRateLimited matches a 429 answer: the request was throttled.
+	// [APIError.RetryAfter] says when to come back.
+	ErrRateLimited = errors.New("billing: rate limited")
+	// ErrServer matches any 5xx answer.
+	ErrServer = errors.New("billing: server error")
+	// ErrOutcomeUnknown matches a failed write that may nevertheless have
+	// been applied: the request may have reached the server, but no answer
+	// came back. Check the state before trying again.
+	ErrOutcomeUnknown = errors.New("billing: outcome unknown")
+	// ErrPagination matches a failed iteration over pages because the server
+	// did not advance to the page that was asked for; iterating further
+	// would repeat or skip items.
+	ErrPagination = errors.New("billing: pagination did not advance")
+)
+
+// ErrorDetail is one entry of the Errors list of the API's error body.
+type ErrorDetail struct {
+	// Key names what failed, e.g. "Api Error" or "agreement".
+	Key string `json:"Key"`
+	// Value is the server's message.
+	Value string `json:"Value"`
+}
+
+// APIError is a non-2xx answer from the API.
+//
+// Its message holds the method, the path (never the query string), the
+// status and the server's messages. When the body is not the API's JSON error
+// envelope (an HTML page from a proxy, say), Body keeps a short excerpt.
+type APIError struct {
+	// StatusCode is the HTTP status of the answer.
+	StatusCode int
+	// ErrorID is the ErrorId of the error body, 0 when absent.
+	ErrorID int64
+	// Errors is the Errors list of the error body.
+	Errors []ErrorDetail
+	// Method and Path are those of the request; Path has no query string.
+	Method, Path string
+	// RetryAfter is the wait the server asked for, from Retry-After or, on a
+	// 429 without it, from the X-Rate-Limit-Reset-* headers; 0 when none.
+	RetryAfter time.Duration
+	// RateLimit holds the decoded X-Rate-Limit-* headers of the answer.
+	RateLimit RateLimit
+	// Header holds the answer's headers.
+	Header http.Header
+	// Body is an excerpt (at most [maxErrorExcerpt] bytes) of a body that is
+	// not the JSON error envelope; empty when the envelope was decoded.
+	Body string
+}
+
+// Error describes the failure without query values or secrets.
+func (e *APIError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "billing: %s %s: %d %s", e.Method, e.Path, e.StatusCode, http.StatusText(e.StatusCode))
+	if e.ErrorID != 0 {
+		fmt.Fprintf(&b, " (ErrorId %d)", e.ErrorID)
+	}
+	for i, d := range e.Errors {
+		if i == 0 {
+			b.WriteString(": ")
+		} else {
+			b.WriteString("; ")
+		}
+		if d.Key != "" {
+			b.WriteString(d.Key)
+			b.WriteString(": ")
+		}
+		b.WriteString(d.Value)
+	}
+	if len(e.Errors) == 0 && e.Body != "" {
+		fmt.Fprintf(&b, ": unexpected body %q", e.Body)
+	}
+	if e.RetryAfter > 0 {
+		fmt.Fprintf(&b, " (retry after %s)", e.RetryAfter)
+	}
+	return b.String()
+}
+
+// Is reports whether the error belongs to the category target, so that
+// errors.Is(err, billing.ErrNotFound) works through any wrapping.
+func (e *APIError) Is(target error) bool {
+	switch target {
+	case ErrBadRequest:
+		return e.StatusCode == http.StatusBadRequest
+	case ErrUnauthorized:
+		return e.StatusCode == http.StatusUnauthorized
+	case ErrForbidden:
+		return e.StatusCode == http.StatusForbidden
+	case ErrNotFound:
+		return e.StatusCode == http.StatusNotFound
+	case ErrConflict:
+		return e.StatusCode == http.StatusConflict
+	case ErrRateLimited:
+		return e.StatusCode == http.StatusTooManyRequests
+	case ErrServer:
+		return e.StatusCode >= 500 && e.StatusCode <= 599
+	}
+	return false
+}
+
+// HasKey reports whether the error body lists an error with the given key,
+// compared case-insensitively (the server's casing varies).
+func (e *APIError) HasKey(key string) bool {
+	for _, d := range e.Errors {
+		if strings.EqualFold(d.Key, key) {
+			return true
+		}
+	}
+	return false
+}
+
+// ValidationError reports parameters that the API reference rules out. It is
+// returned before anything is sent.
+type ValidationError struct {
+	// Field is the wire name of the offending field or parameter, e.g.
+	// "firstName" or "invoiceId".
+	Field string
+	// Reason says what is wrong, without echoing the value.
+	Reason string
+}
+
+// Error names the field and the rule it breaks.
+func (e *ValidationError) Error() string {
+	return "billing: invalid " + e.Field + ": " + e.Reason
+}
+
+func invalid(field, format string, args ...any) *ValidationError {
+	return &ValidationError{Field: field, Reason: fmt.Sprintf(format, args...)}
+}
+
+// RequestError is a request that got no HTTP answer: the connection failed,
+// timed out or was cut, or the context ended.
+type RequestError struct {
+	// Method and Path are those of the request; Path has no query string.
+	Method, Path string
+	// Attempts is how many times the request was tried.
+	Attempts int
+	// OutcomeUnknown is true for a write that may have reached the server:
+	// it may have been applied. Such an error matches [ErrOutcomeUnknown].
+	OutcomeUnknown bool
+	// Err is the underlying error; errors.Is(err, context.Canceled) and
+	// errors.As(err, new(*url.Error)) see through RequestError.
+	Err error
+}
+
+// Error describes the failure; it never holds the query string.
+func (e *RequestError) Error() string {
+	msg := fmt.Sprintf("billing: %s %s: %v", e.Method, e.Path, innermostMessage(e.Err))
+	if e.Attempts > 1 {
+		msg += fmt.Sprintf(" (after %d attempts)", e.Attempts)
+	}
+	if e.OutcomeUnknown {
+		msg += "; the request may have been applied: check before retrying"
+	}
+	return msg
+}
+
+// Unwrap returns the underlying error.
+func (e *RequestError) Unwrap() error { return e.Err }
+
+// Is makes a RequestError whose outcome is unknown match [ErrOutcomeUnknown].
+func (e *RequestError) Is(target error) bool {
+	return target == ErrOutcomeUnknown && e.OutcomeUnknown
+}

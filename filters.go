@@ -1,0 +1,200 @@
+package billing
+
+import (
+	"fmt"
+	"net/url"
+
+	"github.com/billingapi/billing-go/query"
+	querystring "github.com/google/go-querystring/query"
+)
+
+// Each list endpoint has a filter struct whose fields are the filter names
+// the API reference gives that endpoint, typed by what they take, so that a
+// wrong name or kind of value does not compile. Raw is the escape hatch for
+// anything else: an expression in the reference's syntax, appended to the
+// typed conditions (all must hold) after being checked with query.Parse.
+// See package query for the syntax and how values are escaped.
+
+// InvoiceFilter filters [InvoicesService.List] (GET /v1/Invoices).
+type InvoiceFilter struct {
+	CreatedTimestamp   query.TimeRange `query:"createdTimestamp"`
+	EffectiveTimestamp query.TimeRange `query:"effectiveTimestamp"`
+	PostedTimestamp    query.TimeRange `query:"postedTimestamp"`
+	// PoNumber is a date range because that is how the reference documents
+	// poNumber on this endpoint (it is a string filter on a customer's
+	// invoices); use Raw to send another form.
+	PoNumber                        query.TimeRange         `query:"poNumber"`
+	ClosingArBalance                query.DecimalRange      `query:"closingArBalance"`
+	OpeningArBalance                query.DecimalRange      `query:"openingArBalance"`
+	CustomerID                      query.Ints              `query:"customerId"`
+	InvoiceNumber                   query.Ints              `query:"invoiceNumber"`
+	ErpID                           query.Text              `query:"erpId"`
+	CrmID                           query.Text              `query:"crmId"`
+	TotalInstallments               query.Ints              `query:"totalInstallments"`
+	AccountingID                    query.Ints              `query:"accountingId"`
+	CustomerAccountStatus           []CustomerAccountStatus `query:"Customer.AccountStatus"`
+	CustomerStatus                  []CustomerStatus        `query:"Customer.Status"`
+	CustomerArBalance               query.DecimalRange      `query:"Customer.Arbalance"`
+	CustomerCurrentMrr              query.DecimalRange      `query:"Customer.CurrentMrr"`
+	CustomerCurrentNetMrr           query.DecimalRange      `query:"Customer.CurrentNetMrr"`
+	CustomerMonthlyRecurringRevenue query.DecimalRange      `query:"Customer.MonthlyRecurringRevenue"`
+	CustomerNetMRR                  query.DecimalRange      `query:"Customer.NetMRR"`
+	CustomerCreatedTimestamp        query.TimeRange         `query:"Customer.CreatedTimestamp"`
+	CustomerModifiedTimestamp       query.TimeRange         `query:"Customer.ModifiedTimestamp"`
+	CustomerParentID                query.Ints              `query:"Customer.ParentId"`
+	CustomerReference1              query.Text              `query:"Customer.CustomerReference.Reference1"`
+	CustomerReference2              query.Text              `query:"Customer.CustomerReference.Reference2"`
+	CustomerReference3              query.Text              `query:"Customer.CustomerReference.Reference3"`
+	// Raw is an expression in the reference's syntax, appended as is.
+	Raw string `query:",raw"`
+}
+
+// EncodeValues renders the filter as the query parameter key.
+func (f InvoiceFilter) EncodeValues(key string, v *url.Values) error {
+	return encodeFilter(key, f, v)
+}
+
+// CustomerInvoiceFilter filters [InvoicesService.ListByCustomer]
+// (GET /v1/Customers/{customerId}/Invoices/).
+type CustomerInvoiceFilter struct {
+	CreatedTimestamp   query.TimeRange    `query:"createdTimestamp"`
+	EffectiveTimestamp query.TimeRange    `query:"effectiveTimestamp"`
+	PostedTimestamp    query.TimeRange    `query:"postedTimestamp"`
+	ClosingArBalance   query.DecimalRange `query:"closingArBalance"`
+	OpeningArBalance   query.DecimalRange `query:"openingArBalance"`
+	InvoiceNumber      query.Ints         `query:"invoiceNumber"`
+	PoNumber           query.Text         `query:"poNumber"`
+	ErpID              query.Text         `query:"erpId"`
+	CrmID              query.Text         `query:"crmId"`
+	TotalInstallments  query.Ints         `query:"totalInstallments"`
+	AccountingID       query.Ints         `query:"accountingId"`
+	// Raw is an expression in the reference's syntax, appended as is.
+	Raw string `query:",raw"`
+}
+
+// EncodeValues renders the filter as the query parameter key.
+func (f CustomerInvoiceFilter) EncodeValues(key string, v *url.Values) error {
+	return encodeFilter(key, f, v)
+}
+
+// InvoiceSummaryFilter filters [InvoicesService.ListSummaries]
+// (GET /v1/customers/{customerId}/invoiceSummaries).
+type InvoiceSummaryFilter struct {
+	ID            query.Ints         `query:"Id"`
+	CustomerID    query.Ints         `query:"customerId"`
+	InvoiceNumber query.Ints         `query:"invoiceNumber"`
+	Reference     query.Text         `query:"reference"`
+	InvoiceAmount query.DecimalRange `query:"invoiceAmount"`
+	// DueDate is a decimal range because that is how the reference
+	// documents it; use Raw to send a date range.
+	DueDate            query.DecimalRange `query:"dueDate"`
+	InvoiceStatus      []InvoiceStatus    `query:"invoiceStatus"`
+	CustomerStatus     []CustomerStatus   `query:"customer.Status"`
+	EffectiveTimestamp query.TimeRange    `query:"effectiveTimestamp"`
+	ModifiedTimestamp  query.TimeRange    `query:"modifiedTimestamp"`
+	PostedTimestamp    query.TimeRange    `query:"postedTimestamp"`
+	Unsettled          *bool              `query:"unsettled"`
+	// Raw is an expression in the reference's syntax, appended as is.
+	Raw string `query:",raw"`
+}
+
+// EncodeValues renders the filter as the query parameter key.
+func (f InvoiceSummaryFilter) EncodeValues(key string, v *url.Values) error {
+	return encodeFilter(key, f, v)
+}
+
+// SubscriptionProductItemFilter filters [SubscriptionProductsService.ListItems]
+// (GET /v1/subscriptionProducts/{subscriptionProductId}/items).
+type SubscriptionProductItemFilter struct {
+	CreatedTimestamp  query.TimeRange `query:"createdTimestamp"`
+	ModifiedTimestamp query.TimeRange `query:"modifiedTimestamp"`
+	Name              query.Text      `query:"name"`
+	Description       query.Text      `query:"description"`
+	Reference         query.Text      `query:"reference"`
+	Status            []ItemStatus    `query:"status"`
+	// Raw is an expression in the reference's syntax, appended as is.
+	Raw string `query:",raw"`
+}
+
+// EncodeValues renders the filter as the query parameter key.
+func (f SubscriptionProductItemFilter) EncodeValues(key string, v *url.Values) error {
+	return encodeFilter(key, f, v)
+}
+
+// SubscriberFilter selects the subscriptions of a bulk price-change
+// preview through the query parameter ([BulkService.PreviewPriceChange]).
+// Filter names are strings unless typed otherwise.
+type SubscriberFilter struct {
+	CompanyName  query.Text `query:"CompanyName"`
+	CustomerID   query.Text `query:"CustomerId"`
+	FirstName    query.Text `query:"FirstName"`
+	LastName     query.Text `query:"LastName"`
+	MiddleName   query.Text `query:"MiddleName"`
+	Suffix       query.Text `query:"Suffix"`
+	PrimaryEmail query.Text `query:"PrimaryEmail"`
+	Reference1   query.Text `query:"Reference1"`
+	Reference2   query.Text `query:"Reference2"`
+	Reference3   query.Text `query:"Reference3"`
+	// ServiceID is the service's own id of the customer.
+	ServiceID                    query.Ints           `query:"ServiceId"`
+	CustomerCreatedTimestamp     query.TimeRange      `query:"CustomerCreatedTimestamp"`
+	SubscriptionCreatedTimestamp query.TimeRange      `query:"SubscriptionCreatedTimestamp"`
+	NextBillingDate              query.TimeRange      `query:"NextBillingDate"`
+	NextRechargeDate             query.TimeRange      `query:"NextRechargeDate"`
+	Interval                     []Interval           `query:"Interval"`
+	NumberOfIntervals            query.Ints           `query:"NumberOfIntervals"`
+	SubscriptionStatus           []SubscriptionStatus `query:"SubscriptionStatus"`
+	SalesTrackingCode1Code       query.Text           `query:"SalesTrackingCode1Code"`
+	SalesTrackingCode2Code       query.Text           `query:"SalesTrackingCode2Code"`
+	SalesTrackingCode3Code       query.Text           `query:"SalesTrackingCode3Code"`
+	SalesTrackingCode4Code       query.Text           `query:"SalesTrackingCode4Code"`
+	SalesTrackingCode5Code       query.Text           `query:"SalesTrackingCode5Code"`
+	SalesTrackingCode1Name       query.Text           `query:"SalesTrackingCode1Name"`
+	SalesTrackingCode2Name       query.Text           `query:"SalesTrackingCode2Name"`
+	SalesTrackingCode3Name       query.Text           `query:"SalesTrackingCode3Name"`
+	SalesTrackingCode4Name       query.Text           `query:"SalesTrackingCode4Name"`
+	SalesTrackingCode5Name       query.Text           `query:"SalesTrackingCode5Name"`
+	// Raw is an expression in the reference's syntax, appended as is.
+	Raw string `query:",raw"`
+}
+
+// EncodeValues renders the filter as the query parameter key.
+func (f SubscriberFilter) EncodeValues(key string, v *url.Values) error {
+	return encodeFilter(key, f, v)
+}
+
+func encodeFilter(key string, filter any, v *url.Values) error {
+	expr, err := query.Build(filter)
+	if err != nil {
+		return err
+	}
+	if len(expr) > 0 {
+		v.Set(key, expr.String())
+	}
+	return nil
+}
+
+// checkFilter builds the filter once before sending, so that a bad value
+// is a ValidationError and nothing is sent.
+func checkFilter(filter any) error {
+	if _, err := query.Build(filter); err != nil {
+		return &ValidationError{Field: "query", Reason: err.Error()}
+	}
+	return nil
+}
+
+// encodeParams turns params into URL values with go-querystring, after the
+// checks that must fail before anything is sent.
+func encodeParams(params any, opts ListOptions, filter any) (url.Values, error) {
+	if err := opts.check(filter); err != nil {
+		return nil, err
+	}
+	if err := checkFilter(filter); err != nil {
+		return nil, err
+	}
+	v, err := querystring.Values(params)
+	if err != nil {
+		return nil, fmt.Errorf("billing: encoding query: %w", err)
+	}
+	return v, nil
+}

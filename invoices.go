@@ -1,0 +1,227 @@
+package billing
+
+import (
+	"context"
+	"iter"
+	"net/http"
+
+	querystring "github.com/google/go-querystring/query"
+	"github.com/shopspring/decimal"
+)
+
+// InvoicesService reads invoices and invoice summaries and writes off
+// invoices.
+type InvoicesService struct{ service }
+
+// ListInvoicesParams are the parameters of [InvoicesService.List].
+type ListInvoicesParams struct {
+	ListOptions
+	// Filter becomes the query parameter.
+	Filter InvoiceFilter `url:"query"`
+}
+
+// List returns one page of all the account's invoices. Invoices in this
+// list carry no charges (Charges is empty); read one with Get for those.
+//
+// API: GET /v1/Invoices
+func (s *InvoicesService) List(ctx context.Context, params *ListInvoicesParams, opts ...RequestOption) (*Page[Invoice], error) {
+	p := orZero(params)
+	q, err := encodeParams(&p, p.ListOptions, p.Filter)
+	if err != nil {
+		return nil, err
+	}
+	return listPage[Invoice](ctx, s.client, "/v1/Invoices", q, p.PageNumber, p.PageSize, opts)
+}
+
+// Pages iterates over the pages of [InvoicesService.List], from
+// params.PageNumber to the last page.
+func (s *InvoicesService) Pages(ctx context.Context, params *ListInvoicesParams, opts ...RequestOption) iter.Seq2[*Page[Invoice], error] {
+	return pagesOf(ctx, params, func(ctx context.Context, p *ListInvoicesParams) (*Page[Invoice], error) {
+		return s.List(ctx, p, opts...)
+	})
+}
+
+// All iterates over every invoice of [InvoicesService.List], page by page.
+// On error it yields the error once and stops.
+func (s *InvoicesService) All(ctx context.Context, params *ListInvoicesParams, opts ...RequestOption) iter.Seq2[Invoice, error] {
+	return items(s.Pages(ctx, params, opts...))
+}
+
+// Count returns the number of invoices matching params (X-Count), with a
+// single one-item request.
+func (s *InvoicesService) Count(ctx context.Context, params *ListInvoicesParams, opts ...RequestOption) (int, error) {
+	return countOf(ctx, params, func(ctx context.Context, p *ListInvoicesParams) (*Page[Invoice], error) {
+		return s.List(ctx, p, opts...)
+	})
+}
+
+// ListCustomerInvoicesParams are the parameters of
+// [InvoicesService.ListByCustomer].
+type ListCustomerInvoicesParams struct {
+	ListOptions
+	// ShowTrackedItems returns details of tracked items purchased on the
+	// invoices.
+	ShowTrackedItems bool `url:"showTrackedItems,omitempty"`
+	// Filter becomes the query parameter.
+	Filter CustomerInvoiceFilter `url:"query"`
+}
+
+// ListByCustomer returns one page of a customer's invoices, with their
+// charges.
+//
+// API: GET /v1/Customers/{customerId}/Invoices/
+func (s *InvoicesService) ListByCustomer(ctx context.Context, customerID int64, params *ListCustomerInvoicesParams, opts ...RequestOption) (*Page[Invoice], error) {
+	id, err := pathID("customerId", customerID)
+	if err != nil {
+		return nil, err
+	}
+	p := orZero(params)
+	q, err := encodeParams(&p, p.ListOptions, p.Filter)
+	if err != nil {
+		return nil, err
+	}
+	return listPage[Invoice](ctx, s.client, "/v1/Customers/"+id+"/Invoices/", q, p.PageNumber, p.PageSize, opts)
+}
+
+// PagesByCustomer iterates over the pages of [InvoicesService.ListByCustomer].
+func (s *InvoicesService) PagesByCustomer(ctx context.Context, customerID int64, params *ListCustomerInvoicesParams, opts ...RequestOption) iter.Seq2[*Page[Invoice], error] {
+	return pagesOf(ctx, params, func(ctx context.Context, p *ListCustomerInvoicesParams) (*Page[Invoice], error) {
+		return s.ListByCustomer(ctx, customerID, p, opts...)
+	})
+}
+
+// AllByCustomer iterates over every invoice of a customer.
+func (s *InvoicesService) AllByCustomer(ctx context.Context, customerID int64, params *ListCustomerInvoicesParams, opts ...RequestOption) iter.Seq2[Invoice, error] {
+	return items(s.PagesByCustomer(ctx, customerID, params, opts...))
+}
+
+// CountByCustomer returns the number of a customer's invoices matching
+// params (X-Count).
+func (s *InvoicesService) CountByCustomer(ctx context.Context, customerID int64, params *ListCustomerInvoicesParams, opts ...RequestOption) (int, error) {
+	return countOf(ctx, params, func(ctx context.Context, p *ListCustomerInvoicesParams) (*Page[Invoice], error) {
+		return s.ListByCustomer(ctx, customerID, p, opts...)
+	})
+}
+
+// GetInvoiceParams are the parameters of [InvoicesService.Get].
+type GetInvoiceParams struct {
+	// ShowTrackedItems returns details of tracked items purchased on the
+	// invoice.
+	ShowTrackedItems bool `url:"showTrackedItems,omitempty"`
+	// GroupCharges returns ChargeGroups, by subscription or purchase,
+	// instead of Charges.
+	GroupCharges bool `url:"groupCharges,omitempty"`
+}
+
+// Get reads one invoice. It fails with [ErrNotFound] when the invoice does
+// not exist.
+//
+// API: GET /v1/Invoices/{invoiceId}
+func (s *InvoicesService) Get(ctx context.Context, invoiceID int64, params *GetInvoiceParams, opts ...RequestOption) (*Invoice, error) {
+	id, err := pathID("invoiceId", invoiceID)
+	if err != nil {
+		return nil, err
+	}
+	p := orZero(params)
+	q, err := querystring.Values(&p)
+	if err != nil {
+		return nil, err
+	}
+	var inv Invoice
+	if _, err := s.client.doJSON(ctx, &call{method: http.MethodGet, path: "/v1/Invoices/" + id, query: q}, opts, &inv); err != nil {
+		return nil, err
+	}
+	return &inv, nil
+}
+
+// ListInvoiceSummariesParams are the parameters of
+// [InvoicesService.ListSummaries].
+type ListInvoiceSummariesParams struct {
+	ListOptions
+	// Filter becomes the query parameter.
+	Filter InvoiceSummaryFilter `url:"query"`
+}
+
+// ListSummaries returns one page of a customer's invoice summaries. It
+// fails with [ErrNotFound] when the customer does not exist.
+//
+// API: GET /v1/customers/{customerId}/invoiceSummaries
+func (s *InvoicesService) ListSummaries(ctx context.Context, customerID int64, params *ListInvoiceSummariesParams, opts ...RequestOption) (*Page[InvoiceSummary], error) {
+	id, err := pathID("customerId", customerID)
+	if err != nil {
+		return nil, err
+	}
+	p := orZero(params)
+	q, err := encodeParams(&p, p.ListOptions, p.Filter)
+	if err != nil {
+		return nil, err
+	}
+	return listPage[InvoiceSummary](ctx, s.client, "/v1/customers/"+id+"/invoiceSummaries", q, p.PageNumber, p.PageSize, opts)
+}
+
+// SummaryPages iterates over the pages of [InvoicesService.ListSummaries].
+func (s *InvoicesService) SummaryPages(ctx context.Context, customerID int64, params *ListInvoiceSummariesParams, opts ...RequestOption) iter.Seq2[*Page[InvoiceSummary], error] {
+	return pagesOf(ctx, params, func(ctx context.Context, p *ListInvoiceSummariesParams) (*Page[InvoiceSummary], error) {
+		return s.ListSummaries(ctx, customerID, p, opts...)
+	})
+}
+
+// AllSummaries iterates over every invoice summary of a customer.
+func (s *InvoicesService) AllSummaries(ctx context.Context, customerID int64, params *ListInvoiceSummariesParams, opts ...RequestOption) iter.Seq2[InvoiceSummary, error] {
+	return items(s.SummaryPages(ctx, customerID, params, opts...))
+}
+
+// CountSummaries returns the number of a customer's invoice summaries
+// matching params (X-Count).
+func (s *InvoicesService) CountSummaries(ctx context.Context, customerID int64, params *ListInvoiceSummariesParams, opts ...RequestOption) (int, error) {
+	return countOf(ctx, params, func(ctx context.Context, p *ListInvoiceSummariesParams) (*Page[InvoiceSummary], error) {
+		return s.ListSummaries(ctx, customerID, p, opts...)
+	})
+}
+
+// WriteOffParams are the parameters of [InvoicesService.WriteOff].
+type WriteOffParams struct {
+	// InvoiceID is the invoice to write off. Required.
+	InvoiceID int64 `json:"invoiceId"`
+	// Amount must equal the invoice's full outstanding balance; partial
+	// write-offs are not possible. Required; zero is sent as 0.
+	Amount *decimal.Decimal `json:"amount"`
+	// Reference is the customer reference value; empty is not sent.
+	Reference string `json:"reference,omitempty"`
+}
+
+func (p *WriteOffParams) validate() error {
+	if p == nil {
+		return invalid("WriteOffParams", "required")
+	}
+	if p.InvoiceID <= 0 {
+		return invalid("invoiceId", "must be a positive id, got %d", p.InvoiceID)
+	}
+	if p.Amount == nil {
+		return invalid("amount", "required: the invoice's full outstanding balance")
+	}
+	if p.Amount.IsNegative() {
+		return invalid("amount", "must not be negative")
+	}
+	return nil
+}
+
+// WriteOff writes off the full outstanding balance of an invoice and
+// returns the updated invoice, with ChargeGroups. The write-off cannot be
+// reversed. It fails with [ErrBadRequest] when the amount differs from the
+// outstanding balance, and with [ErrNotFound] when the account does not
+// have the write-off permission. It is a write: it is retried only when the
+// server surely did not act on it.
+//
+// API: POST /v1/invoices/writeoff
+func (s *InvoicesService) WriteOff(ctx context.Context, params *WriteOffParams, opts ...RequestOption) (*Invoice, error) {
+	if err := params.validate(); err != nil {
+		return nil, err
+	}
+	var inv Invoice
+	cl := &call{method: http.MethodPost, path: "/v1/invoices/writeoff", body: params, write: true}
+	if _, err := s.client.doJSON(ctx, cl, opts, &inv); err != nil {
+		return nil, err
+	}
+	return &inv, nil
+}

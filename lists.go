@@ -1,0 +1,54 @@
+package billing
+
+import (
+	"context"
+	"iter"
+)
+
+// listOptions gives the generic iterators access to the ListOptions that
+// every list params type embeds.
+func (o *ListOptions) listOptions() *ListOptions { return o }
+
+// pagedParams is a pointer to a list params type.
+type pagedParams[P any] interface {
+	*P
+	listOptions() *ListOptions
+}
+
+// pagesOf iterates over the pages of a list, starting at the params' page
+// number. It works on a copy of the params, so the caller may reuse or
+// change theirs while iterating.
+func pagesOf[T, P any, PP pagedParams[P]](ctx context.Context, params PP, list func(context.Context, PP) (*Page[T], error)) iter.Seq2[*Page[T], error] {
+	var p P
+	if params != nil {
+		p = *params
+	}
+	return pages(ctx, PP(&p).listOptions().PageNumber, func(ctx context.Context, n int) (*Page[T], error) {
+		q := p
+		PP(&q).listOptions().PageNumber = n
+		return list(ctx, &q)
+	})
+}
+
+// countOf reads X-Count for the params' criteria with a one-item page.
+func countOf[T, P any, PP pagedParams[P]](ctx context.Context, params PP, list func(context.Context, PP) (*Page[T], error)) (int, error) {
+	var p P
+	if params != nil {
+		p = *params
+	}
+	return count(ctx, func(ctx context.Context, size int) (*Page[T], error) {
+		lo := PP(&p).listOptions()
+		lo.PageNumber, lo.PageSize = 0, size
+		return list(ctx, &p)
+	})
+}
+
+// orZero returns *p, or the zero value for a nil p, so that nil params
+// mean "no options".
+func orZero[P any](p *P) P {
+	if p == nil {
+		var zero P
+		return zero
+	}
+	return *p
+}

@@ -1,0 +1,135 @@
+package billing
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Option configures a [Client]. Options are checked by [NewClient].
+type Option func(*clientConfig) error
+
+// WithBaseURL sets the address of the API, e.g. "https://billing.example.com".
+// It is required. The URL must be absolute and use https, except for loopback
+// hosts (localhost, 127.0.0.0/8, ::1), which may use http for tests against
+// a local fake. It must not carry credentials, a query or a fragment, and
+// must not end in /v1: the SDK adds the /v1 prefix to every path itself.
+func WithBaseURL(raw string) Option {
+	return func(c *clientConfig) error {
+		u, err := url.Parse(raw)
+		if err != nil {
+			return fmt.Errorf("WithBaseURL: %w", errors.Unwrap(err))
+		}
+		switch {
+		case !u.IsAbs() || u.Host == "":
+			return fmt.Errorf("WithBaseURL: %q is not an absolute URL", raw)
+		case u.User != nil:
+			return fmt.Errorf("WithBaseURL: the URL must not carry credentials; the API key is given to NewClient")
+		case u.RawQuery != "" || u.Fragment != "" || u.ForceQuery:
+			return fmt.Errorf("WithBaseURL: the URL must not have a query or fragment")
+		case u.Scheme != "https" && !(u.Scheme == "http" && isLoopback(u.Hostname())):
+			return fmt.Errorf("WithBaseURL: scheme must be https (http is allowed only for loopback hosts), got %q", u.Scheme)
+		}
+		u.Path = strings.TrimRight(u.Path, "/")
+		u.RawPath = ""
+		if strings.HasSuffix(strings.ToLower(u.Path), "/v1") {
+			return fmt.Errorf("WithBaseURL: leave /v1 out of the base URL; the SDK adds it to every path")
+		}
+		c.baseURL = u
+		return nil
+	}
+}
+
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// WithHTTPClient makes the client send requests through a copy of hc, keeping
+// its Transport (proxies, TLS settings, instrumentation). The copy's Timeout
+// is set from [WithTimeout] and its redirect policy refuses redirects to
+// another host; hc itself is not changed.
+func WithHTTPClient(hc *http.Client) Option {
+	return func(c *clientConfig) error {
+		if hc == nil {
+			return fmt.Errorf("WithHTTPClient: nil *http.Client")
+		}
+		c.userHTTPClient = hc
+		return nil
+	}
+}
+
+// WithTimeout bounds each HTTP attempt, from dialling to the last byte of
+// the body (including a streamed PDF); retries get a fresh timeout each.
+// Bound a whole call, retries included, with the context instead. The
+// default is [DefaultTimeout]; d must be positive.
+func WithTimeout(d time.Duration) Option {
+	return func(c *clientConfig) error {
+		if d <= 0 {
+			return fmt.Errorf("WithTimeout: must be positive, got %s", d)
+		}
+		c.timeout = d
+		return nil
+	}
+}
+
+// WithRetryPolicy replaces [DefaultRetryPolicy]; see [RetryPolicy] for
+// which requests are retried. Zero durations take their defaults.
+func WithRetryPolicy(p RetryPolicy) Option {
+	return func(c *clientConfig) error {
+		resolved, err := p.resolve()
+		if err != nil {
+			return fmt.Errorf("WithRetryPolicy: %w", err)
+		}
+		c.retry = resolved
+		return nil
+	}
+}
+
+// WithLogger makes the client log each HTTP attempt to l: method, path
+// (without query), status or error, attempt number and duration. Successful
+// attempts are logged at Debug level, failed ones at Warn. Nothing else is
+// logged: no headers, no bodies, never the API key. Without this option the
+// client is silent.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *clientConfig) error {
+		if l == nil {
+			return fmt.Errorf("WithLogger: nil *slog.Logger")
+		}
+		c.logger = l
+		return nil
+	}
+}
+
+// WithUserAgent puts product (e.g. "invoice-sync/1.4") in front of the SDK's
+// own User-Agent, which is kept so that the API's operators can tell which
+// SDK version sent a request.
+func WithUserAgent(product string) Option {
+	return func(c *clientConfig) error {
+		if strings.TrimSpace(product) == "" {
+			return fmt.Errorf("WithUserAgent: empty user agent")
+		}
+		if strings.ContainsAny(product, "\r\n\x00") {
+			return fmt.Errorf("WithUserAgent: user agent contains control characters")
+		}
+		c.userAgentExtra = strings.TrimSpace(product)
+		return nil
+	}
+}
+
+// withClock replaces time.Now; tests use it to check waits computed from
+// rate-limit headers.
+func withClock(now func() time.Time) Option {
+	return func(c *clientConfig) error {
+		c.now = now
+		return nil
+	}
+}

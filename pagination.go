@@ -1,0 +1,282 @@
+package billing
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/billingapi/billing-go/query"
+)
+
+// ListOptions are the paging and sorting controls every list endpoint
+// shares. Each endpoint's params embed them.
+type ListOptions struct {
+	// PageNumber is the zero-based page to read. Iterators start from it.
+	PageNumber int `url:"pageNumber"`
+	// PageSize is the number of items per page. 0 leaves it to the server,
+	// whose default the API reference does not show; the server never
+	// returns more than its maximum for the entity, at least 1,000.
+	PageSize int `url:"pageSize,omitempty"`
+	// Sort orders the results by one of the endpoint's string or date
+	// filter names (sortExpression and sortOrder on the wire).
+	Sort query.Sort `url:"sort,omitempty"`
+}
+
+// check rejects paging values the API cannot mean, and a sort field that
+// is not one of the endpoint's string or date filter names.
+func (o ListOptions) check(filter any) error {
+	if o.PageNumber < 0 {
+		return invalid("pageNumber", "must not be negative, got %d", o.PageNumber)
+	}
+	if o.PageSize < 0 {
+		return invalid("pageSize", "must not be negative, got %d", o.PageSize)
+	}
+	if err := o.Sort.Validate(); err != nil {
+		return invalid("sortOrder", "%v", err)
+	}
+	if o.Sort.Field == "" {
+		return nil
+	}
+	fields, err := query.Fields(filter)
+	if err != nil {
+		return err
+	}
+	var names []string
+	for _, f := range fields {
+		if !f.Kind.Sortable() {
+			continue
+		}
+		if strings.EqualFold(f.Name, o.Sort.Field) {
+			return nil
+		}
+		names = append(names, f.Name)
+	}
+	return invalid("sortExpression", "%q is not a string or date filter of this endpoint; use one of %s", o.Sort.Field, strings.Join(names, ", "))
+}
+
+// Page is one page of a list, with the X-* paging headers decoded. A header
+// the answer did not carry reads as -1 (or "" for the sort headers).
+type Page[T any] struct {
+	// Items are the entities on this page.
+	Items []T
+	// Count is X-Count: the number of results matching the criteria.
+	Count int
+	// MaxCount is X-MaxCount: the number of results without criteria.
+	MaxCount int
+	// CurrentPage is X-CurrentPage: this page's zero-based number.
+	CurrentPage int
+	// NextPage is X-NextPage: the number of the next page.
+	NextPage int
+	// PreviousPage is X-PreviousPage: the previous page, -1 for none.
+	PreviousPage int
+	// PageSize is X-PageSize: the most items this page could hold.
+	PageSize int
+	// MaxPageIndex is X-MaxPageIndex, described by the API reference as the
+	// total number of pages.
+	MaxPageIndex int
+	// SortOrder is X-SortOrder.
+	SortOrder query.Order
+	// SortExpression is X-SortExpression: the field sorted on.
+	SortExpression string
+	// Response is the HTTP answer the page came in.
+	Response Response
+
+	// requested is the page number that was asked for; it stands in for
+	// CurrentPage when the server leaves that header out.
+	requested     int
+	requestedSize int
+}
+
+func newPage[T any](h http.Header, requested, requestedSize int) *Page[T] {
+	return &Page[T]{
+		Count:          headerInt(h, "X-Count"),
+		MaxCount:       headerInt(h, "X-MaxCount"),
+		CurrentPage:    headerInt(h, "X-CurrentPage"),
+		NextPage:       headerInt(h, "X-NextPage"),
+		PreviousPage:   headerInt(h, "X-PreviousPage"),
+		PageSize:       headerInt(h, "X-PageSize"),
+		MaxPageIndex:   headerInt(h, "X-MaxPageIndex"),
+		SortOrder:      query.Order(h.Get("X-SortOrder")),
+		SortExpression: h.Get("X-SortExpression"),
+		requested:      requested,
+		requestedSize:  requestedSize,
+	}
+}
+
+func headerInt(h http.Header, key string) int {
+	v := h.Get(key)
+	if v == "" {
+		return -1
+	}
+	return atoiOr(v, -1)
+}
+
+func (p *Page[T]) current() int {
+	if p.CurrentPage >= 0 {
+		return p.CurrentPage
+	}
+	return p.requested
+}
+
+// HasNext reports whether another page follows, from whichever headers the
+// server sent: an empty page, an X-NextPage that does not move forward, an
+// X-MaxPageIndex or X-Count that this page reaches, or (with none of those)
+// a page shorter than its size all mean this is the last page.
+func (p *Page[T]) HasNext() bool {
+	if len(p.Items) == 0 {
+		return false
+	}
+	cur := p.current()
+	if p.NextPage != -1 && (p.NextPage < 0 || p.NextPage <= cur) {
+		return false
+	}
+	if p.MaxPageIndex >= 0 && cur >= p.MaxPageIndex {
+		return false
+	}
+	size := p.PageSize
+	if size <= 0 {
+		size = p.requestedSize
+	}
+	if p.Count >= 0 && size > 0 && (cur+1)*size >= p.Count {
+		return false
+	}
+	if p.NextPage == -1 && p.Count < 0 && p.MaxPageIndex < 0 && size > 0 && len(p.Items) < size {
+		return false
+	}
+	return true
+}
+
+// NextPageNumber is the number of the page after this one: X-NextPage when
+// it moves forward, else the current page plus one.
+func (p *Page[T]) NextPageNumber() int {
+	if cur := p.current(); p.NextPage > cur {
+		return p.NextPage
+	}
+	return p.current() + 1
+}
+
+// fetchFunc reads one page.
+type fetchFunc[T any] func(ctx context.Context, pageNumber int) (*Page[T], error)
+
+// listPage sends one GET for a list endpoint and decodes the page.
+func listPage[T any](ctx context.Context, c *Client, path string, q url.Values, pageNumber, pageSize int, opts []RequestOption) (*Page[T], error) {
+	cl := &call{method: http.MethodGet, path: path, query: q}
+	resp, err := c.send(ctx, cl, opts)
+	if err != nil {
+		return nil, err
+	}
+	page := newPage[T](resp.Header, pageNumber, pageSize)
+	page.Response = Response{StatusCode: resp.StatusCode, Header: resp.Header, RateLimit: parseRateLimit(resp.Header, c.cfg.now())}
+	if err := c.decodeJSON(cl, resp, &page.Items); err != nil {
+		return nil, err
+	}
+	return page, nil
+}
+
+// pages iterates from page first until the last page. It checks the
+// context between pages, yields an error once and stops, and refuses to
+// go on when the server does not serve the page that was asked for, since
+// that would repeat or skip items forever.
+func pages[T any](ctx context.Context, first int, fetch fetchFunc[T]) iter.Seq2[*Page[T], error] {
+	return func(yield func(*Page[T], error) bool) {
+		if ctx == nil {
+			yield(nil, invalid("ctx", "nil context.Context"))
+			return
+		}
+		n := first
+		var prev *Page[T]
+		for i := 0; ; i++ {
+			if err := ctx.Err(); err != nil {
+				yield(nil, err)
+				return
+			}
+			p, err := fetch(ctx, n)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if p.CurrentPage >= 0 && p.CurrentPage != n {
+				yield(nil, fmt.Errorf("%w: asked for page %d, the server answered page %d", ErrPagination, n, p.CurrentPage))
+				return
+			}
+			if len(p.Items) == 0 && i > 0 {
+				return
+			}
+			if prev != nil && samePage(prev, p) {
+				yield(nil, fmt.Errorf("%w: page %d repeats the items of the page before it", ErrPagination, n))
+				return
+			}
+			prev = p
+			if !yield(p, nil) || !p.HasNext() {
+				return
+			}
+			n = p.NextPageNumber()
+		}
+	}
+}
+
+// identified is an entity with an id; every listed entity has one.
+type identified interface{ entityID() int64 }
+
+func (v Invoice) entityID() int64                 { return v.ID }
+func (v InvoiceSummary) entityID() int64          { return v.ID }
+func (v SubscriptionProductItem) entityID() int64 { return v.ID }
+
+// samePage reports whether b holds the same items as a, which is how a
+// server that ignores pageNumber and sends no paging headers shows itself.
+func samePage[T any](a, b *Page[T]) bool {
+	if len(a.Items) != len(b.Items) || len(a.Items) == 0 {
+		return false
+	}
+	firstA, okA := any(a.Items[0]).(identified)
+	firstB, okB := any(b.Items[0]).(identified)
+	if !okA || !okB {
+		return false
+	}
+	lastA := any(a.Items[len(a.Items)-1]).(identified)
+	lastB := any(b.Items[len(b.Items)-1]).(identified)
+	return firstA.entityID() == firstB.entityID() && lastA.entityID() == lastB.entityID()
+}
+
+// items flattens pages into their items.
+func items[T any](seq iter.Seq2[*Page[T], error]) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		for p, err := range seq {
+			if err != nil {
+				var zero T
+				yield(zero, err)
+				return
+			}
+			for _, it := range p.Items {
+				if !yield(it, nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// count reads X-Count with a one-item page.
+func count[T any](ctx context.Context, fetch func(ctx context.Context, pageSize int) (*Page[T], error)) (int, error) {
+	p, err := fetch(ctx, 1)
+	if err != nil {
+		return 0, err
+	}
+	if p.Count < 0 {
+		return 0, fmt.Errorf("billing: the answer carried no valid X-Count header")
+	}
+	return p.Count, nil
+}
+
+// pathID formats a path id, rejecting ids the API cannot have. Ids are
+// integers, so a path built from them cannot be steered elsewhere.
+func pathID(field string, id int64) (string, error) {
+	if id <= 0 {
+		return "", invalid(field, "must be a positive id, got %d", id)
+	}
+	return strconv.FormatInt(id, 10), nil
+}

@@ -1,0 +1,109 @@
+package billing
+
+import (
+	"fmt"
+	"net/http"
+	"net/textproto"
+	"strings"
+)
+
+// RequestOption changes one call: [SuppressEvents], [WithHeader],
+// [WithRetries], [CaptureResponse]. A bad option fails the call before
+// anything is sent.
+type RequestOption func(*requestConfig) error
+
+type requestConfig struct {
+	header  http.Header
+	retry   *RetryPolicy
+	capture *Response
+}
+
+// reservedHeaders are set by the client itself; letting a request option
+// replace them would break authentication or decoding.
+var reservedHeaders = map[string]bool{
+	"Authorization":  true,
+	"Content-Type":   true,
+	"Content-Length": true,
+	"Host":           true,
+	"Accept":         true,
+}
+
+// SuppressEvents sends X-SUPPRESS-ALL-EVENTS: True, which asks the API not
+// to send the emails, webhooks, CRM and accounting updates the call would
+// otherwise trigger. The API reference recommends it for bulk operations.
+func SuppressEvents() RequestOption {
+	return WithHeader("X-SUPPRESS-ALL-EVENTS", "True")
+}
+
+// WithHeader adds a header to the request, e.g. a correlation id. The
+// headers the client manages (Authorization, Accept, Content-Type,
+// Content-Length, Host) cannot be set this way.
+func WithHeader(key, value string) RequestOption {
+	return func(rc *requestConfig) error {
+		canonical := textproto.CanonicalMIMEHeaderKey(key)
+		if key == "" || strings.ContainsAny(key, " \t\r\n:") {
+			return fmt.Errorf("WithHeader: invalid header name %q", key)
+		}
+		if reservedHeaders[canonical] {
+			return fmt.Errorf("WithHeader: %s is set by the client and cannot be overridden", canonical)
+		}
+		if strings.ContainsAny(value, "\r\n\x00") {
+			return fmt.Errorf("WithHeader: value of %s contains control characters", canonical)
+		}
+		if rc.header == nil {
+			rc.header = make(http.Header)
+		}
+		rc.header.Add(key, value)
+		return nil
+	}
+}
+
+// WithRetries replaces the client's [RetryPolicy] for one call, e.g.
+// RetryPolicy{MaxRetries: 0} to fail fast. Zero durations take their
+// defaults.
+func WithRetries(p RetryPolicy) RequestOption {
+	return func(rc *requestConfig) error {
+		resolved, err := p.resolve()
+		if err != nil {
+			return fmt.Errorf("WithRetries: %w", err)
+		}
+		rc.retry = &resolved
+		return nil
+	}
+}
+
+// CaptureResponse stores the status, headers and decoded rate-limit headers
+// of the call's last HTTP answer in dst, whether the call succeeded or ended
+// in an [*APIError]. dst is left untouched when no answer came.
+func CaptureResponse(dst *Response) RequestOption {
+	return func(rc *requestConfig) error {
+		if dst == nil {
+			return fmt.Errorf("CaptureResponse: nil *Response")
+		}
+		rc.capture = dst
+		return nil
+	}
+}
+
+// Response describes one HTTP answer of the API.
+type Response struct {
+	// StatusCode is the HTTP status.
+	StatusCode int
+	// Header holds the answer's headers.
+	Header http.Header
+	// RateLimit holds the decoded X-Rate-Limit-* headers.
+	RateLimit RateLimit
+}
+
+func applyRequestOptions(opts []RequestOption) (requestConfig, error) {
+	var rc requestConfig
+	for _, opt := range opts {
+		if opt == nil {
+			return rc, fmt.Errorf("nil RequestOption")
+		}
+		if err := opt(&rc); err != nil {
+			return rc, err
+		}
+	}
+	return rc, nil
+}

@@ -1,0 +1,125 @@
+package billing
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"iter"
+)
+
+// SubscriptionProductsService lists subscription product items.
+type SubscriptionProductsService struct{ service }
+
+// SubscriptionProductItem is one item of a subscription product.
+type SubscriptionProductItem struct {
+	ID                    int64         `json:"id"`
+	URI                   *string       `json:"uri"`
+	Reference             ItemReference `json:"reference"`
+	Name                  string        `json:"name"`
+	Description           string        `json:"description"`
+	SubscriptionProductID int64         `json:"subscriptionProductId"`
+	SubscriptionID        int64         `json:"subscriptionId"`
+	CustomerID            int64         `json:"customerId"`
+	ProductID             int64         `json:"productId"`
+	Status                ItemStatus    `json:"status"`
+	CreatedDate           Timestamp     `json:"createdDate"`
+	ModifiedDate          Timestamp     `json:"modifiedDate"`
+}
+
+// ItemReference is a subscription product item's reference, which the
+// service sends as a string or as a number. It keeps which, so that it
+// encodes back as it came.
+type ItemReference struct {
+	// Value is the reference as text; for a number, its JSON text exactly
+	// (no float rounding).
+	Value string
+	// IsNumber is true when the service sent a JSON number.
+	IsNumber bool
+}
+
+// String returns the reference as text.
+func (r ItemReference) String() string { return r.Value }
+
+// UnmarshalJSON accepts a string, a number or null (the zero reference).
+func (r *ItemReference) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	switch {
+	case string(b) == "null":
+		*r = ItemReference{}
+		return nil
+	case len(b) > 0 && b[0] == '"':
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*r = ItemReference{Value: s}
+		return nil
+	}
+	var n json.Number
+	if err := json.Unmarshal(b, &n); err != nil {
+		return fmt.Errorf("billing: item reference must be a string or a number: %w", err)
+	}
+	*r = ItemReference{Value: n.String(), IsNumber: true}
+	return nil
+}
+
+// MarshalJSON writes a number when the reference came as one, else a
+// string.
+func (r ItemReference) MarshalJSON() ([]byte, error) {
+	if r.IsNumber {
+		if !isJSONNumber(r.Value) {
+			return nil, fmt.Errorf("billing: item reference %q is not a JSON number", r.Value)
+		}
+		return []byte(r.Value), nil
+	}
+	return json.Marshal(r.Value)
+}
+
+func isJSONNumber(s string) bool {
+	return s != "" && (s[0] == '-' || (s[0] >= '0' && s[0] <= '9')) && json.Valid([]byte(s))
+}
+
+// ListItemsParams are the parameters of [SubscriptionProductsService.ListItems].
+type ListItemsParams struct {
+	ListOptions
+	// Filter becomes the query parameter.
+	Filter SubscriptionProductItemFilter `url:"query"`
+}
+
+// ListItems returns one page of a subscription product's items. It fails
+// with [ErrNotFound] for an unknown subscription product.
+//
+// API: GET /v1/subscriptionProducts/{subscriptionProductId}/items
+func (s *SubscriptionProductsService) ListItems(ctx context.Context, subscriptionProductID int64, params *ListItemsParams, opts ...RequestOption) (*Page[SubscriptionProductItem], error) {
+	id, err := pathID("subscriptionProductId", subscriptionProductID)
+	if err != nil {
+		return nil, err
+	}
+	p := orZero(params)
+	q, err := encodeParams(&p, p.ListOptions, p.Filter)
+	if err != nil {
+		return nil, err
+	}
+	return listPage[SubscriptionProductItem](ctx, s.client, "/v1/subscriptionProducts/"+id+"/items", q, p.PageNumber, p.PageSize, opts)
+}
+
+// ItemPages iterates over the pages of [SubscriptionProductsService.ListItems].
+func (s *SubscriptionProductsService) ItemPages(ctx context.Context, subscriptionProductID int64, params *ListItemsParams, opts ...RequestOption) iter.Seq2[*Page[SubscriptionProductItem], error] {
+	return pagesOf(ctx, params, func(ctx context.Context, p *ListItemsParams) (*Page[SubscriptionProductItem], error) {
+		return s.ListItems(ctx, subscriptionProductID, p, opts...)
+	})
+}
+
+// AllItems iterates over every item of a subscription product.
+func (s *SubscriptionProductsService) AllItems(ctx context.Context, subscriptionProductID int64, params *ListItemsParams, opts ...RequestOption) iter.Seq2[SubscriptionProductItem, error] {
+	return items(s.ItemPages(ctx, subscriptionProductID, params, opts...))
+}
+
+// CountItems returns the number of a subscription product's items matching
+// params (X-Count).
+func (s *SubscriptionProductsService) CountItems(ctx context.Context, subscriptionProductID int64, params *ListItemsParams, opts ...RequestOption) (int, error) {
+	return countOf(ctx, params, func(ctx context.Context, p *ListItemsParams) (*Page[SubscriptionProductItem], error) {
+		return s.ListItems(ctx, subscriptionProductID, p, opts...)
+	})
+}

@@ -1,0 +1,191 @@
+package billing
+
+import (
+	"errors"
+	"time"
+)
+
+// Timestamp is a point in time as the API writes it: ISO 8601 in UTC,
+// without offset, e.g. 2024-03-01T10:15:00.1234567.
+//
+// Decoding accepts every form the service sends: 0 to 9 fractional digits,
+// with or without a trailing Z or a numeric offset such as +00:00 (any offset
+// is converted to UTC). JSON null, "" and the service's 0001-01-01T00:00:00
+// all mean "none" and decode to the zero Timestamp, for which IsZero reports
+// true. Encoding writes UTC without offset and without trailing fractional
+// zeros; the zero Timestamp encodes as null.
+type Timestamp struct {
+	time.Time
+}
+
+// wireLayout is how the service writes timestamps: no offset, fraction
+// trimmed of trailing zeros.
+const wireLayout = "2006-01-02T15:04:05.9999999"
+
+// NewTimestamp returns t as a Timestamp in UTC.
+func NewTimestamp(t time.Time) Timestamp {
+	if t.IsZero() {
+		return Timestamp{}
+	}
+	return Timestamp{t.UTC()}
+}
+
+// String returns the wire form, or "" for the zero Timestamp.
+func (t Timestamp) String() string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(wireLayout)
+}
+
+// MarshalJSON writes the wire form, or null for the zero Timestamp.
+func (t Timestamp) MarshalJSON() ([]byte, error) {
+	if t.IsZero() {
+		return []byte("null"), nil
+	}
+	b := make([]byte, 0, len(wireLayout)+2)
+	b = append(b, '"')
+	b = t.UTC().AppendFormat(b, wireLayout)
+	return append(b, '"'), nil
+}
+
+// UnmarshalJSON accepts null or a JSON string in any of the forms described
+// on [Timestamp].
+func (t *Timestamp) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*t = Timestamp{}
+		return nil
+	}
+	if len(b) < 2 || b[0] != '"' || b[len(b)-1] != '"' {
+		return &TimestampError{Text: truncateForError(string(b)), Reason: "not a JSON string"}
+	}
+	return t.UnmarshalText(b[1 : len(b)-1])
+}
+
+// MarshalText writes the wire form; the zero Timestamp is empty text.
+func (t Timestamp) MarshalText() ([]byte, error) {
+	return []byte(t.String()), nil
+}
+
+// UnmarshalText accepts the forms described on [Timestamp]; empty text is
+// the zero Timestamp.
+func (t *Timestamp) UnmarshalText(b []byte) error {
+	if len(b) == 0 {
+		*t = Timestamp{}
+		return nil
+	}
+	tm, err := parseTimestamp(b)
+	if err != nil {
+		return &TimestampError{Text: truncateForError(string(b)), Reason: err.Error()}
+	}
+	*t = Timestamp{tm}
+	return nil
+}
+
+// ParseTimestamp parses s in any of the forms described on [Timestamp].
+func ParseTimestamp(s string) (Timestamp, error) {
+	var t Timestamp
+	err := t.UnmarshalText([]byte(s))
+	return t, err
+}
+
+// TimestampError reports text that is not a timestamp in a form the API uses.
+type TimestampError struct {
+	// Text is the offending text, truncated.
+	Text string
+	// Reason says what is wrong with it.
+	Reason string
+}
+
+// Error names the text and the problem.
+func (e *TimestampError) Error() string {
+	return "billing: invalid timestamp " + quoteForError(e.Text) + ": " + e.Reason
+}
+
+var errTimestampShape = errors.New("want YYYY-MM-DDTHH:MM:SS[.fraction][Z|±HH:MM]")
+
+// parseTimestamp reads YYYY-MM-DDTHH:MM:SS[.f{1,9}][Z|±HH:MM] by hand:
+// pages of invoices hold thousands of timestamps, and trying several
+// time.Parse layouts in turn costs several times as much.
+func parseTimestamp(b []byte) (time.Time, error) {
+	if len(b) < 19 || b[4] != '-' || b[7] != '-' || (b[10] != 'T' && b[10] != 't') || b[13] != ':' || b[16] != ':' {
+		return time.Time{}, errTimestampShape
+	}
+	year, ok1 := digits(b[0:4])
+	month, ok2 := digits(b[5:7])
+	day, ok3 := digits(b[8:10])
+	hour, ok4 := digits(b[11:13])
+	minute, ok5 := digits(b[14:16])
+	sec, ok6 := digits(b[17:19])
+	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) {
+		return time.Time{}, errTimestampShape
+	}
+	if month < 1 || month > 12 || day < 1 || day > daysIn(time.Month(month), year) || hour > 23 || minute > 59 || sec > 59 {
+		return time.Time{}, errors.New("date or time out of range")
+	}
+	rest := b[19:]
+	nsec := 0
+	if len(rest) > 0 && rest[0] == '.' {
+		n := 1
+		for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
+			n++
+		}
+		frac := rest[1:n]
+		if len(frac) == 0 || len(frac) > 9 {
+			return time.Time{}, errors.New("fraction must have 1 to 9 digits")
+		}
+		for i := range 9 {
+			nsec *= 10
+			if i < len(frac) {
+				nsec += int(frac[i] - '0')
+			}
+		}
+		rest = rest[n:]
+	}
+	offset := 0
+	switch {
+	case len(rest) == 0:
+	case len(rest) == 1 && (rest[0] == 'Z' || rest[0] == 'z'):
+	case len(rest) == 6 && (rest[0] == '+' || rest[0] == '-') && rest[3] == ':':
+		oh, okh := digits(rest[1:3])
+		om, okm := digits(rest[4:6])
+		if !okh || !okm || oh > 23 || om > 59 {
+			return time.Time{}, errors.New("invalid offset")
+		}
+		offset = (oh*60 + om) * 60
+		if rest[0] == '-' {
+			offset = -offset
+		}
+	default:
+		return time.Time{}, errTimestampShape
+	}
+	t := time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.UTC)
+	if offset != 0 {
+		t = t.Add(-time.Duration(offset) * time.Second)
+	}
+	return t, nil
+}
+
+func digits(b []byte) (int, bool) {
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
+func daysIn(m time.Month, year int) int {
+	switch m {
+	case time.February:
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	case time.April, time.June, time.September, time.November:
+		return 30
+	}
+	return 31
+}

@@ -1,0 +1,312 @@
+package billing
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptrace"
+	"net/url"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/billingapi/billing-go/internal/wirejson"
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+const (
+	// maxErrorBody is how much of an error answer is read: enough for any
+	// real error envelope, not enough for a hostile server to exhaust memory.
+	maxErrorBody = 1 << 20
+	// maxErrorExcerpt is how much of a body that is not the error envelope
+	// is kept in APIError.Body.
+	maxErrorExcerpt = 512
+	// drainLimit is how much of an unread body is discarded so that the
+	// connection can be reused; beyond it the connection is closed.
+	drainLimit = 64 << 10
+)
+
+// call is one API operation in flight, across all its attempts.
+type call struct {
+	method string
+	path   string // escaped path below the base URL, e.g. /v1/Invoices/42
+	query  url.Values
+	body   any  // encoded with wirejson: decimals as JSON numbers
+	write  bool // not safe to repeat once it may have reached the server
+	accept string
+	// secrets are scrubbed from anything the server says back, in case it
+	// echoes a card number in an error message.
+	secrets []string
+
+	policy         RetryPolicy
+	attempt        attempt
+	outcomeUnknown bool
+}
+
+// send performs the call with retries and returns a 2xx answer whose body
+// the caller must close, or an error: *ValidationError for bad options,
+// *APIError for a non-2xx answer, *RequestError when no answer came.
+func (c *Client) send(ctx context.Context, cl *call, opts []RequestOption) (*http.Response, error) {
+	if ctx == nil {
+		return nil, invalid("ctx", "nil context.Context")
+	}
+	rc, err := applyRequestOptions(opts)
+	if err != nil {
+		return nil, &ValidationError{Field: "RequestOption", Reason: err.Error()}
+	}
+	cl.policy = c.cfg.retry
+	if rc.retry != nil {
+		cl.policy = *rc.retry
+	}
+	if cl.accept == "" {
+		cl.accept = "application/json"
+	}
+
+	var rawBody any
+	if cl.body != nil {
+		b, err := wirejson.Marshal(cl.body)
+		if err != nil {
+			return nil, fmt.Errorf("billing: %s %s: encoding request body: %w", cl.method, cl.path, err)
+		}
+		rawBody = b
+	}
+	trace := &httptrace.ClientTrace{WroteHeaders: func() { cl.attempt.wroteHeaders.Store(true) }}
+	req, err := retryablehttp.NewRequestWithContext(httptrace.WithClientTrace(ctx, trace), cl.method, c.endpoint(cl.path, cl.query), rawBody)
+	if err != nil {
+		return nil, fmt.Errorf("billing: %s %s: %w", cl.method, cl.path, err)
+	}
+	for k, vs := range rc.header {
+		for _, v := range vs {
+			req.Header.Add(k, v)
+		}
+	}
+	req.Header.Set("Authorization", c.cfg.authorization())
+	req.Header.Set("Accept", cl.accept)
+	req.Header.Set("User-Agent", c.cfg.userAgent)
+	if rawBody != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+
+	resp, err := c.retryClient(cl).Do(req)
+	if err != nil {
+		return nil, &RequestError{
+			Method: cl.method, Path: cl.path, Attempts: cl.attempt.number,
+			OutcomeUnknown: cl.outcomeUnknown, Err: err,
+		}
+	}
+	now := c.cfg.now()
+	if rc.capture != nil {
+		*rc.capture = Response{StatusCode: resp.StatusCode, Header: resp.Header, RateLimit: parseRateLimit(resp.Header, now)}
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		defer resp.Body.Close()
+		return nil, c.apiError(cl, resp, now)
+	}
+	return resp, nil
+}
+
+// retryClient wires the call's own retry rules into go-retryablehttp. A
+// client per call is a few words of memory and lets the hooks know whether
+// the call is a read or a write without going through the context.
+func (c *Client) retryClient(cl *call) *retryablehttp.Client {
+	return &retryablehttp.Client{
+		HTTPClient:   c.cfg.httpClient,
+		Logger:       nil, // the SDK logs through slog, once per attempt
+		RetryMax:     cl.policy.MaxRetries,
+		RetryWaitMin: cl.policy.MinBackoff,
+		RetryWaitMax: cl.policy.MaxBackoff,
+		RequestLogHook: func(_ retryablehttp.Logger, _ *http.Request, retry int) {
+			cl.attempt.number = retry + 1
+			cl.attempt.start = time.Now()
+			cl.attempt.wroteHeaders.Store(false)
+		},
+		CheckRetry: func(ctx context.Context, resp *http.Response, err error) (bool, error) {
+			cl.outcomeUnknown = cl.write && err != nil && cl.attempt.wroteHeaders.Load()
+			retry := cl.retryDecision(ctx, resp, err, c.cfg.now()) && cl.attempt.number <= cl.policy.MaxRetries
+			c.logAttempt(ctx, cl, resp, err, retry)
+			if ctxErr := ctx.Err(); ctxErr != nil {
+				return false, ctxErr
+			}
+			return retry, nil
+		},
+		Backoff: func(_, _ time.Duration, retry int, resp *http.Response) time.Duration {
+			return cl.waitBefore(retry, resp, c.cfg.now())
+		},
+		ErrorHandler: func(resp *http.Response, err error, _ int) (*http.Response, error) {
+			// Retries are spent: hand back the last answer so the caller
+			// gets an APIError with its status and body, not "giving up".
+			if err == nil && resp != nil {
+				return resp, nil
+			}
+			if resp != nil {
+				drainAndClose(resp.Body)
+			}
+			return nil, err
+		},
+	}
+}
+
+func (c *Client) logAttempt(ctx context.Context, cl *call, resp *http.Response, err error, retry bool) {
+	level := slog.LevelDebug
+	attrs := []slog.Attr{
+		slog.String("method", cl.method),
+		slog.String("path", cl.path),
+		slog.Int("attempt", cl.attempt.number),
+		slog.Duration("duration", time.Since(cl.attempt.start)),
+	}
+	if err != nil {
+		level = slog.LevelWarn
+		attrs = append(attrs, slog.String("error", innermostMessage(err)))
+	} else {
+		attrs = append(attrs, slog.Int("status", resp.StatusCode))
+		if resp.StatusCode >= 400 {
+			level = slog.LevelWarn
+		}
+	}
+	if retry {
+		attrs = append(attrs, slog.Bool("retry", true))
+	}
+	c.cfg.logger.LogAttrs(ctx, level, "billing request", attrs...)
+}
+
+// endpoint joins the base URL, an already escaped path and the query.
+func (c *Client) endpoint(path string, query url.Values) string {
+	u := c.cfg.baseURL.String() + path
+	if len(query) > 0 {
+		u += "?" + query.Encode()
+	}
+	return u
+}
+
+// apiError turns a non-2xx answer into an *APIError, reading at most
+// maxErrorBody bytes of it.
+func (c *Client) apiError(cl *call, resp *http.Response, now time.Time) *APIError {
+	e := &APIError{
+		StatusCode: resp.StatusCode,
+		Method:     cl.method,
+		Path:       cl.path,
+		RetryAfter: requestedWait(resp, now),
+		RateLimit:  parseRateLimit(resp.Header, now),
+		Header:     resp.Header,
+	}
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	var envelope struct {
+		ErrorID        int64         `json:"ErrorId"`
+		HTTPStatusCode int           `json:"HttpStatusCode"`
+		Errors         []ErrorDetail `json:"Errors"`
+	}
+	if err := json.Unmarshal(body, &envelope); err == nil && (envelope.ErrorID != 0 || envelope.HTTPStatusCode != 0 || len(envelope.Errors) > 0) {
+		e.ErrorID = envelope.ErrorID
+		e.Errors = envelope.Errors
+		for i := range e.Errors {
+			e.Errors[i].Key = c.scrub(cl, e.Errors[i].Key)
+			e.Errors[i].Value = c.scrub(cl, e.Errors[i].Value)
+		}
+	} else {
+		e.Body = c.scrub(cl, excerpt(body, maxErrorExcerpt))
+	}
+	return e
+}
+
+// scrub removes secrets the server may have echoed back.
+func (c *Client) scrub(cl *call, s string) string {
+	key := strings.TrimPrefix(c.cfg.authorization(), "Basic ")
+	if key != "" && strings.Contains(s, key) {
+		s = strings.ReplaceAll(s, key, "[REDACTED]")
+	}
+	for _, secret := range cl.secrets {
+		if secret != "" && strings.Contains(s, secret) {
+			s = strings.ReplaceAll(s, secret, "[REDACTED]")
+		}
+	}
+	return s
+}
+
+// excerpt returns at most n bytes of b as valid UTF-8, with white space
+// runs folded so that an HTML page reads as one line.
+func excerpt(b []byte, n int) string {
+	if len(b) > n {
+		b = b[:n]
+		for len(b) > 0 && !utf8.Valid(b) {
+			b = b[:len(b)-1]
+		}
+	}
+	return strings.Join(strings.Fields(strings.ToValidUTF8(string(b), "\uFFFD")), " ")
+}
+
+// decodeJSON decodes a 2xx answer into out straight from the stream, then
+// closes the body.
+func (c *Client) decodeJSON(cl *call, resp *http.Response, out any) error {
+	defer drainAndClose(resp.Body)
+	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+		return &DecodeError{Method: cl.method, Path: cl.path, StatusCode: resp.StatusCode, Applied: cl.write, Err: err}
+	}
+	return nil
+}
+
+// doJSON sends the call and decodes its answer into out.
+func (c *Client) doJSON(ctx context.Context, cl *call, opts []RequestOption, out any) (*http.Response, error) {
+	resp, err := c.send(ctx, cl, opts)
+	if err != nil {
+		return nil, err
+	}
+	return resp, c.decodeJSON(cl, resp, out)
+}
+
+func drainAndClose(body io.ReadCloser) {
+	_, _ = io.Copy(io.Discard, io.LimitReader(body, drainLimit))
+	_ = body.Close()
+}
+
+// innermostMessage drops the URL (and so the query string) that *url.Error
+// puts in its message.
+func innermostMessage(err error) string {
+	var uerr *url.Error
+	if errors.As(err, &uerr) && uerr.Err != nil {
+		return uerr.Err.Error()
+	}
+	return err.Error()
+}
+
+// DecodeError is a 2xx answer whose body could not be read or decoded. For
+// a write, the change was applied but its result is unknown, and the error
+// matches [ErrOutcomeUnknown].
+type DecodeError struct {
+	// Method and Path are those of the request; Path has no query string.
+	Method, Path string
+	// StatusCode is the HTTP status of the answer.
+	StatusCode int
+	// Applied is true when the call was a write that the server accepted.
+	Applied bool
+	// Err is the underlying read or decode error.
+	Err error
+}
+
+// Error describes the failure.
+func (e *DecodeError) Error() string {
+	msg := fmt.Sprintf("billing: %s %s: decoding %d answer: %v", e.Method, e.Path, e.StatusCode, e.Err)
+	if e.Applied {
+		msg += "; the change was applied but its result was not received"
+	}
+	return msg
+}
+
+// Unwrap returns the underlying error.
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+// Is makes the DecodeError of an applied write match [ErrOutcomeUnknown].
+func (e *DecodeError) Is(target error) bool { return target == ErrOutcomeUnknown && e.Applied }
+
+func truncateForError(s string) string {
+	const n = 64
+	if len(s) > n {
+		return excerpt([]byte(s), n) + "…"
+	}
+	return s
+}
+
+func quoteForError(s string) string { return fmt.Sprintf("%q", s) }
