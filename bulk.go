@@ -6,11 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
 	"github.com/billingapi/billing-go/query"
-	querystring "github.com/google/go-querystring/query"
 )
 
 // BulkService previews bulk price changes and submits bulk jobs.
@@ -234,9 +234,10 @@ func (s *BulkService) PreviewPriceChange(ctx context.Context, planID int64, para
 	if err := params.validate(); err != nil {
 		return nil, err
 	}
-	q, err := querystring.Values(params)
-	if err != nil {
-		return nil, fmt.Errorf("billing: encoding query: %w", err)
+	// Only the search filter travels in the URL; the rest is the body.
+	q := url.Values{}
+	if err := params.Query.EncodeValues("query", &q); err != nil {
+		return nil, &ValidationError{Field: "query", Reason: err.Error()}
 	}
 	body := *params
 	if body.PlanProductIDs == nil {

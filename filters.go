@@ -20,10 +20,12 @@ type InvoiceFilter struct {
 	CreatedTimestamp   query.TimeRange `query:"createdTimestamp"`
 	EffectiveTimestamp query.TimeRange `query:"effectiveTimestamp"`
 	PostedTimestamp    query.TimeRange `query:"postedTimestamp"`
-	// PoNumber is a date range because that is how the reference documents
-	// poNumber on this endpoint (it is a string filter on a customer's
-	// invoices); use Raw to send another form.
-	PoNumber                        query.TimeRange         `query:"poNumber"`
+	// PoNumber matches the purchase order number as a string. The
+	// reference lists poNumber here as a "Date range (as documented)", a
+	// documentation slip it flags itself: a PO number is a string, and the
+	// same filter is a string on a customer's invoices. Use Raw to send a
+	// range.
+	PoNumber                        query.Text              `query:"poNumber"`
 	ClosingArBalance                query.DecimalRange      `query:"closingArBalance"`
 	OpeningArBalance                query.DecimalRange      `query:"openingArBalance"`
 	CustomerID                      query.Ints              `query:"customerId"`
@@ -85,15 +87,17 @@ type InvoiceSummaryFilter struct {
 	InvoiceNumber query.Ints         `query:"invoiceNumber"`
 	Reference     query.Text         `query:"reference"`
 	InvoiceAmount query.DecimalRange `query:"invoiceAmount"`
-	// DueDate is a decimal range because that is how the reference
-	// documents it; use Raw to send a date range.
-	DueDate            query.DecimalRange `query:"dueDate"`
-	InvoiceStatus      []InvoiceStatus    `query:"invoiceStatus"`
-	CustomerStatus     []CustomerStatus   `query:"customer.Status"`
-	EffectiveTimestamp query.TimeRange    `query:"effectiveTimestamp"`
-	ModifiedTimestamp  query.TimeRange    `query:"modifiedTimestamp"`
-	PostedTimestamp    query.TimeRange    `query:"postedTimestamp"`
-	Unsettled          *bool              `query:"unsettled"`
+	// DueDate is a date range. The reference lists dueDate as a "Decimal
+	// range (as documented)", a slip it flags itself: a due date is a date
+	// and dates are what a range of it can compare. Use Raw to send other
+	// bounds.
+	DueDate            query.TimeRange  `query:"dueDate"`
+	InvoiceStatus      []InvoiceStatus  `query:"invoiceStatus"`
+	CustomerStatus     []CustomerStatus `query:"customer.Status"`
+	EffectiveTimestamp query.TimeRange  `query:"effectiveTimestamp"`
+	ModifiedTimestamp  query.TimeRange  `query:"modifiedTimestamp"`
+	PostedTimestamp    query.TimeRange  `query:"postedTimestamp"`
+	Unsettled          *bool            `query:"unsettled"`
 	// Raw is an expression in the reference's syntax, appended as is.
 	Raw string `query:",raw"`
 }

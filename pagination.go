@@ -69,7 +69,8 @@ type Page[T any] struct {
 	MaxCount int
 	// CurrentPage is X-CurrentPage: this page's zero-based number.
 	CurrentPage int
-	// NextPage is X-NextPage: the number of the next page.
+	// NextPage is X-NextPage: the number of the next page; -1 (sent or
+	// absent) when there is none.
 	NextPage int
 	// PreviousPage is X-PreviousPage: the previous page, -1 for none.
 	PreviousPage int
@@ -89,6 +90,9 @@ type Page[T any] struct {
 	// CurrentPage when the server leaves that header out.
 	requested     int
 	requestedSize int
+	// nextHeader records whether X-NextPage was sent: -1 then means "no
+	// next page", while an absent header says nothing.
+	nextHeader bool
 }
 
 func newPage[T any](h http.Header, requested, requestedSize int) *Page[T] {
@@ -104,6 +108,7 @@ func newPage[T any](h http.Header, requested, requestedSize int) *Page[T] {
 		SortExpression: h.Get("X-SortExpression"),
 		requested:      requested,
 		requestedSize:  requestedSize,
+		nextHeader:     h.Get("X-NextPage") != "",
 	}
 }
 
@@ -131,7 +136,7 @@ func (p *Page[T]) HasNext() bool {
 		return false
 	}
 	cur := p.current()
-	if p.NextPage != -1 && (p.NextPage < 0 || p.NextPage <= cur) {
+	if p.nextHeader && (p.NextPage < 0 || p.NextPage <= cur) {
 		return false
 	}
 	if p.MaxPageIndex >= 0 && cur >= p.MaxPageIndex {
@@ -144,7 +149,7 @@ func (p *Page[T]) HasNext() bool {
 	if p.Count >= 0 && size > 0 && (cur+1)*size >= p.Count {
 		return false
 	}
-	if p.NextPage == -1 && p.Count < 0 && p.MaxPageIndex < 0 && size > 0 && len(p.Items) < size {
+	if !p.nextHeader && p.Count < 0 && p.MaxPageIndex < 0 && size > 0 && len(p.Items) < size {
 		return false
 	}
 	return true

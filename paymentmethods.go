@@ -143,7 +143,7 @@ func (s *PaymentMethodsService) ReplaceCreditCard(ctx context.Context, params *R
 		return nil, err
 	}
 	cl := &call{
-		method: http.MethodPut, path: "/v1/paymentMethods/creditCard", body: params, write: true,
+		method: http.MethodPut, path: "/v1/paymentMethods/creditCard", body: (*replaceCardWire)(params), write: true,
 		secrets: []string{params.CardNumber, params.CVV},
 	}
 	var card CreditCard

@@ -1,6 +1,7 @@
 package billing
 
 import (
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -24,6 +25,20 @@ func maskSecret(s string) string {
 		return ""
 	}
 	return "[REDACTED]"
+}
+
+// replaceCardWire is ReplaceCreditCardParams without its methods: the
+// request body, the one place the card number and CVV are written in
+// full.
+type replaceCardWire ReplaceCreditCardParams
+
+// MarshalJSON writes the params with the card number masked and the CVV
+// redacted, so that loggers and tools that encode values as JSON (slog's
+// JSON handler on a struct or slice holding the params, say) never see
+// them. The SDK sends the real values through its own wire type.
+func (p ReplaceCreditCardParams) MarshalJSON() ([]byte, error) {
+	r := p.redacted()
+	return json.Marshal((*replaceCardWire)(&r))
 }
 
 // redactedCardParams has the fields of ReplaceCreditCardParams but none of

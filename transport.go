@@ -207,7 +207,9 @@ func (c *Client) apiError(cl *call, resp *http.Response, now time.Time) *APIErro
 			e.Errors[i].Value = c.scrub(cl, e.Errors[i].Value)
 		}
 	} else {
-		e.Body = c.scrub(cl, excerpt(body, maxErrorExcerpt))
+		// Scrub before cutting: a secret cut in half by the excerpt would
+		// no longer match.
+		e.Body = excerpt([]byte(c.scrub(cl, string(body))), maxErrorExcerpt)
 	}
 	return e
 }

@@ -1,0 +1,64 @@
+package billingtest
+
+import (
+	"net/http"
+	"strings"
+	"time"
+)
+
+// EventKind is a kind of automated communication the service sends.
+type EventKind string
+
+// The kinds of automated communication in the reference's section 6.
+const (
+	EventEmail      EventKind = "email"
+	EventWebhook    EventKind = "webhook"
+	EventCRM        EventKind = "crm"
+	EventAccounting EventKind = "accounting"
+)
+
+// Event is an automated communication a write would have triggered. The
+// reference does not show which operation emits which event; the fake
+// emits:
+//
+//	invoice.writeoff          webhook, crm, accounting, email
+//	paymentMethod.replaced    webhook, email
+//	paymentMethod.created     webhook, crm
+//	salesTrackingCode.created webhook
+//	bulkJob.processed         webhook, email
+//
+// A request with X-SUPPRESS-ALL-EVENTS: True emits none; any other value
+// of that header is ignored.
+type Event struct {
+	Kind      EventKind
+	Operation string
+	EntityID  int64
+	Time      time.Time
+}
+
+// Events returns the events emitted so far, oldest first.
+func (s *Server) Events() []Event {
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	return append([]Event(nil), s.events...)
+}
+
+// suppressed reports whether the request asked for no events. The value
+// True is compared case-insensitively, as the service's boolean parsing
+// does.
+func suppressed(r *http.Request) bool {
+	return strings.EqualFold(strings.TrimSpace(r.Header.Get("X-SUPPRESS-ALL-EVENTS")), "true")
+}
+
+// emit records the events of a successful write.
+func (s *Server) emit(r *http.Request, operation string, id int64, kinds ...EventKind) {
+	if suppressed(r) {
+		return
+	}
+	now := s.now()
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	for _, k := range kinds {
+		s.events = append(s.events, Event{Kind: k, Operation: operation, EntityID: id, Time: now})
+	}
+}

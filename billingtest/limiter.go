@@ -1,0 +1,83 @@
+package billingtest
+
+import (
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// limiter counts requests per API key in fixed minute and day windows on
+// the fake's clock, and PDF reads in their own minute window.
+type limiter struct {
+	mu      sync.Mutex
+	windows map[string]*window
+}
+
+type window struct {
+	start time.Time
+	count int
+}
+
+// windowState is one window after counting a request.
+type windowState struct {
+	limit, remaining int
+	reset            time.Duration
+	exceeded         bool
+}
+
+// count counts a request in the window name of length size and reports
+// its state.
+func (l *limiter) count(name string, size time.Duration, limit int, now time.Time) windowState {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.windows == nil {
+		l.windows = map[string]*window{}
+	}
+	start := now.Truncate(size)
+	w := l.windows[name]
+	if w == nil || !w.start.Equal(start) {
+		w = &window{start: start}
+		l.windows[name] = w
+	}
+	w.count++
+	return windowState{
+		limit:     limit,
+		remaining: max(limit-w.count, 0),
+		reset:     start.Add(size).Sub(now),
+		exceeded:  w.count > limit,
+	}
+}
+
+// throttle counts the request and sets the rate-limit headers. It returns
+// the wait to send with a 429, or 0 when the request may go on.
+func (s *Server) throttle(h http.Header, key string, pdf bool) time.Duration {
+	now := s.now()
+	minute := s.limiter.count(key+"|minute", time.Minute, s.cfg.perMinute, now)
+	day := s.limiter.count(key+"|day", 24*time.Hour, s.cfg.perDay, now)
+	setWindow(h, "Minute", minute)
+	setWindow(h, "Day", day)
+	var wait time.Duration
+	if minute.exceeded {
+		wait = minute.reset
+	}
+	if day.exceeded {
+		wait = max(wait, day.reset)
+	}
+	if pdf && wait == 0 {
+		if st := s.limiter.count(key+"|pdf", time.Minute, s.cfg.pdfPerMinute, now); st.exceeded {
+			wait = st.reset
+		}
+	}
+	return wait
+}
+
+func setWindow(h http.Header, name string, st windowState) {
+	h.Set("X-Rate-Limit-Limit-"+name, strconv.Itoa(st.limit))
+	h.Set("X-Rate-Limit-Remaining-"+name, strconv.Itoa(st.remaining))
+	h.Set("X-Rate-Limit-Reset-"+name, strconv.Itoa(ceilSeconds(st.reset)))
+}
+
+func ceilSeconds(d time.Duration) int {
+	return int((d + time.Second - 1) / time.Second)
+}

@@ -1,0 +1,173 @@
+package billingtest
+
+import (
+	"fmt"
+	"log/slog"
+	"time"
+)
+
+// DefaultAPIKey is the key the fake accepts unless [WithAPIKey] says
+// otherwise.
+const DefaultAPIKey = "billingtest-key"
+
+// Paging limits of the fake. The reference leaves the default page size
+// open and says the maximum is never below 1,000.
+const (
+	// DefaultPageSize is the page size when a request gives none.
+	DefaultPageSize = 100
+	// MaxPageSize is the largest page the fake returns; a larger pageSize
+	// is cut down to it, as the reference says the service does.
+	MaxPageSize = 1000
+)
+
+// Default throttling of the fake, per API key. They are high enough that
+// ordinary tests never meet them; lower them to test throttling.
+const (
+	DefaultRateLimitPerMinute = 100_000
+	DefaultRateLimitPerDay    = 10_000_000
+	// DefaultPDFRateLimitPerMinute throttles the draft-invoice PDF, which
+	// the reference says is throttled on its own.
+	DefaultPDFRateLimitPerMinute = 60
+)
+
+// Option configures a [Server].
+type Option func(*config) error
+
+type config struct {
+	apiKey             string
+	now                func() time.Time
+	writeOffPermission bool
+	perMinute, perDay  int
+	pdfPerMinute       int
+	walletProviders    []string
+	requestLogLimit    int
+	logger             *slog.Logger
+	seed               []func(*Server) error
+}
+
+func defaultConfig() config {
+	return config{
+		apiKey:             DefaultAPIKey,
+		now:                time.Now,
+		writeOffPermission: true,
+		perMinute:          DefaultRateLimitPerMinute,
+		perDay:             DefaultRateLimitPerDay,
+		pdfPerMinute:       DefaultPDFRateLimitPerMinute,
+		walletProviders:    []string{"Paypal"},
+		requestLogLimit:    10_000,
+		logger:             slog.New(slog.DiscardHandler),
+	}
+}
+
+// WithAPIKey sets the only API key the fake accepts.
+func WithAPIKey(key string) Option {
+	return func(c *config) error {
+		if key == "" {
+			return fmt.Errorf("WithAPIKey: empty key")
+		}
+		c.apiKey = key
+		return nil
+	}
+}
+
+// WithClock makes the fake read the time from now: invoice statuses
+// (Overdue), timestamps it stamps on writes, and rate-limit windows all
+// follow it. Tests that advance a fake clock control all three.
+func WithClock(now func() time.Time) Option {
+	return func(c *config) error {
+		if now == nil {
+			return fmt.Errorf("WithClock: nil func")
+		}
+		c.now = now
+		return nil
+	}
+}
+
+// WithWriteOffPermission turns the account's write-off permission on or
+// off (default on). Off, a write-off answers 404, as the reference says.
+func WithWriteOffPermission(on bool) Option {
+	return func(c *config) error {
+		c.writeOffPermission = on
+		return nil
+	}
+}
+
+// WithRateLimit sets how many requests one API key may make per minute
+// and per day; beyond either the fake answers 429 with Retry-After. Every
+// answer carries the X-Rate-Limit-{Limit,Remaining,Reset}-{Minute,Day}
+// headers, Reset in seconds until the window ends.
+func WithRateLimit(perMinute, perDay int) Option {
+	return func(c *config) error {
+		if perMinute <= 0 || perDay <= 0 {
+			return fmt.Errorf("WithRateLimit: limits must be positive, got %d and %d", perMinute, perDay)
+		}
+		c.perMinute, c.perDay = perMinute, perDay
+		return nil
+	}
+}
+
+// WithPDFRateLimit sets how many draft-invoice PDFs one key may read per
+// minute before the fake answers 429 (default
+// [DefaultPDFRateLimitPerMinute]).
+func WithPDFRateLimit(perMinute int) Option {
+	return func(c *config) error {
+		if perMinute <= 0 {
+			return fmt.Errorf("WithPDFRateLimit: limit must be positive, got %d", perMinute)
+		}
+		c.pdfPerMinute = perMinute
+		return nil
+	}
+}
+
+// WithWalletProviders sets the wallet providers whose billing-agreement
+// path (POST /v1/{provider}) the fake serves; default "Paypal". The match
+// is exact, casing included.
+func WithWalletProviders(providers ...string) Option {
+	return func(c *config) error {
+		if len(providers) == 0 {
+			return fmt.Errorf("WithWalletProviders: no provider")
+		}
+		c.walletProviders = append([]string(nil), providers...)
+		return nil
+	}
+}
+
+// WithRequestLogLimit sets how many requests [Server.Requests] keeps, the
+// most recent ones (default 10,000), so that long runs stay flat in memory.
+func WithRequestLogLimit(n int) Option {
+	return func(c *config) error {
+		if n < 0 {
+			return fmt.Errorf("WithRequestLogLimit: negative limit %d", n)
+		}
+		c.requestLogLimit = n
+		return nil
+	}
+}
+
+// WithLogger makes the fake log each request it serves at Debug level.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) error {
+		if l == nil {
+			return fmt.Errorf("WithLogger: nil logger")
+		}
+		c.logger = l
+		return nil
+	}
+}
+
+// WithFixtures seeds the fake from a JSON fixtures file; see
+// [Server.LoadFixtures] for its schema.
+func WithFixtures(path string) Option {
+	return func(c *config) error {
+		c.seed = append(c.seed, func(s *Server) error { return s.LoadFixturesFile(path) })
+		return nil
+	}
+}
+
+// WithGenerated seeds the fake with generated data; see [Generate].
+func WithGenerated(opts GenerateOptions) Option {
+	return func(c *config) error {
+		c.seed = append(c.seed, func(s *Server) error { return s.Generate(opts) })
+		return nil
+	}
+}

@@ -1,0 +1,331 @@
+package billingtest
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+
+	billing "github.com/billingapi/billing-go"
+	"github.com/shopspring/decimal"
+)
+
+// chargeMode says how an invoice's lines are rendered.
+type chargeMode int
+
+const (
+	chargesEmpty   chargeMode = iota // list-all: no line-item breakdown
+	chargesFlat                      // by-customer list and read
+	chargesGrouped                   // read with groupCharges, write-off answer
+)
+
+// termsDays reads "Net30" as 30; anything else is 30 days.
+func termsDays(terms string) int {
+	if n, err := strconv.Atoi(strings.TrimPrefix(strings.ToLower(terms), "net")); err == nil && n >= 0 {
+		return n
+	}
+	return 30
+}
+
+func sumCharges(inv *Invoice) decimal.Decimal {
+	total := decimal.Zero
+	for _, c := range inv.Charges {
+		total = total.Add(c.Amount)
+	}
+	return total
+}
+
+func invoiceAmount(inv *Invoice) decimal.Decimal {
+	return sumCharges(inv).Add(inv.TotalTaxes).Sub(inv.TotalDiscount)
+}
+
+// defaultSchedule is one instalment for the whole balance, due after the
+// payment terms.
+func defaultSchedule(inv *Invoice) []billing.PaymentSchedule {
+	amount := invoiceAmount(inv)
+	outstanding := amount.Sub(inv.TotalPayments).Sub(inv.SumOfCreditNotes)
+	if outstanding.IsNegative() {
+		outstanding = decimal.Zero
+	}
+	status := billing.PaymentScheduleStatusDue
+	if outstanding.IsZero() {
+		status = "Paid"
+	}
+	return []billing.PaymentSchedule{{
+		DueDateTimestamp:   billing.NewTimestamp(inv.PostedTimestamp.AddDate(0, 0, termsDays(inv.Terms))),
+		Status:             status,
+		Amount:             amount,
+		OutstandingBalance: outstanding,
+		DaysDueAfterTerm:   termsDays(inv.Terms),
+	}}
+}
+
+func outstandingBalance(inv *Invoice) decimal.Decimal {
+	total := decimal.Zero
+	for _, ps := range inv.PaymentSchedules {
+		total = total.Add(ps.OutstandingBalance)
+	}
+	return total
+}
+
+// dueDate is the due date of the earliest instalment still owed, or of the
+// last one when nothing is owed.
+func dueDate(inv *Invoice) time.Time {
+	var due time.Time
+	for _, ps := range inv.PaymentSchedules {
+		if ps.OutstandingBalance.IsPositive() {
+			return ps.DueDateTimestamp.Time
+		}
+		due = ps.DueDateTimestamp.Time
+	}
+	return due
+}
+
+// invoiceStatus derives a summary's status from the balance, the due date
+// and the clock, unless the seed forced one.
+func invoiceStatus(inv *Invoice, now time.Time) billing.InvoiceStatus {
+	if inv.Status != "" {
+		return inv.Status
+	}
+	if !outstandingBalance(inv).IsPositive() {
+		if inv.totalWriteoffs.IsPositive() {
+			return billing.InvoiceStatusWrittenOff
+		}
+		return billing.InvoiceStatusPaid
+	}
+	if now.After(dueDate(inv)) {
+		return billing.InvoiceStatusOverdue
+	}
+	return billing.InvoiceStatusDue
+}
+
+func strPtr(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func int64Ptr(n int64) *int64 {
+	if n == 0 {
+		return nil
+	}
+	return &n
+}
+
+func uri(kind string, id int64) *string {
+	u := "/v1/" + kind + "/" + strconv.FormatInt(id, 10)
+	return &u
+}
+
+// renderInvoice turns a stored invoice into the API's answer.
+func (st *store) renderInvoice(inv *Invoice, mode chargeMode, showTracked bool) billing.Invoice {
+	cust := st.customers[inv.CustomerID]
+	out := billing.Invoice{
+		ID:                     inv.ID,
+		URI:                    uri("Invoices", inv.ID),
+		InvoiceNumber:          inv.InvoiceNumber,
+		InvoiceSignature:       "<p>Thank you for your business.</p>",
+		PoNumber:               strPtr(inv.PoNumber),
+		EffectiveTimestamp:     billing.NewTimestamp(inv.EffectiveTimestamp),
+		PostedTimestamp:        billing.NewTimestamp(inv.PostedTimestamp),
+		ModifiedTimestamp:      billing.NewTimestamp(inv.ModifiedTimestamp),
+		Subtotal:               sumCharges(inv),
+		InvoiceAmount:          invoiceAmount(inv),
+		TotalPayments:          inv.TotalPayments,
+		OutstandingBalance:     outstandingBalance(inv),
+		Terms:                  inv.Terms,
+		DefaultTerms:           "Net30",
+		IsDefaultTerms:         strings.EqualFold(inv.Terms, "Net30"),
+		CustomerID:             inv.CustomerID,
+		SumOfCreditNotes:       inv.SumOfCreditNotes,
+		TotalWriteoffs:         inv.totalWriteoffs,
+		Taxes:                  json.RawMessage(`[]`),
+		TotalTaxes:             inv.TotalTaxes,
+		TotalDiscount:          inv.TotalDiscount,
+		PaymentSchedules:       append([]billing.PaymentSchedule{}, inv.PaymentSchedules...),
+		Notes:                  strPtr(inv.Notes),
+		CustomerReferenceValue: nil,
+		OpeningArBalance:       inv.OpeningArBalance,
+		ClosingArBalance:       inv.ClosingArBalance,
+		InvoiceRevisions:       json.RawMessage(`[]`),
+	}
+	out.Unsettled = out.OutstandingBalance.IsPositive()
+	if cust != nil {
+		out.InvoiceCustomer = renderSnapshot(cust)
+		out.InvoiceCustomerAddressPreference = &billing.AddressPreference{UseBillingAddressAsShippingAddress: true}
+		out.CustomerReferenceValue = strPtr(cust.Reference)
+	}
+	switch mode {
+	case chargesEmpty:
+		out.Charges = []billing.Charge{}
+	case chargesFlat:
+		out.Charges = st.renderCharges(inv.Charges, showTracked)
+	case chargesGrouped:
+		out.ChargeGroups = st.renderGroups(inv, showTracked)
+		out.CrmID = strPtr(inv.CrmID)
+	}
+	return out
+}
+
+// renderSnapshot is the customer as embedded in an invoice: as in the
+// service's snapshots, its id is 0 and many fields are null.
+func renderSnapshot(c *Customer) *billing.InvoiceCustomer {
+	currency := c.Currency
+	if currency == "" {
+		currency = "USD"
+	}
+	return &billing.InvoiceCustomer{
+		FirstName:                  strPtr(c.FirstName),
+		MiddleName:                 strPtr(c.MiddleName),
+		LastName:                   strPtr(c.LastName),
+		CompanyName:                strPtr(c.CompanyName),
+		Suffix:                     strPtr(c.Suffix),
+		PrimaryEmail:               strPtr(c.PrimaryEmail),
+		PrimaryPhone:               strPtr(c.PrimaryPhone),
+		Title:                      strPtr(c.Title),
+		Reference:                  strPtr(c.Reference),
+		Status:                     c.Status,
+		CustomerAccountStatus:      c.AccountStatus,
+		Currency:                   &currency,
+		MonthlyRecurringRevenue:    c.MonthlyRecurringRevenue,
+		NetMonthlyRecurringRevenue: c.NetMRR,
+		CrmID:                      strPtr(c.CrmID),
+		ErpID:                      strPtr(c.ErpID),
+		ParentID:                   int64Ptr(c.ParentID),
+		ModifiedTimestamp:          billing.NewTimestamp(c.ModifiedTimestamp),
+		CreatedTimestamp:           billing.NewTimestamp(c.CreatedTimestamp),
+	}
+}
+
+func (st *store) renderCharges(charges []Charge, showTracked bool) []billing.Charge {
+	out := make([]billing.Charge, 0, len(charges))
+	for i := range charges {
+		c := &charges[i]
+		if c.Tracked && !showTracked {
+			continue
+		}
+		rc := billing.Charge{
+			ID:                 c.ID,
+			URI:                uri("Charges", c.ID),
+			Quantity:           c.Quantity,
+			UnitPrice:          c.UnitPrice,
+			Amount:             c.Amount,
+			Name:               c.Name,
+			Description:        strPtr(c.Description),
+			GLCode:             c.GLCode,
+			EffectiveTimestamp: billing.NewTimestamp(c.EffectiveTimestamp),
+			StartServiceDate:   billing.NewTimestamp(c.StartServiceDate),
+			EndServiceDate:     billing.NewTimestamp(c.EndServiceDate),
+			IsReversable:       true,
+			Discounts:          json.RawMessage(`[]`),
+			ChargeTiers:        []billing.ChargeTier{},
+		}
+		if c.SubscriptionProductID != 0 {
+			rc.SubscriptionProduct = &billing.ResourceRef{ID: c.SubscriptionProductID, URI: uri("SubscriptionProducts", c.SubscriptionProductID)}
+		}
+		if c.PurchaseID != 0 {
+			rc.Purchase = json.RawMessage(`{"id":` + strconv.FormatInt(c.PurchaseID, 10) + `}`)
+		}
+		out = append(out, rc)
+	}
+	return out
+}
+
+// renderGroups groups the charges by subscription or by purchase, in the
+// order each group first appears.
+func (st *store) renderGroups(inv *Invoice, showTracked bool) []billing.ChargeGroup {
+	type key struct {
+		subscription, purchase int64
+	}
+	var order []key
+	byKey := map[key][]Charge{}
+	for _, c := range inv.Charges {
+		k := key{subscription: c.SubscriptionID}
+		if c.SubscriptionID == 0 {
+			k = key{purchase: c.PurchaseID}
+		}
+		if _, seen := byKey[k]; !seen {
+			order = append(order, k)
+		}
+		byKey[k] = append(byKey[k], c)
+	}
+	groups := make([]billing.ChargeGroup, 0, len(order))
+	for _, k := range order {
+		charges := byKey[k]
+		g := billing.ChargeGroup{Charges: st.renderCharges(charges, showTracked)}
+		if k.subscription != 0 {
+			g.SubscriptionID = &k.subscription
+			if sub := st.subscriptions[k.subscription]; sub != nil {
+				g.Name = sub.Name
+				g.Description = strPtr(sub.Description)
+				g.Reference = strPtr(sub.Reference)
+			} else {
+				g.Name = "Subscription " + strconv.FormatInt(k.subscription, 10)
+			}
+		} else {
+			g.Name = charges[0].Name
+			g.Description = strPtr(charges[0].Description)
+		}
+		groups = append(groups, g)
+	}
+	return groups
+}
+
+// renderSummary turns a stored invoice into an invoice summary.
+func (st *store) renderSummary(inv *Invoice, now time.Time) billing.InvoiceSummary {
+	cust := st.customers[inv.CustomerID]
+	sum := billing.InvoiceSummary{
+		ID:                 inv.ID,
+		URI:                uri("Invoices", inv.ID),
+		CustomerID:         inv.CustomerID,
+		EffectiveTimestamp: billing.NewTimestamp(inv.EffectiveTimestamp),
+		PostedTimestamp:    billing.NewTimestamp(inv.PostedTimestamp),
+		DueDate:            billing.NewTimestamp(dueDate(inv)),
+		ModifiedTimestamp:  billing.NewTimestamp(inv.ModifiedTimestamp),
+		InvoiceStatus:      invoiceStatus(inv, now),
+		InvoiceNumber:      strconv.FormatInt(inv.InvoiceNumber, 10),
+		InvoiceAmount:      invoiceAmount(inv),
+		SumOfCharges:       sumCharges(inv),
+		TotalPayments:      inv.TotalPayments,
+		TotalCreditNotes:   inv.SumOfCreditNotes,
+		Writeoffs:          inv.totalWriteoffs,
+		OutstandingBalance: outstandingBalance(inv),
+		Currency:           "USD",
+	}
+	sum.Unsettled = sum.OutstandingBalance.IsPositive()
+	if cust != nil {
+		sum.Reference = strPtr(cust.Reference)
+		sum.CompanyName = strPtr(cust.CompanyName)
+		sum.CustomerParentID = int64Ptr(cust.ParentID)
+		sum.CustomerName = strings.TrimSpace(cust.FirstName + " " + cust.LastName)
+		if cust.Currency != "" {
+			sum.Currency = cust.Currency
+		}
+	}
+	return sum
+}
+
+// renderCard is a credit card as the API returns it: masked number only.
+func renderCard(c *CreditCard) billing.CreditCard {
+	return billing.CreditCard{
+		ID:                      c.ID,
+		URI:                     uri("paymentMethods", c.ID),
+		CustomerID:              c.CustomerID,
+		MaskedCardNumber:        "************" + c.Last4,
+		CardType:                c.CardType,
+		FirstName:               c.FirstName,
+		LastName:                c.LastName,
+		ExpirationMonth:         c.ExpirationMonth,
+		ExpirationYear:          c.ExpirationYear,
+		Address1:                strPtr(c.Address1),
+		Address2:                strPtr(c.Address2),
+		CountryID:               int64Ptr(c.CountryID),
+		StateID:                 int64Ptr(c.StateID),
+		City:                    strPtr(c.City),
+		PostalZip:               strPtr(c.PostalZip),
+		IsDefault:               c.IsDefault,
+		ModifiedDate:            billing.NewTimestamp(c.ModifiedDate),
+		OriginalPaymentMethodID: int64Ptr(c.OriginalPaymentMethodID),
+	}
+}

@@ -1,0 +1,111 @@
+package billingtest
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"time"
+
+	billing "github.com/billingapi/billing-go"
+)
+
+// Server is an in-memory fake of the billing API, for tests of code that
+// uses the SDK. Like [httptest.Server] it listens on loopback; like a
+// real account it keeps state, which tests seed and inspect through Go
+// methods. It is safe for concurrent use.
+type Server struct {
+	// URL is the fake's base URL, e.g. http://127.0.0.1:52123, to give to
+	// [billing.WithBaseURL].
+	URL string
+
+	cfg      config
+	ts       *httptest.Server
+	mux      *http.ServeMux
+	errorIDs errorIDs
+
+	mu    sync.RWMutex
+	store store
+
+	logMu    sync.Mutex
+	requests []Request
+	events   []Event
+
+	faults  faults
+	limiter limiter
+}
+
+// NewServer starts a fake on a loopback port. Close it when done, e.g.
+// with t.Cleanup(srv.Close). It panics on a bad option, as
+// httptest.NewServer panics when it cannot listen: both are mistakes in the
+// test itself.
+func NewServer(opts ...Option) *Server {
+	s, err := newServer(opts...)
+	if err != nil {
+		panic("billingtest: " + err.Error())
+	}
+	s.ts = httptest.NewServer(s)
+	s.URL = s.ts.URL
+	return s
+}
+
+// NewHandler returns a fake that serves through the returned Server's
+// Handler without listening anywhere (URL is empty), for tests that mount
+// it themselves, e.g. in cmd/billing-fake.
+func NewHandler(opts ...Option) (*Server, error) {
+	return newServer(opts...)
+}
+
+func newServer(opts ...Option) (*Server, error) {
+	s := &Server{cfg: defaultConfig()}
+	for _, opt := range opts {
+		if opt == nil {
+			return nil, fmt.Errorf("nil Option")
+		}
+		if err := opt(&s.cfg); err != nil {
+			return nil, err
+		}
+	}
+	s.store.init()
+	s.mux = s.routes()
+	for _, seed := range s.cfg.seed {
+		if err := seed(s); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Handler returns the fake as an http.Handler.
+func (s *Server) Handler() http.Handler { return s }
+
+// Close shuts the server down and blocks until all its requests are done.
+func (s *Server) Close() {
+	if s.ts != nil {
+		s.ts.Close()
+	}
+}
+
+// APIKey returns the key the fake accepts.
+func (s *Server) APIKey() string { return s.cfg.apiKey }
+
+// Client returns an SDK client wired to the fake: its URL, its API key and
+// retry waits of milliseconds, so that tests of retries do not sleep. opts
+// are applied after those and can replace them. It panics if opts are
+// invalid.
+func (s *Server) Client(opts ...billing.Option) *billing.Client {
+	base := []billing.Option{
+		billing.WithBaseURL(s.URL),
+		billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: 2, MinBackoff: time.Millisecond, MaxBackoff: 10 * time.Millisecond, MaxRetryAfter: 5 * time.Second}),
+	}
+	if s.ts != nil {
+		base = append(base, billing.WithHTTPClient(s.ts.Client()))
+	}
+	c, err := billing.NewClient(s.cfg.apiKey, append(base, opts...)...)
+	if err != nil {
+		panic("billingtest: Client: " + err.Error())
+	}
+	return c
+}
+
+func (s *Server) now() time.Time { return s.cfg.now().UTC() }

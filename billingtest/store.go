@@ -1,0 +1,313 @@
+package billingtest
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	billing "github.com/billingapi/billing-go"
+)
+
+// store is the fake's state. Every access holds Server.mu.
+type store struct {
+	customers     map[int64]*Customer
+	invoices      map[int64]*Invoice
+	invoiceOrder  []int64 // ascending ids, for stable, fast listing
+	drafts        map[int64]*DraftInvoice
+	cards         map[int64]*CreditCard
+	wallets       map[int64]*WalletMethod
+	subscriptions map[int64]*Subscription
+	subOrder      []int64
+	items         map[int64][]billing.SubscriptionProductItem // by subscription product id
+	products      map[int64]bool                              // known subscription product ids
+	codes         []billing.SalesTrackingCode
+	categoryNames [5]string
+	jobs          map[int64]*BulkJob
+
+	lastID int64 // ids are unique across entity kinds, like a database sequence per account
+}
+
+func (st *store) init() {
+	st.customers = map[int64]*Customer{}
+	st.invoices = map[int64]*Invoice{}
+	st.drafts = map[int64]*DraftInvoice{}
+	st.cards = map[int64]*CreditCard{}
+	st.wallets = map[int64]*WalletMethod{}
+	st.subscriptions = map[int64]*Subscription{}
+	st.items = map[int64][]billing.SubscriptionProductItem{}
+	st.products = map[int64]bool{}
+	st.jobs = map[int64]*BulkJob{}
+}
+
+// assign returns id, or a new id when id is 0, and keeps the sequence
+// ahead of every id seen.
+func (st *store) assign(id int64) (int64, error) {
+	if id < 0 {
+		return 0, fmt.Errorf("negative id %d", id)
+	}
+	if id == 0 {
+		st.lastID++
+		return st.lastID, nil
+	}
+	st.lastID = max(st.lastID, id)
+	return id, nil
+}
+
+func insertSorted(ids []int64, id int64) []int64 {
+	i, found := slices.BinarySearch(ids, id)
+	if found {
+		return ids
+	}
+	return slices.Insert(ids, i, id)
+}
+
+// AddCustomer adds a customer and returns its id.
+func (s *Server) AddCustomer(c Customer) (int64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id, err := s.store.assign(c.ID)
+	if err != nil {
+		return 0, fmt.Errorf("AddCustomer: %w", err)
+	}
+	if _, dup := s.store.customers[id]; dup {
+		return 0, fmt.Errorf("AddCustomer: customer %d exists", id)
+	}
+	c.ID = id
+	if c.Status == "" {
+		c.Status = billing.CustomerStatusActive
+	}
+	if c.AccountStatus == "" {
+		c.AccountStatus = billing.CustomerAccountStatusGood
+	}
+	if c.CreatedTimestamp.IsZero() {
+		c.CreatedTimestamp = s.now()
+	}
+	if c.ModifiedTimestamp.IsZero() {
+		c.ModifiedTimestamp = c.CreatedTimestamp
+	}
+	s.store.customers[id] = &c
+	return id, nil
+}
+
+// AddInvoice adds a posted invoice of an existing customer and returns its
+// id. Charges without an id get one.
+func (s *Server) AddInvoice(inv Invoice) (int64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.store.customers[inv.CustomerID]; !ok {
+		return 0, fmt.Errorf("AddInvoice: unknown customer %d", inv.CustomerID)
+	}
+	id, err := s.store.assign(inv.ID)
+	if err != nil {
+		return 0, fmt.Errorf("AddInvoice: %w", err)
+	}
+	if _, dup := s.store.invoices[id]; dup {
+		return 0, fmt.Errorf("AddInvoice: invoice %d exists", id)
+	}
+	inv.ID = id
+	inv.Charges = slices.Clone(inv.Charges)
+	for i := range inv.Charges {
+		if inv.Charges[i].ID, err = s.store.assign(inv.Charges[i].ID); err != nil {
+			return 0, fmt.Errorf("AddInvoice: charge: %w", err)
+		}
+	}
+	if inv.InvoiceNumber == 0 {
+		inv.InvoiceNumber = id
+	}
+	if inv.PostedTimestamp.IsZero() {
+		inv.PostedTimestamp = s.now()
+	}
+	if inv.EffectiveTimestamp.IsZero() {
+		inv.EffectiveTimestamp = inv.PostedTimestamp
+	}
+	if inv.CreatedTimestamp.IsZero() {
+		inv.CreatedTimestamp = inv.PostedTimestamp
+	}
+	if inv.ModifiedTimestamp.IsZero() {
+		inv.ModifiedTimestamp = inv.PostedTimestamp
+	}
+	if inv.Terms == "" {
+		inv.Terms = "Net30"
+	}
+	if inv.PaymentSchedules == nil {
+		inv.PaymentSchedules = defaultSchedule(&inv)
+	} else {
+		inv.PaymentSchedules = slices.Clone(inv.PaymentSchedules)
+	}
+	s.store.invoices[id] = &inv
+	s.store.invoiceOrder = insertSorted(s.store.invoiceOrder, id)
+	return id, nil
+}
+
+// AddDraftInvoice adds a draft invoice and returns its id.
+func (s *Server) AddDraftInvoice(d DraftInvoice) (int64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id, err := s.store.assign(d.ID)
+	if err != nil {
+		return 0, fmt.Errorf("AddDraftInvoice: %w", err)
+	}
+	d.ID = id
+	d.Lines = slices.Clone(d.Lines)
+	if d.Created.IsZero() {
+		d.Created = s.now()
+	}
+	s.store.drafts[id] = &d
+	return id, nil
+}
+
+// AddCreditCard adds a credit card payment method and returns its id.
+func (s *Server) AddCreditCard(c CreditCard) (int64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.store.customers[c.CustomerID]; !ok {
+		return 0, fmt.Errorf("AddCreditCard: unknown customer %d", c.CustomerID)
+	}
+	id, err := s.store.assign(c.ID)
+	if err != nil {
+		return 0, fmt.Errorf("AddCreditCard: %w", err)
+	}
+	c.ID = id
+	if len(c.Last4) > 4 {
+		c.Last4 = c.Last4[len(c.Last4)-4:]
+	}
+	if c.ModifiedDate.IsZero() {
+		c.ModifiedDate = s.now()
+	}
+	s.store.cards[id] = &c
+	return id, nil
+}
+
+// AddSubscription adds a subscription and returns its id. Its products
+// become known subscription products, whose items can be listed.
+func (s *Server) AddSubscription(sub Subscription) (int64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.store.customers[sub.CustomerID]; !ok {
+		return 0, fmt.Errorf("AddSubscription: unknown customer %d", sub.CustomerID)
+	}
+	id, err := s.store.assign(sub.ID)
+	if err != nil {
+		return 0, fmt.Errorf("AddSubscription: %w", err)
+	}
+	sub.ID = id
+	sub.Products = slices.Clone(sub.Products)
+	for i := range sub.Products {
+		if sub.Products[i].ID, err = s.store.assign(sub.Products[i].ID); err != nil {
+			return 0, fmt.Errorf("AddSubscription: product: %w", err)
+		}
+		s.store.products[sub.Products[i].ID] = true
+	}
+	if sub.Status == "" {
+		sub.Status = billing.SubscriptionStatusActive
+	}
+	if sub.Interval == "" {
+		sub.Interval = billing.IntervalMonthly
+	}
+	if sub.NumberOfIntervals == 0 {
+		sub.NumberOfIntervals = 1
+	}
+	if sub.CreatedTimestamp.IsZero() {
+		sub.CreatedTimestamp = s.now()
+	}
+	s.store.subscriptions[id] = &sub
+	s.store.subOrder = insertSorted(s.store.subOrder, id)
+	return id, nil
+}
+
+// AddSubscriptionProductItem adds an item to a subscription product and
+// returns its id. The subscription product becomes known if it was not.
+func (s *Server) AddSubscriptionProductItem(item billing.SubscriptionProductItem) (int64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if item.SubscriptionProductID <= 0 {
+		return 0, fmt.Errorf("AddSubscriptionProductItem: SubscriptionProductID is required")
+	}
+	id, err := s.store.assign(item.ID)
+	if err != nil {
+		return 0, fmt.Errorf("AddSubscriptionProductItem: %w", err)
+	}
+	item.ID = id
+	if item.Status == "" {
+		item.Status = billing.ItemStatusActive
+	}
+	if item.CreatedDate.IsZero() {
+		item.CreatedDate = billing.NewTimestamp(s.now())
+	}
+	if item.ModifiedDate.IsZero() {
+		item.ModifiedDate = item.CreatedDate
+	}
+	s.store.products[item.SubscriptionProductID] = true
+	s.store.items[item.SubscriptionProductID] = append(s.store.items[item.SubscriptionProductID], item)
+	return id, nil
+}
+
+// AddSalesTrackingCode adds a sales tracking code and returns its id. Its
+// Type must be a category ("Sales Tracking Code 1" to 5) or a custom name
+// given with SetTrackingCodeCategoryName.
+func (s *Server) AddSalesTrackingCode(code billing.SalesTrackingCode) (int64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.store.category(string(code.Type)); !ok {
+		return 0, fmt.Errorf("AddSalesTrackingCode: unknown type %q", code.Type)
+	}
+	id, err := s.store.assign(code.ID)
+	if err != nil {
+		return 0, fmt.Errorf("AddSalesTrackingCode: %w", err)
+	}
+	code.ID = id
+	if code.Status == "" {
+		code.Status = billing.TrackingCodeStatusActive
+	}
+	s.store.codes = append(s.store.codes, code)
+	return id, nil
+}
+
+// SetTrackingCodeCategoryName gives sales tracking code category n (1 to
+// 5) a custom name, which the create call then accepts as a type.
+func (s *Server) SetTrackingCodeCategoryName(n int, name string) error {
+	if n < 1 || n > 5 {
+		return fmt.Errorf("SetTrackingCodeCategoryName: category %d, want 1 to 5", n)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.store.categoryNames[n-1] = name
+	return nil
+}
+
+// category returns the category number (1 to 5) of a tracking code type:
+// its standard name or its custom name, compared case-insensitively.
+func (st *store) category(typ string) (int, bool) {
+	for i := range 5 {
+		if strings.EqualFold(typ, fmt.Sprintf("Sales Tracking Code %d", i+1)) ||
+			(st.categoryNames[i] != "" && strings.EqualFold(typ, st.categoryNames[i])) {
+			return i + 1, true
+		}
+	}
+	return 0, false
+}
+
+// validTypes lists the types the create call accepts, for its error.
+func (st *store) validTypes() []string {
+	var out []string
+	for i := range 5 {
+		out = append(out, fmt.Sprintf("Sales Tracking Code %d", i+1))
+		if st.categoryNames[i] != "" {
+			out = append(out, st.categoryNames[i])
+		}
+	}
+	return out
+}
+
+// AddBulkJob adds a bulk job and returns its id.
+func (s *Server) AddBulkJob(j BulkJob) (int64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id, err := s.store.assign(j.ID)
+	if err != nil {
+		return 0, fmt.Errorf("AddBulkJob: %w", err)
+	}
+	j.ID = id
+	s.store.jobs[id] = &j
+	return id, nil
+}

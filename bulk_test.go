@@ -1,0 +1,407 @@
+package billing_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"testing"
+	"time"
+
+	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/query"
+)
+
+const (
+	bkPreviewPath = "/v1/Subscribers/3/PreviewBulkPriceChange"
+	bkProcessPath = "/v1/BulkApi/Process"
+)
+
+const bkPreviewResponse = `{"subscriptions":[{"subscriptionId":901,"planProductId":11,"currentAmount":10.125,"newAmount":12.50}],"totalCount":1,"note":null}`
+
+func bkTS(y int, m time.Month, d, hh, mm, ss int, loc *time.Location) billing.Timestamp {
+	return billing.NewTimestamp(time.Date(y, m, d, hh, mm, ss, 0, loc))
+}
+
+func TestPreviewPriceChangeRequest(t *testing.T) {
+	plus2 := time.FixedZone("UTC+2", 2*60*60)
+	tests := []struct {
+		name      string
+		params    *billing.BulkPriceChangeParams
+		rawQuery  string
+		wantQuery string
+		body      string
+	}{
+		{
+			name:     "nil plan product ids are sent as an empty list",
+			params:   &billing.BulkPriceChangeParams{SubscriptionIDs: []int64{901, 902}},
+			rawQuery: "",
+			body:     `{"planProductIds":[],"selectAll":false,"subscriptionIds":[901,902]}`,
+		},
+		{
+			name:     "empty plan product ids and no subscriptions",
+			params:   &billing.BulkPriceChangeParams{PlanProductIDs: []int64{}, SelectAll: true},
+			rawQuery: "",
+			body:     `{"planProductIds":[],"selectAll":true}`,
+		},
+		{
+			name: "select all with query filter and excluded subscriptions",
+			params: &billing.BulkPriceChangeParams{
+				PlanProductIDs:  []int64{11, 12},
+				SelectAll:       true,
+				SubscriptionIDs: []int64{903},
+				Query: billing.SubscriberFilter{
+					LastName:           query.Equals("Smith"),
+					SubscriptionStatus: []billing.SubscriptionStatus{billing.SubscriptionStatusActive, billing.SubscriptionStatusProvisioning},
+				},
+			},
+			rawQuery:  "query=LastName%3ASmith%3BSubscriptionStatus%3AActive%2CProvisioning",
+			wantQuery: "LastName:Smith;SubscriptionStatus:Active,Provisioning",
+			body:      `{"planProductIds":[11,12],"selectAll":true,"subscriptionIds":[903]}`,
+		},
+		{
+			name: "filter options with comma-joined lists and offset-free timestamps",
+			params: &billing.BulkPriceChangeParams{
+				PlanProductIDs: []int64{11},
+				SelectAll:      true,
+				FilterOptions: &billing.BulkFilterOptions{
+					CustomerCreatedDateRangeStartDate:     bkTS(2024, 1, 1, 0, 0, 0, time.UTC),
+					CustomerCreatedDateRangeEndDate:       bkTS(2024, 6, 30, 23, 59, 59, time.UTC),
+					SubscriptionCreatedDateRangeStartDate: bkTS(2024, 2, 1, 2, 0, 0, plus2), // 00:00 UTC
+					NextBillingDateRangeEndDate:           billing.NewTimestamp(time.Date(2024, 12, 31, 12, 0, 0, 500000000, time.UTC)),
+					CustomerStatuses:                      []billing.CustomerStatus{billing.CustomerStatusActive, billing.CustomerStatusHold},
+					SubscriptionStatuses:                  []billing.SubscriptionStatus{billing.SubscriptionStatusActive},
+					Intervals:                             []billing.Interval{billing.IntervalMonthly, billing.IntervalYearly},
+					ExcludedProducts:                      []string{"PROD-A", "PROD-B"},
+					Code1:                                 []int64{1, 2},
+					Code3:                                 []int64{30},
+					Code5:                                 []int64{50, 51, 52},
+				},
+			},
+			rawQuery: "",
+			body: `{"planProductIds":[11],"selectAll":true,"filterOptions":{
+				"customerCreatedDateRangeStartDate":"2024-01-01T00:00:00",
+				"customerCreatedDateRangeEndDate":"2024-06-30T23:59:59",
+				"subscriptionCreatedDateRangeStartDate":"2024-02-01T00:00:00",
+				"nextBillingDateRangeEndDate":"2024-12-31T12:00:00.5",
+				"customerStatuses":"Active,Hold",
+				"subscriptionStatuses":"Active",
+				"intervals":"Monthly,Yearly",
+				"excludedProducts":"PROD-A,PROD-B",
+				"code1":"1,2","code3":"30","code5":"50,51,52"}}`,
+		},
+		{
+			name: "empty filter options object",
+			params: &billing.BulkPriceChangeParams{
+				FilterOptions: &billing.BulkFilterOptions{},
+			},
+			rawQuery: "",
+			body:     `{"planProductIds":[],"selectAll":false,"filterOptions":{}}`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newWire(t)
+			w.on(http.MethodPost, bkPreviewPath, http.StatusOK, bkPreviewResponse)
+			if _, err := w.client.Bulk.PreviewPriceChange(context.Background(), 3, tt.params); err != nil {
+				t.Fatalf("PreviewPriceChange: %v", err)
+			}
+			r := w.last()
+			if r.Method != http.MethodPost || r.Path != bkPreviewPath {
+				t.Errorf("request = %s %s, want POST %s", r.Method, r.Path, bkPreviewPath)
+			}
+			if r.RawQuery != tt.rawQuery {
+				t.Errorf("query string:\n got %q\nwant %q", r.RawQuery, tt.rawQuery)
+			}
+			if got := r.Query.Get("query"); got != tt.wantQuery {
+				t.Errorf("query parameter = %q, want %q", got, tt.wantQuery)
+			}
+			assertCommonHeaders(t, r, true)
+			assertJSON(t, r.Body, tt.body)
+		})
+	}
+	t.Run("caller's nil plan product ids are left untouched", func(t *testing.T) {
+		w := newWire(t)
+		w.on(http.MethodPost, bkPreviewPath, http.StatusOK, bkPreviewResponse)
+		p := &billing.BulkPriceChangeParams{}
+		if _, err := w.client.Bulk.PreviewPriceChange(context.Background(), 3, p); err != nil {
+			t.Fatal(err)
+		}
+		if p.PlanProductIDs != nil {
+			t.Errorf("params were changed: PlanProductIDs = %#v", p.PlanProductIDs)
+		}
+	})
+}
+
+func TestBulkFilterOptionsJSONRoundTrip(t *testing.T) {
+	in := billing.BulkFilterOptions{
+		CustomerCreatedDateRangeStartDate: bkTS(2024, 1, 1, 0, 0, 0, time.UTC),
+		CustomerStatuses:                  []billing.CustomerStatus{billing.CustomerStatusActive, billing.CustomerStatusDraft},
+		ExcludedProducts:                  []string{"P1"},
+		Code2:                             []int64{7, 8},
+	}
+	b, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertJSON(t, b, `{"customerCreatedDateRangeStartDate":"2024-01-01T00:00:00","customerStatuses":"Active,Draft","excludedProducts":"P1","code2":"7,8"}`)
+	var out billing.BulkFilterOptions
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !out.CustomerCreatedDateRangeStartDate.Equal(in.CustomerCreatedDateRangeStartDate.Time) ||
+		len(out.CustomerStatuses) != 2 || out.CustomerStatuses[1] != billing.CustomerStatusDraft ||
+		len(out.Code2) != 2 || out.Code2[1] != 8 || len(out.ExcludedProducts) != 1 {
+		t.Errorf("round trip = %+v", out)
+	}
+	t.Run("non-integer code id rejected", func(t *testing.T) {
+		var o billing.BulkFilterOptions
+		if err := json.Unmarshal([]byte(`{"code4":"1,x"}`), &o); err == nil {
+			t.Errorf("decoded %+v, want an error", o)
+		}
+	})
+}
+
+func TestPreviewPriceChangeDecodesResponse(t *testing.T) {
+	w := newWire(t)
+	w.on(http.MethodPost, bkPreviewPath, http.StatusOK, bkPreviewResponse)
+	preview, err := w.client.Bulk.PreviewPriceChange(context.Background(), 3, &billing.BulkPriceChangeParams{SelectAll: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("raw equals the body", func(t *testing.T) {
+		if string(preview.Raw) != bkPreviewResponse {
+			t.Errorf("Raw = %s\nwant %s", preview.Raw, bkPreviewResponse)
+		}
+	})
+	t.Run("decode into a caller type keeps exact numbers", func(t *testing.T) {
+		var v struct {
+			Subscriptions []struct {
+				SubscriptionID int64       `json:"subscriptionId"`
+				NewAmount      json.Number `json:"newAmount"`
+				CurrentAmount  json.Number `json:"currentAmount"`
+			} `json:"subscriptions"`
+			TotalCount int `json:"totalCount"`
+		}
+		if err := preview.Decode(&v); err != nil {
+			t.Fatal(err)
+		}
+		if v.TotalCount != 1 || len(v.Subscriptions) != 1 || v.Subscriptions[0].SubscriptionID != 901 ||
+			v.Subscriptions[0].NewAmount != "12.50" || v.Subscriptions[0].CurrentAmount != "10.125" {
+			t.Errorf("decoded = %+v", v)
+		}
+	})
+	t.Run("re-marshals as received", func(t *testing.T) {
+		b, err := json.Marshal(preview)
+		if err != nil || string(b) != bkPreviewResponse {
+			t.Errorf("marshal = %s, %v", b, err)
+		}
+	})
+	t.Run("array payload is kept too", func(t *testing.T) {
+		w := newWire(t)
+		w.on(http.MethodPost, bkPreviewPath, http.StatusOK, `[{"id":1},{"id":2}]`)
+		p, err := w.client.Bulk.PreviewPriceChange(context.Background(), 3, &billing.BulkPriceChangeParams{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(p.Raw) != `[{"id":1},{"id":2}]` {
+			t.Errorf("Raw = %s", p.Raw)
+		}
+	})
+}
+
+func TestPreviewPriceChangeValidation(t *testing.T) {
+	tests := []struct {
+		name   string
+		planID int64
+		params *billing.BulkPriceChangeParams
+		field  string
+	}{
+		{"query filter and filter options together", 3, &billing.BulkPriceChangeParams{
+			Query:         billing.SubscriberFilter{CompanyName: query.StartsWith("Acme")},
+			FilterOptions: &billing.BulkFilterOptions{Intervals: []billing.Interval{billing.IntervalMonthly}},
+		}, "filterOptions"},
+		{"raw query and empty filter options together", 3, &billing.BulkPriceChangeParams{
+			Query:         billing.SubscriberFilter{Raw: "Interval:Monthly"},
+			FilterOptions: &billing.BulkFilterOptions{},
+		}, "filterOptions"},
+		{"plan id zero", 0, &billing.BulkPriceChangeParams{}, "planId"},
+		{"plan id negative", -3, &billing.BulkPriceChangeParams{}, "planId"},
+		{"non-positive plan product id", 3, &billing.BulkPriceChangeParams{PlanProductIDs: []int64{11, 0}}, "planProductIds"},
+		{"non-positive subscription id", 3, &billing.BulkPriceChangeParams{SubscriptionIDs: []int64{-1}}, "subscriptionIds"},
+		{"empty time range in query", 3, &billing.BulkPriceChangeParams{Query: billing.SubscriberFilter{
+			NextBillingDate: query.TimeRange{From: time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC), To: time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)},
+		}}, "query"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newWire(t)
+			w.on(http.MethodPost, "=~^/v1/Subscribers/", http.StatusOK, bkPreviewResponse)
+			_, err := w.client.Bulk.PreviewPriceChange(context.Background(), tt.planID, tt.params)
+			assertValidation(t, err, tt.field)
+			if w.sent() != 0 {
+				t.Errorf("requests sent = %d, want 0", w.sent())
+			}
+		})
+	}
+	t.Run("nil params", func(t *testing.T) {
+		w := newWire(t)
+		_, err := w.client.Bulk.PreviewPriceChange(context.Background(), 3, nil)
+		var ve *billing.ValidationError
+		if !errors.As(err, &ve) {
+			t.Fatalf("err = %v, want *billing.ValidationError", err)
+		}
+		if w.sent() != 0 {
+			t.Errorf("a request was sent")
+		}
+	})
+}
+
+func TestProcessBulkJob(t *testing.T) {
+	const resp = `{"id":77,"status":"Processing","type":"PriceChange","createdTimestamp":"2024-03-01T10:00:00"}`
+	t.Run("request and decoded job", func(t *testing.T) {
+		w := newWire(t)
+		w.on(http.MethodPost, bkProcessPath, http.StatusOK, resp)
+		job, err := w.client.Bulk.Process(context.Background(), 77)
+		if err != nil {
+			t.Fatalf("Process: %v", err)
+		}
+		r := w.last()
+		if r.Method != http.MethodPost || r.Path != bkProcessPath || r.RawQuery != "" {
+			t.Errorf("request = %s %s?%s, want POST %s", r.Method, r.Path, r.RawQuery, bkProcessPath)
+		}
+		assertCommonHeaders(t, r, true)
+		assertJSON(t, r.Body, `{"id":77}`)
+		if job.ID != 77 {
+			t.Errorf("ID = %d, want 77", job.ID)
+		}
+		if string(job.Raw) != resp {
+			t.Errorf("Raw = %s, want the whole answer", job.Raw)
+		}
+		if b, err := json.Marshal(job); err != nil || string(b) != resp {
+			t.Errorf("re-marshal = %s, %v", b, err)
+		}
+	})
+	t.Run("job built in Go marshals as id", func(t *testing.T) {
+		b, err := json.Marshal(billing.BulkJob{ID: 5})
+		if err != nil || string(b) != `{"id":5}` {
+			t.Errorf("marshal = %s, %v", b, err)
+		}
+	})
+	t.Run("id zero and negative rejected before sending", func(t *testing.T) {
+		for _, id := range []int64{0, -1} {
+			w := newWire(t)
+			w.on(http.MethodPost, bkProcessPath, http.StatusOK, resp)
+			_, err := w.client.Bulk.Process(context.Background(), id)
+			assertValidation(t, err, "id")
+			if w.sent() != 0 {
+				t.Errorf("id %d: requests sent = %d, want 0", id, w.sent())
+			}
+		}
+	})
+	t.Run("unvalidated job is ErrConflict", func(t *testing.T) {
+		w := newWire(t)
+		w.on(http.MethodPost, bkProcessPath, http.StatusConflict, errorBody(409, "Api Error", "Bulk job 77 has not been validated"))
+		_, err := w.client.Bulk.Process(context.Background(), 77)
+		ae := pmAPIError(t, err, http.StatusConflict, billing.ErrConflict)
+		if ae.Errors[0].Value != "Bulk job 77 has not been validated" || ae.Path != bkProcessPath || ae.Method != http.MethodPost {
+			t.Errorf("APIError = %+v", ae)
+		}
+		if errors.Is(err, billing.ErrBadRequest) {
+			t.Errorf("a 409 matches ErrBadRequest")
+		}
+	})
+	for _, sc := range []struct {
+		name     string
+		status   int
+		category error
+	}{
+		{"401 unauthorized", http.StatusUnauthorized, billing.ErrUnauthorized},
+		{"429 rate limited", http.StatusTooManyRequests, billing.ErrRateLimited},
+	} {
+		t.Run(sc.name, func(t *testing.T) {
+			w := newWire(t)
+			w.on(http.MethodPost, bkProcessPath, sc.status, errorBody(sc.status, "Api Error", http.StatusText(sc.status)))
+			_, err := w.client.Bulk.Process(context.Background(), 77)
+			pmAPIError(t, err, sc.status, sc.category)
+		})
+	}
+}
+
+func TestPreviewPriceChangeErrors(t *testing.T) {
+	for _, sc := range []struct {
+		name     string
+		status   int
+		category error
+	}{
+		{"400 invalid query", http.StatusBadRequest, billing.ErrBadRequest},
+		{"404 unknown plan", http.StatusNotFound, billing.ErrNotFound},
+		{"401 unauthorized", http.StatusUnauthorized, billing.ErrUnauthorized},
+		{"429 rate limited", http.StatusTooManyRequests, billing.ErrRateLimited},
+	} {
+		t.Run(sc.name, func(t *testing.T) {
+			w := newWire(t)
+			w.on(http.MethodPost, bkPreviewPath, sc.status, errorBody(sc.status, "Api Error", http.StatusText(sc.status)))
+			_, err := w.client.Bulk.PreviewPriceChange(context.Background(), 3, &billing.BulkPriceChangeParams{SelectAll: true})
+			ae := pmAPIError(t, err, sc.status, sc.category)
+			if !ae.HasKey("Api Error") {
+				t.Errorf("Errors = %+v", ae.Errors)
+			}
+		})
+	}
+}
+
+func TestBulkRequestOptions(t *testing.T) {
+	ops := []struct {
+		name, path, body string
+		call             func(c *billing.Client, opts ...billing.RequestOption) error
+	}{
+		{"preview", bkPreviewPath, bkPreviewResponse, func(c *billing.Client, opts ...billing.RequestOption) error {
+			_, err := c.Bulk.PreviewPriceChange(context.Background(), 3, &billing.BulkPriceChangeParams{SelectAll: true}, opts...)
+			return err
+		}},
+		{"process", bkProcessPath, `{"id":77}`, func(c *billing.Client, opts ...billing.RequestOption) error {
+			_, err := c.Bulk.Process(context.Background(), 77, opts...)
+			return err
+		}},
+	}
+	for _, op := range ops {
+		t.Run(op.name+"/suppress events and custom header", func(t *testing.T) {
+			w := newWire(t)
+			w.on(http.MethodPost, op.path, http.StatusOK, op.body)
+			if err := op.call(w.client, billing.SuppressEvents(), billing.WithHeader("X-Correlation-Id", "corr-bulk")); err != nil {
+				t.Fatal(err)
+			}
+			r := w.last()
+			assertCommonHeaders(t, r, true)
+			if got := r.Header.Values("X-SUPPRESS-ALL-EVENTS"); len(got) != 1 || got[0] != "True" {
+				t.Errorf("X-SUPPRESS-ALL-EVENTS = %q, want [True]", got)
+			}
+			if got := r.Header.Get("X-Correlation-Id"); got != "corr-bulk" {
+				t.Errorf("X-Correlation-Id = %q", got)
+			}
+		})
+		t.Run(op.name+"/no suppress header by default", func(t *testing.T) {
+			w := newWire(t)
+			w.on(http.MethodPost, op.path, http.StatusOK, op.body)
+			if err := op.call(w.client); err != nil {
+				t.Fatal(err)
+			}
+			if got := w.last().Header.Values("X-SUPPRESS-ALL-EVENTS"); len(got) != 0 {
+				t.Errorf("X-SUPPRESS-ALL-EVENTS = %q, want absent", got)
+			}
+		})
+		t.Run(op.name+"/WithHeader Authorization rejected", func(t *testing.T) {
+			w := newWire(t)
+			w.on(http.MethodPost, op.path, http.StatusOK, op.body)
+			err := op.call(w.client, billing.WithHeader("Authorization", "Basic other"))
+			var ve *billing.ValidationError
+			if !errors.As(err, &ve) {
+				t.Fatalf("err = %v (%T), want *billing.ValidationError", err, err)
+			}
+			if w.sent() != 0 {
+				t.Errorf("requests sent = %d, want 0", w.sent())
+			}
+		})
+	}
+}

@@ -1,0 +1,593 @@
+package billing_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	billing "github.com/billingapi/billing-go"
+	"github.com/shopspring/decimal"
+)
+
+const (
+	pmCardPath   = "/v1/paymentMethods/creditCard"
+	pmWalletPath = "/v1/Paypal"
+)
+
+// pmCard is a replace-card request that passes validation, with every
+// optional field set.
+func pmCard() *billing.ReplaceCreditCardParams {
+	return &billing.ReplaceCreditCardParams{
+		ID:              1001,
+		CustomerID:      42,
+		CardNumber:      "4111111111111111",
+		CVV:             "987",
+		FirstName:       "Ada",
+		LastName:        "Lovelace",
+		ExpirationMonth: 7,
+		ExpirationYear:  29,
+		Address1:        "1 Main Street",
+		Address2:        "Suite 200",
+		CountryID:       billing.Ptr[int64](124),
+		StateID:         billing.Ptr[int64](9),
+		City:            "Toronto",
+		PostalZip:       "M5V 2T6",
+		IsDefault:       billing.Ptr(true),
+		PaymentCollectOptions: &billing.PaymentCollectOptions{
+			CollectionAmount: decimal.RequireFromString("0.125"),
+		},
+	}
+}
+
+// pmCardResponse is a realistic answer to a replace-card call.
+const pmCardResponse = `{
+  "id": 2002,
+  "uri": "https://billing.example.test/v1/paymentMethods/2002",
+  "customerId": 42,
+  "maskedCardNumber": "************1111",
+  "cardType": "Visa",
+  "firstName": "Ada",
+  "lastName": "Lovelace",
+  "expirationMonth": 7,
+  "expirationYear": 29,
+  "address1": "1 Main Street",
+  "address2": null,
+  "countryId": 124,
+  "country": "Canada",
+  "stateId": 9,
+  "state": "Ontario",
+  "city": "Toronto",
+  "postalZip": "M5V 2T6",
+  "isDefault": true,
+  "externalCustomerId": null,
+  "externalCardId": "card_ext_9",
+  "storedInServiceVault": true,
+  "email": null,
+  "modifiedDate": "2024-03-01T10:15:00.1234567",
+  "originalPaymentMethodId": 1001,
+  "isUsedForBillingPeriodOverride": false
+}`
+
+const pmWalletResponse = `{"firstName":"Ada","lastName":"Lovelace","customerId":42,"isDefault":true,"storedInServiceVault":false,"modifiedDate":"2024-03-01T10:15:00Z","id":3003}`
+
+// pmAPIError asserts err is an *APIError with the given status and category.
+func pmAPIError(t *testing.T, err error, status int, category error) *billing.APIError {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("err = nil, want an *APIError with status %d", status)
+	}
+	if !errors.Is(err, category) {
+		t.Errorf("errors.Is(err, %v) = false; err = %v", category, err)
+	}
+	var ae *billing.APIError
+	if !errors.As(err, &ae) {
+		t.Fatalf("error = %v (%T), want *billing.APIError", err, err)
+	}
+	if ae.StatusCode != status {
+		t.Errorf("StatusCode = %d, want %d", ae.StatusCode, status)
+	}
+	return ae
+}
+
+func TestReplaceCreditCardRequest(t *testing.T) {
+	tests := []struct {
+		name   string
+		params func() *billing.ReplaceCreditCardParams
+		want   string
+	}{
+		{
+			name:   "every field with fractional collection amount",
+			params: pmCard,
+			want: `{"id":1001,"customerId":42,"cardNumber":"4111111111111111","cvv":"987",
+				"firstName":"Ada","lastName":"Lovelace","expirationMonth":7,"expirationYear":29,
+				"address1":"1 Main Street","address2":"Suite 200","countryId":124,"stateId":9,
+				"city":"Toronto","postalZip":"M5V 2T6","isDefault":true,
+				"paymentCollectOptions":{"collectionAmount":0.125}}`,
+		},
+		{
+			name: "zero collection amount is sent as 0 and isDefault false is sent",
+			params: func() *billing.ReplaceCreditCardParams {
+				p := pmCard()
+				p.IsDefault = billing.Ptr(false)
+				p.PaymentCollectOptions = &billing.PaymentCollectOptions{CollectionAmount: decimal.Zero}
+				return p
+			},
+			want: `{"id":1001,"customerId":42,"cardNumber":"4111111111111111","cvv":"987",
+				"firstName":"Ada","lastName":"Lovelace","expirationMonth":7,"expirationYear":29,
+				"address1":"1 Main Street","address2":"Suite 200","countryId":124,"stateId":9,
+				"city":"Toronto","postalZip":"M5V 2T6","isDefault":false,
+				"paymentCollectOptions":{"collectionAmount":0}}`,
+		},
+		{
+			name: "many decimals are kept exactly",
+			params: func() *billing.ReplaceCreditCardParams {
+				p := pmCard()
+				p.PaymentCollectOptions.CollectionAmount = decimal.RequireFromString("1234567890.123456789")
+				return p
+			},
+			want: `{"id":1001,"customerId":42,"cardNumber":"4111111111111111","cvv":"987",
+				"firstName":"Ada","lastName":"Lovelace","expirationMonth":7,"expirationYear":29,
+				"address1":"1 Main Street","address2":"Suite 200","countryId":124,"stateId":9,
+				"city":"Toronto","postalZip":"M5V 2T6","isDefault":true,
+				"paymentCollectOptions":{"collectionAmount":1234567890.123456789}}`,
+		},
+		{
+			name: "required fields only, year 00",
+			params: func() *billing.ReplaceCreditCardParams {
+				return &billing.ReplaceCreditCardParams{
+					ID: 1001, CustomerID: 42, CardNumber: "4111111111111111", CVV: "987",
+					ExpirationMonth: 12, ExpirationYear: 0,
+				}
+			},
+			want: `{"id":1001,"customerId":42,"cardNumber":"4111111111111111","cvv":"987",
+				"expirationMonth":12,"expirationYear":0}`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newWire(t)
+			w.on(http.MethodPut, pmCardPath, http.StatusOK, pmCardResponse)
+			if _, err := w.client.PaymentMethods.ReplaceCreditCard(context.Background(), tt.params()); err != nil {
+				t.Fatalf("ReplaceCreditCard: %v", err)
+			}
+			r := w.last()
+			if r.Method != http.MethodPut {
+				t.Errorf("method = %s, want PUT", r.Method)
+			}
+			if r.Path != pmCardPath {
+				t.Errorf("path = %q, want %q", r.Path, pmCardPath)
+			}
+			if r.RawQuery != "" {
+				t.Errorf("query = %q, want none", r.RawQuery)
+			}
+			assertCommonHeaders(t, r, true)
+			assertJSON(t, r.Body, tt.want)
+		})
+	}
+}
+
+func TestReplaceCreditCardDecodesResponse(t *testing.T) {
+	w := newWire(t)
+	w.on(http.MethodPut, pmCardPath, http.StatusOK, pmCardResponse)
+	card, err := w.client.PaymentMethods.ReplaceCreditCard(context.Background(), pmCard())
+	if err != nil {
+		t.Fatalf("ReplaceCreditCard: %v", err)
+	}
+	t.Run("new id and original id", func(t *testing.T) {
+		if card.ID != 2002 {
+			t.Errorf("ID = %d, want the new id 2002", card.ID)
+		}
+		if card.OriginalPaymentMethodID == nil || *card.OriginalPaymentMethodID != 1001 {
+			t.Errorf("OriginalPaymentMethodID = %v, want 1001", card.OriginalPaymentMethodID)
+		}
+	})
+	t.Run("masked number and card fields", func(t *testing.T) {
+		if card.MaskedCardNumber != "************1111" {
+			t.Errorf("MaskedCardNumber = %q", card.MaskedCardNumber)
+		}
+		if card.CardType != "Visa" || card.FirstName != "Ada" || card.LastName != "Lovelace" {
+			t.Errorf("card = %+v", card)
+		}
+		if card.ExpirationMonth != 7 || card.ExpirationYear != 29 || card.CustomerID != 42 {
+			t.Errorf("expiration/customer = %d/%d/%d", card.ExpirationMonth, card.ExpirationYear, card.CustomerID)
+		}
+		if !card.IsDefault || !card.StoredInServiceVault || card.IsUsedForBillingPeriodOverride {
+			t.Errorf("flags = %v %v %v", card.IsDefault, card.StoredInServiceVault, card.IsUsedForBillingPeriodOverride)
+		}
+	})
+	t.Run("nullable fields", func(t *testing.T) {
+		if card.URI == nil || *card.URI != "https://billing.example.test/v1/paymentMethods/2002" {
+			t.Errorf("URI = %v", card.URI)
+		}
+		if card.Address2 != nil || card.ExternalCustomerID != nil || card.Email != nil {
+			t.Errorf("null fields decoded as non-nil: %v %v %v", card.Address2, card.ExternalCustomerID, card.Email)
+		}
+		if card.ExternalCardID == nil || *card.ExternalCardID != "card_ext_9" {
+			t.Errorf("ExternalCardID = %v", card.ExternalCardID)
+		}
+		if card.Country == nil || *card.Country != "Canada" || card.CountryID == nil || *card.CountryID != 124 {
+			t.Errorf("country = %v/%v", card.Country, card.CountryID)
+		}
+		if card.State == nil || *card.State != "Ontario" || card.StateID == nil || *card.StateID != 9 {
+			t.Errorf("state = %v/%v", card.State, card.StateID)
+		}
+		if card.City == nil || *card.City != "Toronto" || card.PostalZip == nil || *card.PostalZip != "M5V 2T6" {
+			t.Errorf("city/zip = %v/%v", card.City, card.PostalZip)
+		}
+	})
+	t.Run("modified date with seven fractional digits", func(t *testing.T) {
+		want := time.Date(2024, 3, 1, 10, 15, 0, 123456700, time.UTC)
+		if !card.ModifiedDate.Equal(want) {
+			t.Errorf("ModifiedDate = %v, want %v", card.ModifiedDate.Time, want)
+		}
+	})
+}
+
+func TestCreateWalletAgreementRequest(t *testing.T) {
+	tests := []struct {
+		name   string
+		params *billing.WalletAgreementParams
+		want   string
+	}{
+		{
+			name:   "token only",
+			params: &billing.WalletAgreementParams{Token: "EC-8TY45", CustomerID: 42, Source: billing.PaymentSourceManual},
+			want:   `{"token":"EC-8TY45","customerId":42,"source":"Manual"}`,
+		},
+		{
+			name:   "baid only",
+			params: &billing.WalletAgreementParams{Baid: "B-5YH21", CustomerID: 42, Source: billing.PaymentSourceSelfServicePortal},
+			want:   `{"baid":"B-5YH21","customerId":42,"source":"SelfServicePortal"}`,
+		},
+		{
+			name: "baid with collection amount",
+			params: &billing.WalletAgreementParams{
+				Baid: "B-5YH21", CustomerID: 42, Source: billing.PaymentSourceAutomatic,
+				PaymentCollectOptions: &billing.PaymentCollectOptions{CollectionAmount: decimal.RequireFromString("19.995")},
+			},
+			want: `{"baid":"B-5YH21","customerId":42,"source":"Automatic","paymentCollectOptions":{"collectionAmount":19.995}}`,
+		},
+		{
+			name: "token and baid with zero collection amount",
+			params: &billing.WalletAgreementParams{
+				Token: "EC-1", Baid: "B-1", CustomerID: 7, Source: billing.PaymentSourceImport,
+				PaymentCollectOptions: &billing.PaymentCollectOptions{},
+			},
+			want: `{"token":"EC-1","baid":"B-1","customerId":7,"source":"Import","paymentCollectOptions":{"collectionAmount":0}}`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newWire(t)
+			w.on(http.MethodPost, pmWalletPath, http.StatusOK, pmWalletResponse)
+			if _, err := w.client.PaymentMethods.CreateWalletAgreement(context.Background(), "Paypal", tt.params); err != nil {
+				t.Fatalf("CreateWalletAgreement: %v", err)
+			}
+			r := w.last()
+			if r.Method != http.MethodPost || r.Path != pmWalletPath {
+				t.Errorf("request = %s %s, want POST %s", r.Method, r.Path, pmWalletPath)
+			}
+			if r.RawQuery != "" {
+				t.Errorf("query = %q, want none", r.RawQuery)
+			}
+			assertCommonHeaders(t, r, true)
+			assertJSON(t, r.Body, tt.want)
+		})
+	}
+}
+
+func TestCreateWalletAgreementDecodesResponse(t *testing.T) {
+	w := newWire(t)
+	w.on(http.MethodPost, pmWalletPath, http.StatusOK, pmWalletResponse)
+	pm, err := w.client.PaymentMethods.CreateWalletAgreement(context.Background(), "Paypal",
+		&billing.WalletAgreementParams{Token: "EC-8TY45", CustomerID: 42, Source: billing.PaymentSourceManual})
+	if err != nil {
+		t.Fatalf("CreateWalletAgreement: %v", err)
+	}
+	want := billing.WalletPaymentMethod{
+		ID: 3003, CustomerID: 42, FirstName: "Ada", LastName: "Lovelace", IsDefault: true,
+		StoredInServiceVault: false,
+		ModifiedDate:         billing.NewTimestamp(time.Date(2024, 3, 1, 10, 15, 0, 0, time.UTC)),
+	}
+	if pm.ID != want.ID || pm.CustomerID != want.CustomerID || pm.FirstName != want.FirstName ||
+		pm.LastName != want.LastName || pm.IsDefault != want.IsDefault || pm.StoredInServiceVault != want.StoredInServiceVault ||
+		!pm.ModifiedDate.Equal(want.ModifiedDate.Time) {
+		t.Errorf("wallet = %+v, want %+v", *pm, want)
+	}
+}
+
+func TestPaymentMethodsRequestOptions(t *testing.T) {
+	ops := []struct {
+		name, method, path, body string
+		call                     func(c *billing.Client, opts ...billing.RequestOption) error
+	}{
+		{"replace card", http.MethodPut, pmCardPath, pmCardResponse, func(c *billing.Client, opts ...billing.RequestOption) error {
+			_, err := c.PaymentMethods.ReplaceCreditCard(context.Background(), pmCard(), opts...)
+			return err
+		}},
+		{"wallet agreement", http.MethodPost, pmWalletPath, pmWalletResponse, func(c *billing.Client, opts ...billing.RequestOption) error {
+			_, err := c.PaymentMethods.CreateWalletAgreement(context.Background(), "Paypal",
+				&billing.WalletAgreementParams{Token: "EC-1", CustomerID: 42, Source: billing.PaymentSourceManual}, opts...)
+			return err
+		}},
+	}
+	for _, op := range ops {
+		t.Run(op.name+"/suppress events and custom header", func(t *testing.T) {
+			w := newWire(t)
+			w.on(op.method, op.path, http.StatusOK, op.body)
+			if err := op.call(w.client, billing.SuppressEvents(), billing.WithHeader("X-Correlation-Id", "corr-123")); err != nil {
+				t.Fatal(err)
+			}
+			r := w.last()
+			assertCommonHeaders(t, r, true)
+			if got := r.Header.Values("X-SUPPRESS-ALL-EVENTS"); len(got) != 1 || got[0] != "True" {
+				t.Errorf("X-SUPPRESS-ALL-EVENTS = %q, want [True]", got)
+			}
+			if got := r.Header.Get("X-Correlation-Id"); got != "corr-123" {
+				t.Errorf("X-Correlation-Id = %q", got)
+			}
+		})
+		t.Run(op.name+"/no suppress header by default", func(t *testing.T) {
+			w := newWire(t)
+			w.on(op.method, op.path, http.StatusOK, op.body)
+			if err := op.call(w.client); err != nil {
+				t.Fatal(err)
+			}
+			r := w.last()
+			assertCommonHeaders(t, r, true)
+			if got := r.Header.Values("X-SUPPRESS-ALL-EVENTS"); len(got) != 0 {
+				t.Errorf("X-SUPPRESS-ALL-EVENTS = %q, want absent", got)
+			}
+		})
+		for _, key := range []string{"Authorization", "authorization"} {
+			t.Run(op.name+"/WithHeader "+key+" rejected", func(t *testing.T) {
+				w := newWire(t)
+				w.on(op.method, op.path, http.StatusOK, op.body)
+				err := op.call(w.client, billing.WithHeader(key, "Basic stolen-key"))
+				var ve *billing.ValidationError
+				if !errors.As(err, &ve) {
+					t.Fatalf("err = %v (%T), want *billing.ValidationError", err, err)
+				}
+				if strings.Contains(err.Error(), "stolen-key") {
+					t.Errorf("error echoes the header value: %v", err)
+				}
+				if n := w.sent(); n != 0 {
+					t.Errorf("requests sent = %d, want 0", n)
+				}
+			})
+		}
+	}
+}
+
+func TestReplaceCreditCardValidation(t *testing.T) {
+	long := func(n int, r string) string { return strings.Repeat(r, n) }
+	tests := []struct {
+		name   string
+		mutate func(p *billing.ReplaceCreditCardParams)
+		field  string // "" means accepted
+	}{
+		{"firstName 51 chars", func(p *billing.ReplaceCreditCardParams) { p.FirstName = long(51, "a") }, "firstName"},
+		{"lastName 51 chars", func(p *billing.ReplaceCreditCardParams) { p.LastName = long(51, "a") }, "lastName"},
+		{"address1 51 chars", func(p *billing.ReplaceCreditCardParams) { p.Address1 = long(51, "a") }, "address1"},
+		{"address2 51 chars", func(p *billing.ReplaceCreditCardParams) { p.Address2 = long(51, "a") }, "address2"},
+		{"city 51 chars", func(p *billing.ReplaceCreditCardParams) { p.City = long(51, "a") }, "city"},
+		{"postalZip 11 chars", func(p *billing.ReplaceCreditCardParams) { p.PostalZip = long(11, "1") }, "postalZip"},
+		{"firstName 51 multibyte chars", func(p *billing.ReplaceCreditCardParams) { p.FirstName = long(51, "é") }, "firstName"},
+		{"postalZip 11 multibyte chars", func(p *billing.ReplaceCreditCardParams) { p.PostalZip = long(11, "é") }, "postalZip"},
+		{"firstName exactly 50 chars", func(p *billing.ReplaceCreditCardParams) { p.FirstName = long(50, "a") }, ""},
+		{"lastName exactly 50 chars", func(p *billing.ReplaceCreditCardParams) { p.LastName = long(50, "a") }, ""},
+		{"address1 exactly 50 chars", func(p *billing.ReplaceCreditCardParams) { p.Address1 = long(50, "a") }, ""},
+		{"address2 exactly 50 chars", func(p *billing.ReplaceCreditCardParams) { p.Address2 = long(50, "a") }, ""},
+		{"city exactly 50 chars", func(p *billing.ReplaceCreditCardParams) { p.City = long(50, "a") }, ""},
+		{"postalZip exactly 10 chars", func(p *billing.ReplaceCreditCardParams) { p.PostalZip = long(10, "1") }, ""},
+		{"firstName 50 é (100 bytes) accepted", func(p *billing.ReplaceCreditCardParams) { p.FirstName = long(50, "é") }, ""},
+		{"city 50 é (100 bytes) accepted", func(p *billing.ReplaceCreditCardParams) { p.City = long(50, "é") }, ""},
+		{"postalZip 10 é (20 bytes) accepted", func(p *billing.ReplaceCreditCardParams) { p.PostalZip = long(10, "é") }, ""},
+		{"expiration month 0", func(p *billing.ReplaceCreditCardParams) { p.ExpirationMonth = 0 }, "expirationMonth"},
+		{"expiration month 13", func(p *billing.ReplaceCreditCardParams) { p.ExpirationMonth = 13 }, "expirationMonth"},
+		{"expiration month 1 accepted", func(p *billing.ReplaceCreditCardParams) { p.ExpirationMonth = 1 }, ""},
+		{"expiration month 12 accepted", func(p *billing.ReplaceCreditCardParams) { p.ExpirationMonth = 12 }, ""},
+		{"expiration year -1", func(p *billing.ReplaceCreditCardParams) { p.ExpirationYear = -1 }, "expirationYear"},
+		{"expiration year 100", func(p *billing.ReplaceCreditCardParams) { p.ExpirationYear = 100 }, "expirationYear"},
+		{"four-digit expiration year", func(p *billing.ReplaceCreditCardParams) { p.ExpirationYear = 2029 }, "expirationYear"},
+		{"expiration year 99 accepted", func(p *billing.ReplaceCreditCardParams) { p.ExpirationYear = 99 }, ""},
+		{"missing card number", func(p *billing.ReplaceCreditCardParams) { p.CardNumber = "" }, "cardNumber"},
+		{"missing cvv", func(p *billing.ReplaceCreditCardParams) { p.CVV = "" }, "cvv"},
+		{"id zero", func(p *billing.ReplaceCreditCardParams) { p.ID = 0 }, "id"},
+		{"id negative", func(p *billing.ReplaceCreditCardParams) { p.ID = -1 }, "id"},
+		{"customerId zero", func(p *billing.ReplaceCreditCardParams) { p.CustomerID = 0 }, "customerId"},
+		{"customerId negative", func(p *billing.ReplaceCreditCardParams) { p.CustomerID = -42 }, "customerId"},
+		{"negative collection amount", func(p *billing.ReplaceCreditCardParams) {
+			p.PaymentCollectOptions.CollectionAmount = decimal.RequireFromString("-0.01")
+		}, "paymentCollectOptions.collectionAmount"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newWire(t)
+			w.on(http.MethodPut, pmCardPath, http.StatusOK, pmCardResponse)
+			p := pmCard()
+			tt.mutate(p)
+			_, err := w.client.PaymentMethods.ReplaceCreditCard(context.Background(), p)
+			if tt.field == "" {
+				if err != nil {
+					t.Fatalf("err = %v, want the request accepted", err)
+				}
+				if n := w.sent(); n != 1 {
+					t.Errorf("requests sent = %d, want 1", n)
+				}
+				return
+			}
+			assertValidation(t, err, tt.field)
+			if n := w.sent(); n != 0 {
+				t.Errorf("requests sent = %d, want 0", n)
+			}
+		})
+	}
+	t.Run("nil params", func(t *testing.T) {
+		w := newWire(t)
+		_, err := w.client.PaymentMethods.ReplaceCreditCard(context.Background(), nil)
+		var ve *billing.ValidationError
+		if !errors.As(err, &ve) {
+			t.Fatalf("err = %v, want *billing.ValidationError", err)
+		}
+		if w.sent() != 0 {
+			t.Errorf("a request was sent")
+		}
+	})
+}
+
+func TestCreateWalletAgreementValidation(t *testing.T) {
+	ok := func() *billing.WalletAgreementParams {
+		return &billing.WalletAgreementParams{Token: "EC-1", CustomerID: 42, Source: billing.PaymentSourceManual}
+	}
+	tests := []struct {
+		name     string
+		provider string
+		params   func() *billing.WalletAgreementParams
+		field    string
+	}{
+		{"neither token nor baid", "Paypal", func() *billing.WalletAgreementParams {
+			p := ok()
+			p.Token = ""
+			return p
+		}, "token"},
+		{"provider with slash", "Pay/pal", ok, "provider"},
+		{"provider path traversal", "../x", ok, "provider"},
+		{"empty provider", "", ok, "provider"},
+		{"provider with escaped dots", "%2e%2e", ok, "provider"},
+		{"provider with query", "Paypal?x=1", ok, "provider"},
+		{"provider with space", "Pay pal", ok, "provider"},
+		{"customerId zero", "Paypal", func() *billing.WalletAgreementParams {
+			p := ok()
+			p.CustomerID = 0
+			return p
+		}, "customerId"},
+		{"missing source", "Paypal", func() *billing.WalletAgreementParams {
+			p := ok()
+			p.Source = ""
+			return p
+		}, "source"},
+		{"negative collection amount", "Paypal", func() *billing.WalletAgreementParams {
+			p := ok()
+			p.PaymentCollectOptions = &billing.PaymentCollectOptions{CollectionAmount: decimal.RequireFromString("-1")}
+			return p
+		}, "paymentCollectOptions.collectionAmount"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newWire(t)
+			w.on(http.MethodPost, pmWalletPath, http.StatusOK, pmWalletResponse)
+			_, err := w.client.PaymentMethods.CreateWalletAgreement(context.Background(), tt.provider, tt.params())
+			assertValidation(t, err, tt.field)
+			if n := w.sent(); n != 0 {
+				t.Errorf("requests sent = %d, want 0", n)
+			}
+		})
+	}
+	t.Run("nil params", func(t *testing.T) {
+		w := newWire(t)
+		_, err := w.client.PaymentMethods.CreateWalletAgreement(context.Background(), "Paypal", nil)
+		var ve *billing.ValidationError
+		if !errors.As(err, &ve) {
+			t.Fatalf("err = %v, want *billing.ValidationError", err)
+		}
+		if w.sent() != 0 {
+			t.Errorf("a request was sent")
+		}
+	})
+	t.Run("other provider names are used as the path segment", func(t *testing.T) {
+		w := newWire(t)
+		w.on(http.MethodPost, "/v1/Wallet2", http.StatusOK, pmWalletResponse)
+		if _, err := w.client.PaymentMethods.CreateWalletAgreement(context.Background(), "Wallet2", ok()); err != nil {
+			t.Fatal(err)
+		}
+		if r := w.last(); r.Path != "/v1/Wallet2" {
+			t.Errorf("path = %q", r.Path)
+		}
+	})
+}
+
+func TestPaymentMethodsErrors(t *testing.T) {
+	t.Run("replace on deleted payment method is 400 Api Error", func(t *testing.T) {
+		w := newWire(t)
+		w.on(http.MethodPut, pmCardPath, http.StatusBadRequest,
+			errorBody(400, "Api Error", "Payment method 1001 has been deleted and cannot be updated."))
+		_, err := w.client.PaymentMethods.ReplaceCreditCard(context.Background(), pmCard())
+		ae := pmAPIError(t, err, http.StatusBadRequest, billing.ErrBadRequest)
+		if ae.ErrorID != 1234 {
+			t.Errorf("ErrorID = %d, want 1234", ae.ErrorID)
+		}
+		if len(ae.Errors) != 1 || ae.Errors[0].Key != "Api Error" ||
+			ae.Errors[0].Value != "Payment method 1001 has been deleted and cannot be updated." {
+			t.Errorf("Errors = %+v", ae.Errors)
+		}
+		if ae.Method != http.MethodPut || ae.Path != pmCardPath {
+			t.Errorf("Method/Path = %s %s", ae.Method, ae.Path)
+		}
+		if !ae.HasKey("api error") {
+			t.Errorf("HasKey(api error) = false")
+		}
+		if errors.Is(err, billing.ErrNotFound) || errors.Is(err, billing.ErrConflict) {
+			t.Errorf("a 400 matches another category")
+		}
+		if !strings.Contains(err.Error(), "has been deleted") || !strings.Contains(err.Error(), "400") {
+			t.Errorf("Error() = %q, want the status and message", err.Error())
+		}
+	})
+	t.Run("wallet without token or baid refused by server with key agreement", func(t *testing.T) {
+		w := newWire(t)
+		w.on(http.MethodPost, pmWalletPath, http.StatusBadRequest,
+			errorBody(400, "agreement", "Either a token or a baid must be supplied."))
+		_, err := w.client.PaymentMethods.CreateWalletAgreement(context.Background(), "Paypal",
+			&billing.WalletAgreementParams{Token: "EC-1", CustomerID: 42, Source: billing.PaymentSourceManual})
+		ae := pmAPIError(t, err, http.StatusBadRequest, billing.ErrBadRequest)
+		if !ae.HasKey("agreement") || !ae.HasKey("Agreement") {
+			t.Errorf("HasKey(agreement) = false; Errors = %+v", ae.Errors)
+		}
+		if ae.HasKey("Api Error") {
+			t.Errorf("HasKey(Api Error) = true for an agreement error")
+		}
+	})
+	statusCases := []struct {
+		name     string
+		status   int
+		category error
+		header   []string
+	}{
+		{"401 unauthorized", http.StatusUnauthorized, billing.ErrUnauthorized, nil},
+		{"429 rate limited", http.StatusTooManyRequests, billing.ErrRateLimited, []string{"Retry-After", "120"}},
+	}
+	for _, sc := range statusCases {
+		t.Run("replace card "+sc.name, func(t *testing.T) {
+			w := newWire(t)
+			w.on(http.MethodPut, pmCardPath, sc.status, errorBody(sc.status, "Api Error", http.StatusText(sc.status)), sc.header...)
+			_, err := w.client.PaymentMethods.ReplaceCreditCard(context.Background(), pmCard())
+			ae := pmAPIError(t, err, sc.status, sc.category)
+			if sc.status == http.StatusTooManyRequests && ae.RetryAfter != 120*time.Second {
+				t.Errorf("RetryAfter = %v, want 2m", ae.RetryAfter)
+			}
+			if n := w.sent(); n != 1 {
+				t.Errorf("requests sent = %d, want 1 (retries are off)", n)
+			}
+		})
+		t.Run("wallet "+sc.name, func(t *testing.T) {
+			w := newWire(t)
+			w.on(http.MethodPost, pmWalletPath, sc.status, errorBody(sc.status, "Api Error", http.StatusText(sc.status)), sc.header...)
+			_, err := w.client.PaymentMethods.CreateWalletAgreement(context.Background(), "Paypal",
+				&billing.WalletAgreementParams{Baid: "B-1", CustomerID: 42, Source: billing.PaymentSourceManual})
+			pmAPIError(t, err, sc.status, sc.category)
+		})
+	}
+	t.Run("replace card is not retried on 500", func(t *testing.T) {
+		w := newWire(t, billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: 2, MinBackoff: time.Millisecond, MaxBackoff: time.Millisecond}))
+		w.on(http.MethodPut, pmCardPath, http.StatusInternalServerError, errorBody(500, "Api Error", "boom"))
+		_, err := w.client.PaymentMethods.ReplaceCreditCard(context.Background(), pmCard())
+		pmAPIError(t, err, http.StatusInternalServerError, billing.ErrServer)
+		if n := w.sent(); n != 1 {
+			t.Errorf("requests sent = %d, want 1: a write must not be repeated after a 500", n)
+		}
+	})
+}

@@ -1,0 +1,457 @@
+package billing_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	billing "github.com/billingapi/billing-go"
+)
+
+const (
+	secCard = "4111111111111111"
+	secCVV  = "987"
+)
+
+// secParams is a replace-card request without pointer fields, so that the
+// only addresses in fmt output are those of the test's own pointers.
+func secParams() billing.ReplaceCreditCardParams {
+	return billing.ReplaceCreditCardParams{
+		ID: 1001, CustomerID: 42, CardNumber: secCard, CVV: secCVV,
+		FirstName: "Ada", LastName: "Lovelace", ExpirationMonth: 7, ExpirationYear: 29,
+		City: "Toronto", PostalZip: "M5V 2T6",
+	}
+}
+
+// secAddr matches heap addresses as fmt prints them, with or without 0x,
+// so that a pointer that happens to contain the digits 987 is not a leak.
+var secAddr = regexp.MustCompile(`(0x)?c[0-9a-f]{9,11}`)
+
+// secAssertNoSecrets fails if out holds the card number, the CVV or the API
+// key, in clear or hex-encoded.
+func secAssertNoSecrets(t *testing.T, what, out string) {
+	t.Helper()
+	clean := secAddr.ReplaceAllString(out, "ADDR")
+	for _, s := range []string{secCard, secCVV, testKey} {
+		if strings.Contains(clean, s) {
+			t.Errorf("%s leaks %q:\n%s", what, s, out)
+		}
+		if h := hex.EncodeToString([]byte(s)); strings.Contains(strings.ToLower(clean), h) {
+			t.Errorf("%s leaks %q hex-encoded:\n%s", what, s, out)
+		}
+	}
+}
+
+// secJob is a caller's struct that holds replace-card params.
+type secJob struct {
+	Params billing.ReplaceCreditCardParams
+}
+
+// secLockedBuffer is a bytes.Buffer safe for concurrent writes.
+type secLockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *secLockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *secLockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func TestSecretsFmtReplaceCreditCardParams(t *testing.T) {
+	p := secParams()
+	type holder struct {
+		Name   string
+		Params billing.ReplaceCreditCardParams
+		Ptr    *billing.ReplaceCreditCardParams
+	}
+	values := []struct {
+		name         string
+		v            any
+		showsLastFor bool // the masked number (last four digits) must be visible
+	}{
+		{"value", p, true},
+		{"pointer", &p, true},
+		{"nested in a struct", holder{Name: "job", Params: p, Ptr: &p}, true},
+		{"nested in a struct pointer", &holder{Name: "job", Params: p}, true},
+		{"slice of values", []billing.ReplaceCreditCardParams{p, p}, true},
+		{"slice of pointers", []*billing.ReplaceCreditCardParams{&p}, false},
+		{"map value", map[string]billing.ReplaceCreditCardParams{"k": p}, true},
+		{"in an interface slice", []any{p, &p}, true},
+	}
+	verbs := []string{"%v", "%+v", "%#v", "%s", "%d", "%x", "%X", "%q", "%10.3v", "%T"}
+	for _, v := range values {
+		for _, verb := range verbs {
+			t.Run(v.name+"/"+verb, func(t *testing.T) {
+				out := fmt.Sprintf(verb, v.v)
+				secAssertNoSecrets(t, fmt.Sprintf("Sprintf(%q)", verb), out)
+				if v.showsLastFor && (verb == "%v" || verb == "%+v" || verb == "%#v" || verb == "%s" || verb == "%q") {
+					if !strings.Contains(out, "************1111") {
+						t.Errorf("masked card number with last four digits missing from %s output:\n%s", verb, out)
+					}
+				}
+			})
+		}
+	}
+	t.Run("Sprint and Sprintln", func(t *testing.T) {
+		secAssertNoSecrets(t, "Sprint", fmt.Sprint(p, &p))
+		secAssertNoSecrets(t, "Sprintln", fmt.Sprintln(p, &p))
+	})
+	t.Run("String and GoString", func(t *testing.T) {
+		s, g := p.String(), p.GoString()
+		secAssertNoSecrets(t, "String", s)
+		secAssertNoSecrets(t, "GoString", g)
+		if !strings.Contains(s, "1111") || !strings.Contains(g, "billing.ReplaceCreditCardParams") {
+			t.Errorf("String = %s\nGoString = %s", s, g)
+		}
+	})
+	t.Run("short card number is fully redacted", func(t *testing.T) {
+		q := secParams()
+		q.CardNumber = "41111"
+		out := fmt.Sprintf("%+v", q)
+		if strings.Contains(out, "41111") || !strings.Contains(out, "[REDACTED]") {
+			t.Errorf("out = %s", out)
+		}
+	})
+	t.Run("nil pointer prints as nil", func(t *testing.T) {
+		var np *billing.ReplaceCreditCardParams
+		if out := fmt.Sprintf("%v", np); out != "<nil>" {
+			t.Errorf("out = %q, want <nil>", out)
+		}
+	})
+	t.Run("printing does not change the params", func(t *testing.T) {
+		_ = fmt.Sprintf("%v %+v %#v", p, &p, []any{p})
+		if p.CardNumber != secCard || p.CVV != secCVV {
+			t.Errorf("params changed: %q %q", p.CardNumber, p.CVV)
+		}
+	})
+}
+
+func TestSecretsSlogReplaceCreditCardParams(t *testing.T) {
+	p := secParams()
+	attrs := []struct {
+		name string
+		attr slog.Attr
+	}{
+		{"value", slog.Any("params", p)},
+		{"pointer", slog.Any("params", &p)},
+		{"in a group", slog.Group("request", slog.Any("params", p), slog.String("op", "replace"))},
+		{"nested in a struct", slog.Any("job", secJob{Params: p})},
+		{"in a slice", slog.Any("batch", []billing.ReplaceCreditCardParams{p})},
+	}
+	handlers := []struct {
+		name string
+		new  func(*bytes.Buffer) slog.Handler
+	}{
+		{"json", func(b *bytes.Buffer) slog.Handler {
+			return slog.NewJSONHandler(b, &slog.HandlerOptions{Level: slog.LevelDebug})
+		}},
+		{"text", func(b *bytes.Buffer) slog.Handler {
+			return slog.NewTextHandler(b, &slog.HandlerOptions{Level: slog.LevelDebug})
+		}},
+	}
+	for _, h := range handlers {
+		for _, a := range attrs {
+			t.Run(h.name+"/"+a.name, func(t *testing.T) {
+				var buf bytes.Buffer
+				logger := slog.New(h.new(&buf))
+				logger.LogAttrs(context.Background(), slog.LevelDebug, "replacing card", a.attr)
+				out := buf.String()
+				if out == "" {
+					t.Fatal("nothing logged")
+				}
+				secAssertNoSecrets(t, "slog output", out)
+				if !strings.Contains(out, "1111") {
+					t.Errorf("last four digits missing:\n%s", out)
+				}
+			})
+		}
+	}
+	t.Run("json fields of the logged value", func(t *testing.T) {
+		var buf bytes.Buffer
+		slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug})).Debug("replacing card", "params", p)
+		var line struct {
+			Params map[string]any `json:"params"`
+		}
+		if err := json.Unmarshal(buf.Bytes(), &line); err != nil {
+			t.Fatalf("log line is not JSON: %v\n%s", err, buf.String())
+		}
+		if line.Params["cardNumber"] != "************1111" || line.Params["cvv"] != "[REDACTED]" {
+			t.Errorf("params = %v", line.Params)
+		}
+		if line.Params["id"] != float64(1001) || line.Params["customerId"] != float64(42) {
+			t.Errorf("non-secret fields missing: %v", line.Params)
+		}
+	})
+}
+
+func TestSecretsClientFmt(t *testing.T) {
+	w := newWire(t)
+	c := w.client
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%x", "%q"} {
+		t.Run("pointer "+verb, func(t *testing.T) {
+			out := fmt.Sprintf(verb, c)
+			secAssertNoSecrets(t, "client", out)
+		})
+		t.Run("value "+verb, func(t *testing.T) {
+			out := fmt.Sprintf(verb, *c)
+			secAssertNoSecrets(t, "client value", out)
+		})
+	}
+	t.Run("services", func(t *testing.T) {
+		out := fmt.Sprintf("%+v %#v %+v", c.PaymentMethods, c.Bulk, *c.PaymentMethods)
+		secAssertNoSecrets(t, "service", out)
+	})
+	t.Run("slog", func(t *testing.T) {
+		var buf bytes.Buffer
+		slog.New(slog.NewJSONHandler(&buf, nil)).Info("client", "client", c, "value", *c)
+		secAssertNoSecrets(t, "slog of client", buf.String())
+	})
+}
+
+func TestSecretsErrors(t *testing.T) {
+	echo := "Card " + secCard + " with CVV " + secCVV + " was declined for key " + testKey
+	t.Run("400 echoing card, cvv and key in the envelope", func(t *testing.T) {
+		w := newWire(t)
+		w.on(http.MethodPut, pmCardPath, http.StatusBadRequest, errorBody(400, "Api Error", echo))
+		p := secParams()
+		_, err := w.client.PaymentMethods.ReplaceCreditCard(context.Background(), &p)
+		var ae *billing.APIError
+		if !errors.As(err, &ae) {
+			t.Fatalf("err = %v (%T), want *billing.APIError", err, err)
+		}
+		secAssertNoSecrets(t, "err.Error()", err.Error())
+		secAssertNoSecrets(t, "%+v of the error", fmt.Sprintf("%+v", err))
+		for i, d := range ae.Errors {
+			secAssertNoSecrets(t, fmt.Sprintf("Errors[%d]", i), d.Key+" "+d.Value)
+		}
+		if len(ae.Errors) != 1 || !strings.Contains(ae.Errors[0].Value, "[REDACTED]") || !strings.Contains(ae.Errors[0].Value, "was declined") {
+			t.Errorf("Errors = %+v, want the message kept with the secrets redacted", ae.Errors)
+		}
+		if p.CardNumber != secCard || p.CVV != secCVV {
+			t.Errorf("caller's params changed")
+		}
+	})
+	t.Run("400 echoing secrets in a body that is not the envelope", func(t *testing.T) {
+		w := newWire(t)
+		w.on(http.MethodPut, pmCardPath, http.StatusBadRequest, "<html><body>Bad request: "+echo+"</body></html>")
+		p := secParams()
+		_, err := w.client.PaymentMethods.ReplaceCreditCard(context.Background(), &p)
+		var ae *billing.APIError
+		if !errors.As(err, &ae) {
+			t.Fatalf("err = %v (%T), want *billing.APIError", err, err)
+		}
+		secAssertNoSecrets(t, "err.Error()", err.Error())
+		secAssertNoSecrets(t, "APIError.Body", ae.Body)
+		if !strings.Contains(ae.Body, "was declined") {
+			t.Errorf("Body = %q, want the excerpt kept", ae.Body)
+		}
+	})
+	t.Run("card number cut by the excerpt limit of a non-envelope body", func(t *testing.T) {
+		// The excerpt keeps 512 bytes; the card number starts at byte 500,
+		// so the excerpt ends inside it and holds its first 12 digits.
+		w := newWire(t)
+		w.on(http.MethodPut, pmCardPath, http.StatusBadRequest, strings.Repeat("x", 500)+secCard+" declined")
+		p := secParams()
+		_, err := w.client.PaymentMethods.ReplaceCreditCard(context.Background(), &p)
+		var ae *billing.APIError
+		if !errors.As(err, &ae) {
+			t.Fatalf("err = %v (%T), want *billing.APIError", err, err)
+		}
+		for _, s := range []string{ae.Body, err.Error()} {
+			if strings.Contains(s, secCard[:12]) {
+				t.Errorf("the first 12 digits of the card number survive redaction: %q", s[max(0, len(s)-40):])
+			}
+		}
+	})
+	t.Run("secrets echoed in the error key", func(t *testing.T) {
+		w := newWire(t)
+		w.on(http.MethodPut, pmCardPath, http.StatusBadRequest, errorBody(400, secCard, "declined"))
+		p := secParams()
+		_, err := w.client.PaymentMethods.ReplaceCreditCard(context.Background(), &p)
+		secAssertNoSecrets(t, "err.Error()", err.Error())
+	})
+	t.Run("401 echoing the api key", func(t *testing.T) {
+		w := newWire(t)
+		w.on(http.MethodPost, pmWalletPath, http.StatusUnauthorized, errorBody(401, "Api Error", "API key "+testKey+" is not valid"))
+		_, err := w.client.PaymentMethods.CreateWalletAgreement(context.Background(), "Paypal",
+			&billing.WalletAgreementParams{Token: "EC-1", CustomerID: 42, Source: billing.PaymentSourceManual})
+		if !errors.Is(err, billing.ErrUnauthorized) {
+			t.Fatalf("err = %v, want ErrUnauthorized", err)
+		}
+		secAssertNoSecrets(t, "err.Error()", err.Error())
+	})
+	t.Run("validation errors", func(t *testing.T) {
+		for _, mutate := range []func(*billing.ReplaceCreditCardParams){
+			func(p *billing.ReplaceCreditCardParams) { p.ExpirationMonth = 13 },
+			func(p *billing.ReplaceCreditCardParams) { p.ExpirationYear = 2029 },
+			func(p *billing.ReplaceCreditCardParams) { p.FirstName = strings.Repeat(secCard, 4) },
+			func(p *billing.ReplaceCreditCardParams) { p.PostalZip = secCard },
+			func(p *billing.ReplaceCreditCardParams) { p.ID = 0 },
+			func(p *billing.ReplaceCreditCardParams) { p.CVV = "" },
+		} {
+			w := newWire(t)
+			p := secParams()
+			mutate(&p)
+			_, err := w.client.PaymentMethods.ReplaceCreditCard(context.Background(), &p)
+			var ve *billing.ValidationError
+			if !errors.As(err, &ve) {
+				t.Fatalf("err = %v, want *billing.ValidationError", err)
+			}
+			secAssertNoSecrets(t, "ValidationError", err.Error())
+			secAssertNoSecrets(t, "%#v of ValidationError", fmt.Sprintf("%#v", ve))
+		}
+	})
+}
+
+// secLogLines decodes the JSON log lines in out.
+func secLogLines(t *testing.T, out string) []map[string]any {
+	t.Helper()
+	var lines []map[string]any
+	sc := bufio.NewScanner(strings.NewReader(out))
+	for sc.Scan() {
+		var m map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatalf("log line is not JSON: %v\n%s", err, sc.Text())
+		}
+		lines = append(lines, m)
+	}
+	return lines
+}
+
+func secAssertAttemptLine(t *testing.T, m map[string]any, status, attempt int, level string) {
+	t.Helper()
+	if m["method"] != http.MethodPut || m["path"] != pmCardPath {
+		t.Errorf("method/path = %v %v", m["method"], m["path"])
+	}
+	if m["status"] != float64(status) {
+		t.Errorf("status = %v, want %d", m["status"], status)
+	}
+	if m["attempt"] != float64(attempt) {
+		t.Errorf("attempt = %v, want %d", m["attempt"], attempt)
+	}
+	if d, ok := m["duration"].(float64); !ok || d < 0 {
+		t.Errorf("duration = %v (%T), want a non-negative number", m["duration"], m["duration"])
+	}
+	if m["level"] != level {
+		t.Errorf("level = %v, want %s", m["level"], level)
+	}
+}
+
+func TestSecretsClientLogs(t *testing.T) {
+	newLogged := func(t *testing.T, opts ...billing.Option) (*wire, *secLockedBuffer) {
+		buf := &secLockedBuffer{}
+		logger := slog.New(slog.NewJSONHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		return newWire(t, append([]billing.Option{billing.WithLogger(logger)}, opts...)...), buf
+	}
+	t.Run("success", func(t *testing.T) {
+		w, buf := newLogged(t)
+		w.on(http.MethodPut, pmCardPath, http.StatusOK, pmCardResponse)
+		p := secParams()
+		if _, err := w.client.PaymentMethods.ReplaceCreditCard(context.Background(), &p); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		secAssertNoSecrets(t, "client log", out)
+		if strings.Contains(out, "Basic") {
+			t.Errorf("log holds the Authorization scheme:\n%s", out)
+		}
+		lines := secLogLines(t, out)
+		if len(lines) != 1 {
+			t.Fatalf("log lines = %d, want 1:\n%s", len(lines), out)
+		}
+		secAssertAttemptLine(t, lines[0], 200, 1, "DEBUG")
+	})
+	t.Run("failure echoing secrets", func(t *testing.T) {
+		w, buf := newLogged(t)
+		w.on(http.MethodPut, pmCardPath, http.StatusBadRequest,
+			errorBody(400, "Api Error", "Card "+secCard+" cvv "+secCVV+" key "+testKey))
+		p := secParams()
+		_, err := w.client.PaymentMethods.ReplaceCreditCard(context.Background(), &p)
+		if !errors.Is(err, billing.ErrBadRequest) {
+			t.Fatalf("err = %v, want ErrBadRequest", err)
+		}
+		out := buf.String()
+		secAssertNoSecrets(t, "client log", out)
+		lines := secLogLines(t, out)
+		if len(lines) != 1 {
+			t.Fatalf("log lines = %d, want 1:\n%s", len(lines), out)
+		}
+		secAssertAttemptLine(t, lines[0], 400, 1, "WARN")
+	})
+	t.Run("retried 429 logs each attempt", func(t *testing.T) {
+		w, buf := newLogged(t, billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: 2, MinBackoff: time.Millisecond, MaxBackoff: time.Millisecond}))
+		calls := 0
+		w.onResponder(http.MethodPut, pmCardPath, func(req *http.Request) (*http.Response, error) {
+			calls++
+			status, body := http.StatusOK, pmCardResponse
+			if calls == 1 {
+				status, body = http.StatusTooManyRequests, errorBody(429, "Api Error", "slow down "+secCard)
+			}
+			resp := &http.Response{
+				StatusCode: status, Request: req,
+				Header: http.Header{"Content-Type": {"application/json"}},
+				Body:   ioNopCloser(body),
+			}
+			return resp, nil
+		})
+		p := secParams()
+		if _, err := w.client.PaymentMethods.ReplaceCreditCard(context.Background(), &p); err != nil {
+			t.Fatalf("ReplaceCreditCard: %v", err)
+		}
+		out := buf.String()
+		secAssertNoSecrets(t, "client log", out)
+		lines := secLogLines(t, out)
+		if len(lines) != 2 {
+			t.Fatalf("log lines = %d, want 2:\n%s", len(lines), out)
+		}
+		secAssertAttemptLine(t, lines[0], 429, 1, "WARN")
+		if lines[0]["retry"] != true {
+			t.Errorf("first attempt retry = %v, want true", lines[0]["retry"])
+		}
+		secAssertAttemptLine(t, lines[1], 200, 2, "DEBUG")
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if len(w.requests) != 2 {
+			t.Fatalf("requests = %d, want 2", len(w.requests))
+		}
+		if !bytes.Equal(w.requests[0].Body, w.requests[1].Body) || !bytes.Contains(w.requests[1].Body, []byte(secCard)) {
+			t.Errorf("the retry did not resend the same body")
+		}
+	})
+	t.Run("validation failure logs nothing", func(t *testing.T) {
+		w, buf := newLogged(t)
+		p := secParams()
+		p.ExpirationMonth = 0
+		if _, err := w.client.PaymentMethods.ReplaceCreditCard(context.Background(), &p); err == nil {
+			t.Fatal("want a validation error")
+		}
+		if out := buf.String(); out != "" {
+			t.Errorf("log = %s, want nothing: no request was sent", out)
+		}
+	})
+}
+
+func ioNopCloser(s string) *secBody { return &secBody{Reader: strings.NewReader(s)} }
+
+type secBody struct{ *strings.Reader }
+
+func (*secBody) Close() error { return nil }

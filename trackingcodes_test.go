@@ -1,0 +1,231 @@
+package billing_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+
+	billing "github.com/billingapi/billing-go"
+)
+
+const tcPath = "/v1/salesTrackingCodes"
+
+const tcActiveResponse = `{"type":"Sales Tracking Code 1","code":"SUMMER24","name":"Summer campaign","description":null,"email":null,"status":"Active","deletable":true,"id":501,"uri":"https://billing.example.test/v1/salesTrackingCodes/501"}`
+
+func TestCreateSalesTrackingCodeRequest(t *testing.T) {
+	tests := []struct {
+		name   string
+		params *billing.CreateSalesTrackingCodeParams
+		want   string
+	}{
+		{
+			name:   "required fields only",
+			params: &billing.CreateSalesTrackingCodeParams{Type: billing.TrackingCodeType1, Code: "SUMMER24", Name: "Summer campaign"},
+			want:   `{"type":"Sales Tracking Code 1","code":"SUMMER24","name":"Summer campaign"}`,
+		},
+		{
+			name: "with description and email",
+			params: &billing.CreateSalesTrackingCodeParams{
+				Type: billing.TrackingCodeType5, Code: "REP-7", Name: "Rep 7",
+				Description: "Western region rep", Email: "rep7@example.com",
+			},
+			want: `{"type":"Sales Tracking Code 5","code":"REP-7","name":"Rep 7","description":"Western region rep","email":"rep7@example.com"}`,
+		},
+		{
+			name:   "with description only",
+			params: &billing.CreateSalesTrackingCodeParams{Type: billing.TrackingCodeType2, Code: "C", Name: "N", Description: "D"},
+			want:   `{"type":"Sales Tracking Code 2","code":"C","name":"N","description":"D"}`,
+		},
+		{
+			name:   "with email only",
+			params: &billing.CreateSalesTrackingCodeParams{Type: billing.TrackingCodeType3, Code: "C", Name: "N", Email: "a@b.example"},
+			want:   `{"type":"Sales Tracking Code 3","code":"C","name":"N","email":"a@b.example"}`,
+		},
+		{
+			name:   "custom category name and characters needing JSON escaping",
+			params: &billing.CreateSalesTrackingCodeParams{Type: "Region", Code: `A&B "1"`, Name: "Nord <Ost>"},
+			want:   `{"type":"Region","code":"A&B \"1\"","name":"Nord <Ost>"}`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newWire(t)
+			w.on(http.MethodPost, tcPath, http.StatusOK, tcActiveResponse)
+			if _, err := w.client.SalesTrackingCodes.Create(context.Background(), tt.params); err != nil {
+				t.Fatalf("Create: %v", err)
+			}
+			r := w.last()
+			if r.Method != http.MethodPost || r.Path != tcPath {
+				t.Errorf("request = %s %s, want POST %s", r.Method, r.Path, tcPath)
+			}
+			if r.RawQuery != "" {
+				t.Errorf("query = %q, want none", r.RawQuery)
+			}
+			assertCommonHeaders(t, r, true)
+			assertJSON(t, r.Body, tt.want)
+		})
+	}
+}
+
+func TestCreateSalesTrackingCodeDecodesResponse(t *testing.T) {
+	t.Run("active code with null description and email", func(t *testing.T) {
+		w := newWire(t)
+		w.on(http.MethodPost, tcPath, http.StatusOK, tcActiveResponse)
+		code, err := w.client.SalesTrackingCodes.Create(context.Background(),
+			&billing.CreateSalesTrackingCodeParams{Type: billing.TrackingCodeType1, Code: "SUMMER24", Name: "Summer campaign"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if code.ID != 501 || code.Type != billing.TrackingCodeType1 || code.Code != "SUMMER24" || code.Name != "Summer campaign" || !code.Deletable {
+			t.Errorf("code = %+v", code)
+		}
+		if code.URI == nil || *code.URI != "https://billing.example.test/v1/salesTrackingCodes/501" {
+			t.Errorf("URI = %v", code.URI)
+		}
+		if code.Description != nil || code.Email != nil {
+			t.Errorf("Description/Email = %v/%v, want nil for null", code.Description, code.Email)
+		}
+		if code.Status != billing.TrackingCodeStatusActive || !code.Status.IsKnown() {
+			t.Errorf("Status = %q (known %v), want Active", code.Status, code.Status.IsKnown())
+		}
+	})
+	t.Run("retired status is kept and not known", func(t *testing.T) {
+		w := newWire(t)
+		w.on(http.MethodPost, tcPath, http.StatusOK,
+			`{"type":"Region","code":"OLD","name":"Old region","description":"gone","email":"ops@example.com","status":"Retired","deletable":false,"id":502,"uri":null}`)
+		code, err := w.client.SalesTrackingCodes.Create(context.Background(),
+			&billing.CreateSalesTrackingCodeParams{Type: "Region", Code: "OLD", Name: "Old region"})
+		if err != nil {
+			t.Fatalf("an unknown status must decode without error: %v", err)
+		}
+		if code.Status != "Retired" {
+			t.Errorf("Status = %q, want Retired as sent", code.Status)
+		}
+		if code.Status.IsKnown() {
+			t.Errorf("Retired.IsKnown() = true, want false")
+		}
+		if code.Type != "Region" || code.Deletable || code.URI != nil {
+			t.Errorf("code = %+v", code)
+		}
+		if code.Description == nil || *code.Description != "gone" || code.Email == nil || *code.Email != "ops@example.com" {
+			t.Errorf("Description/Email = %v/%v", code.Description, code.Email)
+		}
+	})
+}
+
+func TestSalesTrackingCodesRequestOptions(t *testing.T) {
+	params := func() *billing.CreateSalesTrackingCodeParams {
+		return &billing.CreateSalesTrackingCodeParams{Type: billing.TrackingCodeType1, Code: "C", Name: "N"}
+	}
+	t.Run("suppress events and custom header", func(t *testing.T) {
+		w := newWire(t)
+		w.on(http.MethodPost, tcPath, http.StatusOK, tcActiveResponse)
+		if _, err := w.client.SalesTrackingCodes.Create(context.Background(), params(),
+			billing.SuppressEvents(), billing.WithHeader("X-Correlation-Id", "corr-tc")); err != nil {
+			t.Fatal(err)
+		}
+		r := w.last()
+		assertCommonHeaders(t, r, true)
+		if got := r.Header.Values("X-SUPPRESS-ALL-EVENTS"); len(got) != 1 || got[0] != "True" {
+			t.Errorf("X-SUPPRESS-ALL-EVENTS = %q, want [True]", got)
+		}
+		if got := r.Header.Get("X-Correlation-Id"); got != "corr-tc" {
+			t.Errorf("X-Correlation-Id = %q", got)
+		}
+	})
+	t.Run("no suppress header by default", func(t *testing.T) {
+		w := newWire(t)
+		w.on(http.MethodPost, tcPath, http.StatusOK, tcActiveResponse)
+		if _, err := w.client.SalesTrackingCodes.Create(context.Background(), params()); err != nil {
+			t.Fatal(err)
+		}
+		if got := w.last().Header.Values("X-SUPPRESS-ALL-EVENTS"); len(got) != 0 {
+			t.Errorf("X-SUPPRESS-ALL-EVENTS = %q, want absent", got)
+		}
+	})
+	t.Run("WithHeader Authorization rejected before sending", func(t *testing.T) {
+		w := newWire(t)
+		w.on(http.MethodPost, tcPath, http.StatusOK, tcActiveResponse)
+		_, err := w.client.SalesTrackingCodes.Create(context.Background(), params(), billing.WithHeader("Authorization", "Basic other"))
+		var ve *billing.ValidationError
+		if !errors.As(err, &ve) {
+			t.Fatalf("err = %v (%T), want *billing.ValidationError", err, err)
+		}
+		if w.sent() != 0 {
+			t.Errorf("requests sent = %d, want 0", w.sent())
+		}
+	})
+}
+
+func TestCreateSalesTrackingCodeValidation(t *testing.T) {
+	tests := []struct {
+		name   string
+		params *billing.CreateSalesTrackingCodeParams
+		field  string
+	}{
+		{"missing type", &billing.CreateSalesTrackingCodeParams{Code: "C", Name: "N"}, "type"},
+		{"missing code", &billing.CreateSalesTrackingCodeParams{Type: billing.TrackingCodeType1, Name: "N"}, "code"},
+		{"missing name", &billing.CreateSalesTrackingCodeParams{Type: billing.TrackingCodeType1, Code: "C"}, "name"},
+		{"all missing reports type first", &billing.CreateSalesTrackingCodeParams{Description: "d"}, "type"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newWire(t)
+			w.on(http.MethodPost, tcPath, http.StatusOK, tcActiveResponse)
+			_, err := w.client.SalesTrackingCodes.Create(context.Background(), tt.params)
+			assertValidation(t, err, tt.field)
+			if w.sent() != 0 {
+				t.Errorf("requests sent = %d, want 0", w.sent())
+			}
+		})
+	}
+	t.Run("nil params", func(t *testing.T) {
+		w := newWire(t)
+		_, err := w.client.SalesTrackingCodes.Create(context.Background(), nil)
+		var ve *billing.ValidationError
+		if !errors.As(err, &ve) {
+			t.Fatalf("err = %v, want *billing.ValidationError", err)
+		}
+		if w.sent() != 0 {
+			t.Errorf("a request was sent")
+		}
+	})
+}
+
+func TestCreateSalesTrackingCodeErrors(t *testing.T) {
+	t.Run("invalid type lists the valid types", func(t *testing.T) {
+		msg := "Type 'Sales Tracking Code 9' is not valid. Valid types are: Sales Tracking Code 1, Sales Tracking Code 2, Region, Sales Tracking Code 4, Sales Tracking Code 5"
+		w := newWire(t)
+		w.on(http.MethodPost, tcPath, http.StatusBadRequest, errorBody(400, "Api Error", msg))
+		_, err := w.client.SalesTrackingCodes.Create(context.Background(),
+			&billing.CreateSalesTrackingCodeParams{Type: "Sales Tracking Code 9", Code: "C", Name: "N"})
+		ae := pmAPIError(t, err, http.StatusBadRequest, billing.ErrBadRequest)
+		if len(ae.Errors) != 1 || ae.Errors[0].Key != "Api Error" || ae.Errors[0].Value != msg {
+			t.Errorf("Errors = %+v, want the message kept whole", ae.Errors)
+		}
+		if ae.ErrorID != 1234 || ae.Method != http.MethodPost || ae.Path != tcPath {
+			t.Errorf("ErrorID/Method/Path = %d %s %s", ae.ErrorID, ae.Method, ae.Path)
+		}
+		if !strings.Contains(err.Error(), "Valid types are: Sales Tracking Code 1") {
+			t.Errorf("Error() = %q, want the server's message", err.Error())
+		}
+	})
+	for _, sc := range []struct {
+		name     string
+		status   int
+		category error
+	}{
+		{"401 unauthorized", http.StatusUnauthorized, billing.ErrUnauthorized},
+		{"429 rate limited", http.StatusTooManyRequests, billing.ErrRateLimited},
+	} {
+		t.Run(sc.name, func(t *testing.T) {
+			w := newWire(t)
+			w.on(http.MethodPost, tcPath, sc.status, errorBody(sc.status, "Api Error", http.StatusText(sc.status)))
+			_, err := w.client.SalesTrackingCodes.Create(context.Background(),
+				&billing.CreateSalesTrackingCodeParams{Type: billing.TrackingCodeType1, Code: "C", Name: "N"})
+			pmAPIError(t, err, sc.status, sc.category)
+		})
+	}
+}
