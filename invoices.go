@@ -36,7 +36,7 @@ func (s *InvoicesService) List(ctx context.Context, params *ListInvoicesParams, 
 // Pages iterates over the pages of [InvoicesService.List], from
 // params.PageNumber to the last page.
 func (s *InvoicesService) Pages(ctx context.Context, params *ListInvoicesParams, opts ...RequestOption) iter.Seq2[*Page[Invoice], error] {
-	return pagesOf(ctx, params, func(ctx context.Context, p *ListInvoicesParams) (*Page[Invoice], error) {
+	return pagesOf(ctx, params, opts, func(ctx context.Context, p *ListInvoicesParams) (*Page[Invoice], error) {
 		return s.List(ctx, p, opts...)
 	})
 }
@@ -85,7 +85,7 @@ func (s *InvoicesService) ListByCustomer(ctx context.Context, customerID int64, 
 
 // PagesByCustomer iterates over the pages of [InvoicesService.ListByCustomer].
 func (s *InvoicesService) PagesByCustomer(ctx context.Context, customerID int64, params *ListCustomerInvoicesParams, opts ...RequestOption) iter.Seq2[*Page[Invoice], error] {
-	return pagesOf(ctx, params, func(ctx context.Context, p *ListCustomerInvoicesParams) (*Page[Invoice], error) {
+	return pagesOf(ctx, params, opts, func(ctx context.Context, p *ListCustomerInvoicesParams) (*Page[Invoice], error) {
 		return s.ListByCustomer(ctx, customerID, p, opts...)
 	})
 }
@@ -161,7 +161,7 @@ func (s *InvoicesService) ListSummaries(ctx context.Context, customerID int64, p
 
 // SummaryPages iterates over the pages of [InvoicesService.ListSummaries].
 func (s *InvoicesService) SummaryPages(ctx context.Context, customerID int64, params *ListInvoiceSummariesParams, opts ...RequestOption) iter.Seq2[*Page[InvoiceSummary], error] {
-	return pagesOf(ctx, params, func(ctx context.Context, p *ListInvoiceSummariesParams) (*Page[InvoiceSummary], error) {
+	return pagesOf(ctx, params, opts, func(ctx context.Context, p *ListInvoiceSummariesParams) (*Page[InvoiceSummary], error) {
 		return s.ListSummaries(ctx, customerID, p, opts...)
 	})
 }

@@ -18,12 +18,18 @@ type pagedParams[P any] interface {
 // pagesOf iterates over the pages of a list, starting at the params' page
 // number. It works on a copy of the params, so the caller may reuse or
 // change theirs while iterating.
-func pagesOf[T, P any, PP pagedParams[P]](ctx context.Context, params PP, list func(context.Context, PP) (*Page[T], error)) iter.Seq2[*Page[T], error] {
+func pagesOf[T, P any, PP pagedParams[P]](ctx context.Context, params PP, opts []RequestOption, list func(context.Context, PP) (*Page[T], error)) iter.Seq2[*Page[T], error] {
 	var p P
 	if params != nil {
 		p = *params
 	}
-	return pages(ctx, PP(&p).listOptions().PageNumber, func(ctx context.Context, n int) (*Page[T], error) {
+	rc, err := applyRequestOptions(opts)
+	if err != nil {
+		return func(yield func(*Page[T], error) bool) {
+			yield(nil, &ValidationError{Field: "RequestOption", Reason: err.Error()})
+		}
+	}
+	return pages(ctx, PP(&p).listOptions().PageNumber, rc.prefetch, func(ctx context.Context, n int) (*Page[T], error) {
 		q := p
 		PP(&q).listOptions().PageNumber = n
 		return list(ctx, &q)

@@ -2,6 +2,7 @@ package billing
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"iter"
 	"net/http"
@@ -176,17 +177,57 @@ func listPage[T any](ctx context.Context, c *Client, path string, q url.Values, 
 	}
 	page := newPage[T](resp.Header, pageNumber, pageSize)
 	page.Response = Response{StatusCode: resp.StatusCode, Header: resp.Header, RateLimit: parseRateLimit(resp.Header, c.cfg.now())}
-	if err := c.decodeJSON(cl, resp, &page.Items); err != nil {
+	if err := decodeItems(cl, resp, &page.Items, pageSize); err != nil {
 		return nil, err
 	}
 	return page, nil
 }
 
+// decodeItems decodes a JSON array answer one item at a time straight from
+// the stream, so that at most one item's bytes are buffered, never the
+// whole page. A null answer is an empty page.
+func decodeItems[T any](cl *call, resp *http.Response, items *[]T, sizeHint int) (err error) {
+	defer drainAndClose(resp.Body)
+	defer func() {
+		if err != nil {
+			err = &DecodeError{Method: cl.method, Path: cl.path, StatusCode: resp.StatusCode, Err: err}
+		}
+	}()
+	dec := json.NewDecoder(resp.Body)
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if tok == nil {
+		return nil
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '[' {
+		return fmt.Errorf("want a JSON array of items, got %v", tok)
+	}
+	if sizeHint > 0 {
+		*items = make([]T, 0, min(sizeHint, 1000))
+	} else {
+		*items = []T{}
+	}
+	for dec.More() {
+		var it T
+		if err := dec.Decode(&it); err != nil {
+			return err
+		}
+		*items = append(*items, it)
+	}
+	if _, err := dec.Token(); err != nil { // the closing ]
+		return err
+	}
+	return nil
+}
+
 // pages iterates from page first until the last page. It checks the
 // context between pages, yields an error once and stops, and refuses to
 // go on when the server does not serve the page that was asked for, since
-// that would repeat or skip items forever.
-func pages[T any](ctx context.Context, first int, fetch fetchFunc[T]) iter.Seq2[*Page[T], error] {
+// that would repeat or skip items forever. With prefetch >= 2 and a total
+// known from the first page, it fetches the rest through prefetchRange.
+func pages[T any](ctx context.Context, first, prefetch int, fetch fetchFunc[T]) iter.Seq2[*Page[T], error] {
 	return func(yield func(*Page[T], error) bool) {
 		if ctx == nil {
 			yield(nil, invalid("ctx", "nil context.Context"))
@@ -194,7 +235,7 @@ func pages[T any](ctx context.Context, first int, fetch fetchFunc[T]) iter.Seq2[
 		}
 		n := first
 		var prev *Page[T]
-		for i := 0; ; i++ {
+		for {
 			if err := ctx.Err(); err != nil {
 				yield(nil, err)
 				return
@@ -204,24 +245,41 @@ func pages[T any](ctx context.Context, first int, fetch fetchFunc[T]) iter.Seq2[
 				yield(nil, err)
 				return
 			}
-			if p.CurrentPage >= 0 && p.CurrentPage != n {
-				yield(nil, fmt.Errorf("%w: asked for page %d, the server answered page %d", ErrPagination, n, p.CurrentPage))
+			if err := checkAdvance(p, prev, n); err != nil {
+				yield(nil, err)
 				return
 			}
-			if len(p.Items) == 0 && i > 0 {
+			if len(p.Items) == 0 && prev != nil {
 				return
 			}
-			if prev != nil && samePage(prev, p) {
-				yield(nil, fmt.Errorf("%w: page %d repeats the items of the page before it", ErrPagination, n))
-				return
-			}
-			prev = p
 			if !yield(p, nil) || !p.HasNext() {
 				return
 			}
+			prev = p
 			n = p.NextPageNumber()
+			// Prefetching guesses page numbers, so it needs consecutive ones.
+			if last := lastPageIndex(p); prefetch >= 2 && last >= n && n == p.current()+1 {
+				var more bool
+				if prev, more = prefetchRange(ctx, n, last, prefetch, prev, fetch, yield); !more || !prev.HasNext() {
+					return
+				}
+				// The list grew while it was read: go on one page at a time.
+				n = prev.NextPageNumber()
+			}
 		}
 	}
+}
+
+// checkAdvance refuses a page that is not the one asked for, or that
+// repeats the page before it.
+func checkAdvance[T any](p, prev *Page[T], want int) error {
+	if p.CurrentPage >= 0 && p.CurrentPage != want {
+		return fmt.Errorf("%w: asked for page %d, the server answered page %d", ErrPagination, want, p.CurrentPage)
+	}
+	if prev != nil && samePage(prev, p) {
+		return fmt.Errorf("%w: page %d repeats the items of the page before it", ErrPagination, want)
+	}
+	return nil
 }
 
 // identified is an entity with an id; every listed entity has one.

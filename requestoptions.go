@@ -8,14 +8,15 @@ import (
 )
 
 // RequestOption changes one call: [SuppressEvents], [WithHeader],
-// [WithRetries], [CaptureResponse]. A bad option fails the call before
+// [WithRetries], [CaptureResponse], and for iterators [Prefetch]. A bad option fails the call before
 // anything is sent.
 type RequestOption func(*requestConfig) error
 
 type requestConfig struct {
-	header  http.Header
-	retry   *RetryPolicy
-	capture *Response
+	header   http.Header
+	retry    *RetryPolicy
+	capture  *Response
+	prefetch int
 }
 
 // reservedHeaders are set by the client itself; letting a request option

@@ -106,7 +106,7 @@ func (s *SubscriptionProductsService) ListItems(ctx context.Context, subscriptio
 
 // ItemPages iterates over the pages of [SubscriptionProductsService.ListItems].
 func (s *SubscriptionProductsService) ItemPages(ctx context.Context, subscriptionProductID int64, params *ListItemsParams, opts ...RequestOption) iter.Seq2[*Page[SubscriptionProductItem], error] {
-	return pagesOf(ctx, params, func(ctx context.Context, p *ListItemsParams) (*Page[SubscriptionProductItem], error) {
+	return pagesOf(ctx, params, opts, func(ctx context.Context, p *ListItemsParams) (*Page[SubscriptionProductItem], error) {
 		return s.ListItems(ctx, subscriptionProductID, p, opts...)
 	})
 }

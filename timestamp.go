@@ -162,6 +162,11 @@ func parseTimestamp(b []byte) (time.Time, error) {
 	t := time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.UTC)
 	if offset != 0 {
 		t = t.Add(-time.Duration(offset) * time.Second)
+		// An offset can carry a date just past the ends of the four-digit
+		// years, which the API's format cannot write back.
+		if y := t.Year(); y < 1 || y > 9999 {
+			return time.Time{}, errors.New("date out of range once converted to UTC")
+		}
 	}
 	return t, nil
 }

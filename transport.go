@@ -119,7 +119,10 @@ func (c *Client) retryClient(cl *call) *retryablehttp.Client {
 		RetryMax:     cl.policy.MaxRetries,
 		RetryWaitMin: cl.policy.MinBackoff,
 		RetryWaitMax: cl.policy.MaxBackoff,
-		RequestLogHook: func(_ retryablehttp.Logger, _ *http.Request, retry int) {
+		RequestLogHook: func(_ retryablehttp.Logger, req *http.Request, retry int) {
+			if p := pacerFrom(req.Context()); p != nil {
+				p.wait(req.Context()) // a 429 elsewhere in the pipeline holds this attempt back
+			}
 			cl.attempt.number = retry + 1
 			cl.attempt.start = time.Now()
 			cl.attempt.wroteHeaders.Store(false)
@@ -134,7 +137,13 @@ func (c *Client) retryClient(cl *call) *retryablehttp.Client {
 			return retry, nil
 		},
 		Backoff: func(_, _ time.Duration, retry int, resp *http.Response) time.Duration {
-			return cl.waitBefore(retry, resp, c.cfg.now())
+			wait := cl.waitBefore(retry, resp, c.cfg.now())
+			if resp != nil && resp.StatusCode == http.StatusTooManyRequests {
+				if p := pacerFrom(resp.Request.Context()); p != nil {
+					p.pauseFor(wait) // throttling slows the whole pipeline, not one worker
+				}
+			}
+			return wait
 		},
 		ErrorHandler: func(resp *http.Response, err error, _ int) (*http.Response, error) {
 			// Retries are spent: hand back the last answer so the caller

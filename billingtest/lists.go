@@ -1,15 +1,372 @@
 package billingtest
 
-import "net/http"
+import (
+	"cmp"
+	"iter"
+	"net/http"
+	"slices"
+	"time"
 
-// Placeholder handlers, replaced by the list implementation.
+	billing "github.com/billingapi/billing-go"
+	"github.com/shopspring/decimal"
+)
 
-func (s *Server) handleListInvoices(w http.ResponseWriter, r *http.Request)         { s.todo(w) }
-func (s *Server) handleListCustomerInvoices(w http.ResponseWriter, r *http.Request) { s.todo(w) }
-func (s *Server) handleGetInvoice(w http.ResponseWriter, r *http.Request)           { s.todo(w) }
-func (s *Server) handleInvoiceSummaries(w http.ResponseWriter, r *http.Request)     { s.todo(w) }
-func (s *Server) handleSubscriptionItems(w http.ResponseWriter, r *http.Request)    { s.todo(w) }
+// The list and read endpoints of invoices, invoice summaries and
+// subscription product items (sections 4.1 to 4.4 and 4.10 of the
+// reference). Filtering is in filtereval.go, sorting in sorting.go and the
+// shared paging controls and headers in paging.go.
 
-func (s *Server) todo(w http.ResponseWriter) {
-	s.writeError(w, http.StatusNotImplemented, errorKeyAPI, "todo")
+// Enum values as the reference lists them, for checking filter values.
+var (
+	customerStatuses        = enumValues(billing.CustomerStatusDraft, billing.CustomerStatusActive, billing.CustomerStatusCancelled, billing.CustomerStatusHold, billing.CustomerStatusSuspended)
+	customerAccountStatuses = enumValues(billing.CustomerAccountStatusGood, billing.CustomerAccountStatusPoorStanding, billing.CustomerAccountStatusCollection)
+	invoiceStatuses         = enumValues(billing.InvoiceStatusDue, billing.InvoiceStatusOverdue, billing.InvoiceStatusPaid, billing.InvoiceStatusWrittenOff, billing.InvoiceStatusVoid, billing.InvoiceStatusDisputed, billing.InvoiceStatusPending)
+	itemStatuses            = enumValues(billing.ItemStatusActive, billing.ItemStatusDeleted)
+	subscriptionStatuses    = enumValues(billing.SubscriptionStatusActive, billing.SubscriptionStatusDraft, billing.SubscriptionStatusCancelled, billing.SubscriptionStatusProvisioning, billing.SubscriptionStatusExpired)
+	intervals               = enumValues(billing.IntervalMonthly, billing.IntervalYearly)
+)
+
+func enumValues[S ~string](vs ...S) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = string(v)
+	}
+	return out
+}
+
+// noCustomer stands in for a missing customer, so that getters need no nil
+// checks; the store never lets an invoice lose its customer.
+var noCustomer = &Customer{}
+
+func customerOf(st *store, id int64) *Customer {
+	if c := st.customers[id]; c != nil {
+		return c
+	}
+	return noCustomer
+}
+
+// invoiceRow is an invoice, what invoice filters read. Its customer is
+// looked up only by the Customer.* names, so that filters without them
+// skip a map lookup per invoice.
+type invoiceRow struct {
+	inv *Invoice
+	st  *store
+}
+
+func (r invoiceRow) id() int64 { return r.inv.ID }
+
+func (r invoiceRow) cust() *Customer { return customerOf(r.st, r.inv.CustomerID) }
+
+// Getters shared by the two invoice lists; each list takes the names its
+// SDK filter struct has.
+var invoiceGetters = map[string]getter[invoiceRow]{
+	"createdTimestamp":   {time: func(r invoiceRow) time.Time { return r.inv.CreatedTimestamp }},
+	"effectiveTimestamp": {time: func(r invoiceRow) time.Time { return r.inv.EffectiveTimestamp }},
+	"postedTimestamp":    {time: func(r invoiceRow) time.Time { return r.inv.PostedTimestamp }},
+	"poNumber":           {text: func(r invoiceRow) string { return r.inv.PoNumber }},
+	"closingArBalance":   {decimal: func(r invoiceRow) decimal.Decimal { return r.inv.ClosingArBalance }},
+	"openingArBalance":   {decimal: func(r invoiceRow) decimal.Decimal { return r.inv.OpeningArBalance }},
+	"customerId":         {integer: func(r invoiceRow) (int64, bool) { return r.inv.CustomerID, true }},
+	"invoiceNumber":      {integer: func(r invoiceRow) (int64, bool) { return r.inv.InvoiceNumber, true }},
+	"erpId":              {text: func(r invoiceRow) string { return r.inv.ErpID }},
+	"crmId":              {text: func(r invoiceRow) string { return r.inv.CrmID }},
+	// An invoice's instalments are its payment schedules.
+	"totalInstallments": {integer: func(r invoiceRow) (int64, bool) { return int64(len(r.inv.PaymentSchedules)), true }},
+	"accountingId":      {integer: nullableInt(func(r invoiceRow) int64 { return r.inv.AccountingID })},
+
+	"Customer.AccountStatus":                {enum: func(r invoiceRow) string { return string(r.cust().AccountStatus) }, values: customerAccountStatuses},
+	"Customer.Status":                       {enum: func(r invoiceRow) string { return string(r.cust().Status) }, values: customerStatuses},
+	"Customer.Arbalance":                    {decimal: func(r invoiceRow) decimal.Decimal { return r.cust().ArBalance }},
+	"Customer.CurrentMrr":                   {decimal: func(r invoiceRow) decimal.Decimal { return r.cust().CurrentMrr }},
+	"Customer.CurrentNetMrr":                {decimal: func(r invoiceRow) decimal.Decimal { return r.cust().CurrentNetMrr }},
+	"Customer.MonthlyRecurringRevenue":      {decimal: func(r invoiceRow) decimal.Decimal { return r.cust().MonthlyRecurringRevenue }},
+	"Customer.NetMRR":                       {decimal: func(r invoiceRow) decimal.Decimal { return r.cust().NetMRR }},
+	"Customer.CreatedTimestamp":             {time: func(r invoiceRow) time.Time { return r.cust().CreatedTimestamp }},
+	"Customer.ModifiedTimestamp":            {time: func(r invoiceRow) time.Time { return r.cust().ModifiedTimestamp }},
+	"Customer.ParentId":                     {integer: nullableInt(func(r invoiceRow) int64 { return r.cust().ParentID })},
+	"Customer.CustomerReference.Reference1": {text: func(r invoiceRow) string { return r.cust().Reference1 }},
+	"Customer.CustomerReference.Reference2": {text: func(r invoiceRow) string { return r.cust().Reference2 }},
+	"Customer.CustomerReference.Reference3": {text: func(r invoiceRow) string { return r.cust().Reference3 }},
+}
+
+// nullableInt reads an integer whose 0 the service stores as null.
+func nullableInt[T any](get func(T) int64) func(T) (int64, bool) {
+	return func(r T) (int64, bool) {
+		n := get(r)
+		return n, n != 0
+	}
+}
+
+// summaryRow is an invoice seen as a summary: its status depends on the
+// clock at the time of the request.
+type summaryRow struct {
+	inv  *Invoice
+	cust *Customer
+	now  time.Time
+}
+
+func (r summaryRow) id() int64 { return r.inv.ID }
+
+var summaryGetters = map[string]getter[summaryRow]{
+	"Id":                 {integer: func(r summaryRow) (int64, bool) { return r.inv.ID, true }},
+	"customerId":         {integer: func(r summaryRow) (int64, bool) { return r.inv.CustomerID, true }},
+	"invoiceNumber":      {integer: func(r summaryRow) (int64, bool) { return r.inv.InvoiceNumber, true }},
+	"reference":          {text: func(r summaryRow) string { return r.cust.Reference }},
+	"invoiceAmount":      {decimal: func(r summaryRow) decimal.Decimal { return invoiceAmount(r.inv) }},
+	"dueDate":            {time: func(r summaryRow) time.Time { return dueDate(r.inv) }},
+	"invoiceStatus":      {enum: func(r summaryRow) string { return string(invoiceStatus(r.inv, r.now)) }, values: invoiceStatuses},
+	"customer.Status":    {enum: func(r summaryRow) string { return string(r.cust.Status) }, values: customerStatuses},
+	"effectiveTimestamp": {time: func(r summaryRow) time.Time { return r.inv.EffectiveTimestamp }},
+	"modifiedTimestamp":  {time: func(r summaryRow) time.Time { return r.inv.ModifiedTimestamp }},
+	"postedTimestamp":    {time: func(r summaryRow) time.Time { return r.inv.PostedTimestamp }},
+	"unsettled":          {boolean: func(r summaryRow) bool { return outstandingBalance(r.inv).IsPositive() }},
+}
+
+type itemRow = *billing.SubscriptionProductItem
+
+func itemID(r itemRow) int64 { return r.ID }
+
+var itemGetters = map[string]getter[itemRow]{
+	"createdTimestamp":  {time: func(r itemRow) time.Time { return r.CreatedDate.Time }},
+	"modifiedTimestamp": {time: func(r itemRow) time.Time { return r.ModifiedDate.Time }},
+	"name":              {text: func(r itemRow) string { return r.Name }},
+	"description":       {text: func(r itemRow) string { return r.Description }},
+	"reference":         {text: func(r itemRow) string { return r.Reference.Value }},
+	"status":            {enum: func(r itemRow) string { return string(r.Status) }, values: itemStatuses},
+}
+
+// The endpoints' schemas, from the SDK's filter structs.
+var (
+	invoiceSchema         = newSchema("GET /v1/Invoices", billing.InvoiceFilter{}, invoiceGetters)
+	customerInvoiceSchema = newSchema("GET /v1/Customers/{customerId}/Invoices/", billing.CustomerInvoiceFilter{}, invoiceGetters)
+	summarySchema         = newSchema("GET /v1/customers/{customerId}/invoiceSummaries", billing.InvoiceSummaryFilter{}, summaryGetters)
+	itemSchema            = newSchema("GET /v1/subscriptionProducts/{subscriptionProductId}/items", billing.SubscriptionProductItemFilter{}, itemGetters)
+)
+
+// invoiceRows yields the invoices in ascending id order, those of one
+// customer when customerID is not 0. The caller holds s.mu.
+func (st *store) invoiceRows(customerID int64) iter.Seq[invoiceRow] {
+	return func(yield func(invoiceRow) bool) {
+		for _, id := range st.invoiceOrder {
+			inv := st.invoices[id]
+			if inv == nil || (customerID != 0 && inv.CustomerID != customerID) {
+				continue
+			}
+			if !yield(invoiceRow{inv: inv, st: st}) {
+				return
+			}
+		}
+	}
+}
+
+// flatInvoice is an invoice whose charges are always written, [] when
+// there are none. billing.Invoice declares charges with omitempty (right
+// for the SDK, which must accept an answer without them), which would drop
+// the empty array the reference shows in list-all answers; this field
+// shadows it, as encoding/json gives the shallower field precedence.
+type flatInvoice struct {
+	billing.Invoice
+	Charges []billing.Charge `json:"charges"`
+}
+
+// groupedInvoice is an invoice with chargeGroups, [] when there are none,
+// and no charges.
+type groupedInvoice struct {
+	billing.Invoice
+	ChargeGroups []billing.ChargeGroup `json:"chargeGroups"`
+}
+
+func flat(inv billing.Invoice) flatInvoice {
+	charges := inv.Charges
+	if charges == nil {
+		charges = []billing.Charge{}
+	}
+	inv.Charges = nil
+	return flatInvoice{Invoice: inv, Charges: charges}
+}
+
+func grouped(inv billing.Invoice) groupedInvoice {
+	groups := inv.ChargeGroups
+	if groups == nil {
+		groups = []billing.ChargeGroup{}
+	}
+	inv.ChargeGroups, inv.Charges = nil, nil
+	return groupedInvoice{Invoice: inv, ChargeGroups: groups}
+}
+
+// boolParam reads an optional boolean query parameter: true or false in
+// any case; present with any other value (empty included) it is a 400.
+func boolParam(r *http.Request, name string) (bool, error) {
+	v, ok := param(r.URL.Query(), name)
+	if !ok {
+		return false, nil
+	}
+	b, err := parseBool(v)
+	if err != nil {
+		return false, badRequest("%s: %v", name, err)
+	}
+	return b, nil
+}
+
+// handleListInvoices serves GET /v1/Invoices: every invoice, without line
+// items (charges is []).
+func (s *Server) handleListInvoices(w http.ResponseWriter, r *http.Request) {
+	lr, pred, err := parseListRequest(r.URL.Query(), invoiceSchema)
+	if err != nil {
+		s.writeRequestError(w, err)
+		return
+	}
+	s.mu.RLock()
+	page := runList(s.store.invoiceRows(0), invoiceRow.id, invoiceSchema, lr, pred)
+	out := make([]flatInvoice, len(page.items))
+	for i, row := range page.items {
+		out[i] = flat(s.store.renderInvoice(row.inv, chargesEmpty, false))
+	}
+	s.mu.RUnlock()
+	setPageHeaders(w.Header(), lr, page)
+	s.writeJSON(w, http.StatusOK, out)
+}
+
+// handleListCustomerInvoices serves GET /v1/Customers/{customerId}/Invoices/:
+// the customer's invoices with their charges; tracked items only with
+// showTrackedItems=true.
+func (s *Server) handleListCustomerInvoices(w http.ResponseWriter, r *http.Request) {
+	customerID, ok := s.pathInt(w, r, "customerId")
+	if !ok {
+		return
+	}
+	lr, pred, err := parseListRequest(r.URL.Query(), customerInvoiceSchema)
+	if err != nil {
+		s.writeRequestError(w, err)
+		return
+	}
+	tracked, err := boolParam(r, "showTrackedItems")
+	if err != nil {
+		s.writeRequestError(w, err)
+		return
+	}
+	s.mu.RLock()
+	if _, ok := s.store.customers[customerID]; !ok {
+		s.mu.RUnlock()
+		s.writeRequestError(w, notFound("customer %d does not exist", customerID))
+		return
+	}
+	page := runList(s.store.invoiceRows(customerID), invoiceRow.id, customerInvoiceSchema, lr, pred)
+	out := make([]flatInvoice, len(page.items))
+	for i, row := range page.items {
+		out[i] = flat(s.store.renderInvoice(row.inv, chargesFlat, tracked))
+	}
+	s.mu.RUnlock()
+	setPageHeaders(w.Header(), lr, page)
+	s.writeJSON(w, http.StatusOK, out)
+}
+
+// handleGetInvoice serves GET /v1/Invoices/{invoiceId}. With
+// groupCharges=true (the reference leaves the name open; the SDK sends
+// groupCharges) the answer has chargeGroups, by subscription or purchase,
+// instead of charges.
+func (s *Server) handleGetInvoice(w http.ResponseWriter, r *http.Request) {
+	id, ok := s.pathInt(w, r, "invoiceId")
+	if !ok {
+		return
+	}
+	tracked, err := boolParam(r, "showTrackedItems")
+	if err != nil {
+		s.writeRequestError(w, err)
+		return
+	}
+	group, err := boolParam(r, "groupCharges")
+	if err != nil {
+		s.writeRequestError(w, err)
+		return
+	}
+	s.mu.RLock()
+	inv, found := s.store.invoices[id]
+	var out any
+	switch {
+	case !found:
+	case group:
+		out = grouped(s.store.renderInvoice(inv, chargesGrouped, tracked))
+	default:
+		out = flat(s.store.renderInvoice(inv, chargesFlat, tracked))
+	}
+	s.mu.RUnlock()
+	if !found {
+		s.writeRequestError(w, notFound("invoice %d does not exist", id))
+		return
+	}
+	s.writeJSON(w, http.StatusOK, out)
+}
+
+// handleInvoiceSummaries serves GET /v1/customers/{customerId}/invoiceSummaries.
+func (s *Server) handleInvoiceSummaries(w http.ResponseWriter, r *http.Request) {
+	customerID, ok := s.pathInt(w, r, "customerId")
+	if !ok {
+		return
+	}
+	lr, pred, err := parseListRequest(r.URL.Query(), summarySchema)
+	if err != nil {
+		s.writeRequestError(w, err)
+		return
+	}
+	now := s.now()
+	s.mu.RLock()
+	cust, known := s.store.customers[customerID]
+	if !known {
+		s.mu.RUnlock()
+		s.writeRequestError(w, notFound("customer %d does not exist", customerID))
+		return
+	}
+	rows := func(yield func(summaryRow) bool) {
+		for row := range s.store.invoiceRows(customerID) {
+			if !yield(summaryRow{inv: row.inv, cust: cust, now: now}) {
+				return
+			}
+		}
+	}
+	page := runList(rows, summaryRow.id, summarySchema, lr, pred)
+	out := make([]billing.InvoiceSummary, len(page.items))
+	for i, row := range page.items {
+		out[i] = s.store.renderSummary(row.inv, now)
+	}
+	s.mu.RUnlock()
+	setPageHeaders(w.Header(), lr, page)
+	s.writeJSON(w, http.StatusOK, out)
+}
+
+// handleSubscriptionItems serves
+// GET /v1/subscriptionProducts/{subscriptionProductId}/items. A known
+// subscription product without items has an empty list, not a 404.
+func (s *Server) handleSubscriptionItems(w http.ResponseWriter, r *http.Request) {
+	productID, ok := s.pathInt(w, r, "subscriptionProductId")
+	if !ok {
+		return
+	}
+	lr, pred, err := parseListRequest(r.URL.Query(), itemSchema)
+	if err != nil {
+		s.writeRequestError(w, err)
+		return
+	}
+	s.mu.RLock()
+	if !s.store.products[productID] {
+		s.mu.RUnlock()
+		s.writeRequestError(w, notFound("subscription product %d does not exist", productID))
+		return
+	}
+	stored := s.store.items[productID]
+	// Items are kept in the order they were added, which seeded ids need
+	// not follow; lists go by id.
+	rows := make([]itemRow, len(stored))
+	for i := range stored {
+		rows[i] = &stored[i]
+	}
+	slices.SortFunc(rows, func(a, b itemRow) int { return cmp.Compare(a.ID, b.ID) })
+	page := runList(slices.Values(rows), itemID, itemSchema, lr, pred)
+	out := make([]billing.SubscriptionProductItem, len(page.items))
+	for i, it := range page.items {
+		out[i] = *it
+	}
+	s.mu.RUnlock()
+	setPageHeaders(w.Header(), lr, page)
+	s.writeJSON(w, http.StatusOK, out)
 }

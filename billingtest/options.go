@@ -164,7 +164,7 @@ func WithFixtures(path string) Option {
 	}
 }
 
-// WithGenerated seeds the fake with generated data; see [Generate].
+// WithGenerated seeds the fake with generated data; see [Server.Generate].
 func WithGenerated(opts GenerateOptions) Option {
 	return func(c *config) error {
 		c.seed = append(c.seed, func(s *Server) error { return s.Generate(opts) })

@@ -19,6 +19,14 @@ const (
 	chargesGrouped                   // read with groupCharges, write-off answer
 )
 
+// jsonNull is how the service sends an absent value whose shape the
+// reference does not show: null, not a missing key.
+var jsonNull = json.RawMessage(`null`)
+
+// scheduleStatusPaid is a payment schedule status the reference does not
+// list ("others can exist"): the fake uses it for a settled instalment.
+const scheduleStatusPaid billing.PaymentScheduleStatus = "Paid"
+
 // termsDays reads "Net30" as 30; anything else is 30 days.
 func termsDays(terms string) int {
 	if n, err := strconv.Atoi(strings.TrimPrefix(strings.ToLower(terms), "net")); err == nil && n >= 0 {
@@ -49,7 +57,7 @@ func defaultSchedule(inv *Invoice) []billing.PaymentSchedule {
 	}
 	status := billing.PaymentScheduleStatusDue
 	if outstanding.IsZero() {
-		status = "Paid"
+		status = scheduleStatusPaid
 	}
 	return []billing.PaymentSchedule{{
 		DueDateTimestamp:   billing.NewTimestamp(inv.PostedTimestamp.AddDate(0, 0, termsDays(inv.Terms))),
@@ -163,7 +171,6 @@ func (st *store) renderInvoice(inv *Invoice, mode chargeMode, showTracked bool) 
 		out.Charges = st.renderCharges(inv.Charges, showTracked)
 	case chargesGrouped:
 		out.ChargeGroups = st.renderGroups(inv, showTracked)
-		out.CrmID = strPtr(inv.CrmID)
 	}
 	return out
 }
@@ -188,6 +195,8 @@ func renderSnapshot(c *Customer) *billing.InvoiceCustomer {
 		Status:                     c.Status,
 		CustomerAccountStatus:      c.AccountStatus,
 		Currency:                   &currency,
+		CustomerReference:          jsonNull,
+		CustomerAcquisition:        jsonNull,
 		MonthlyRecurringRevenue:    c.MonthlyRecurringRevenue,
 		NetMonthlyRecurringRevenue: c.NetMRR,
 		CrmID:                      strPtr(c.CrmID),
@@ -218,8 +227,11 @@ func (st *store) renderCharges(charges []Charge, showTracked bool) []billing.Cha
 			StartServiceDate:   billing.NewTimestamp(c.StartServiceDate),
 			EndServiceDate:     billing.NewTimestamp(c.EndServiceDate),
 			IsReversable:       true,
+			Discount:           jsonNull,
 			Discounts:          json.RawMessage(`[]`),
+			Purchase:           jsonNull,
 			ChargeTiers:        []billing.ChargeTier{},
+			ErpLocationID:      jsonNull,
 		}
 		if c.SubscriptionProductID != 0 {
 			rc.SubscriptionProduct = &billing.ResourceRef{ID: c.SubscriptionProductID, URI: uri("SubscriptionProducts", c.SubscriptionProductID)}
@@ -254,6 +266,9 @@ func (st *store) renderGroups(inv *Invoice, showTracked bool) []billing.ChargeGr
 	for _, k := range order {
 		charges := byKey[k]
 		g := billing.ChargeGroup{Charges: st.renderCharges(charges, showTracked)}
+		if len(g.Charges) == 0 {
+			continue // all its charges are tracked items, which are hidden
+		}
 		if k.subscription != 0 {
 			g.SubscriptionID = &k.subscription
 			if sub := st.subscriptions[k.subscription]; sub != nil {
@@ -292,6 +307,7 @@ func (st *store) renderSummary(inv *Invoice, now time.Time) billing.InvoiceSumma
 		Writeoffs:          inv.totalWriteoffs,
 		OutstandingBalance: outstandingBalance(inv),
 		Currency:           "USD",
+		TaxServiceID:       jsonNull,
 	}
 	sum.Unsettled = sum.OutstandingBalance.IsPositive()
 	if cust != nil {

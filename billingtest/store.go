@@ -65,6 +65,11 @@ func insertSorted(ids []int64, id int64) []int64 {
 func (s *Server) AddCustomer(c Customer) (int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.addCustomerLocked(c)
+}
+
+// addCustomerLocked is AddCustomer without the lock, for callers that hold s.mu.
+func (s *Server) addCustomerLocked(c Customer) (int64, error) {
 	id, err := s.store.assign(c.ID)
 	if err != nil {
 		return 0, fmt.Errorf("AddCustomer: %w", err)
@@ -94,6 +99,21 @@ func (s *Server) AddCustomer(c Customer) (int64, error) {
 func (s *Server) AddInvoice(inv Invoice) (int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.addInvoiceLocked(inv)
+}
+
+// addInvoiceLocked is AddInvoice without the lock, for callers that hold s.mu.
+func (s *Server) addInvoiceLocked(inv Invoice) (int64, error) {
+	// Copy what the caller may still hold: charge ids are assigned in place.
+	inv.Charges = slices.Clone(inv.Charges)
+	inv.PaymentSchedules = slices.Clone(inv.PaymentSchedules)
+	return s.insertInvoiceLocked(&inv)
+}
+
+// insertInvoiceLocked stores inv itself, not a copy, so that the generator
+// can hand over invoices and charges carved from large slabs without a
+// copy or an allocation each. The caller must hold s.mu and give up inv.
+func (s *Server) insertInvoiceLocked(inv *Invoice) (int64, error) {
 	if _, ok := s.store.customers[inv.CustomerID]; !ok {
 		return 0, fmt.Errorf("AddInvoice: unknown customer %d", inv.CustomerID)
 	}
@@ -105,7 +125,6 @@ func (s *Server) AddInvoice(inv Invoice) (int64, error) {
 		return 0, fmt.Errorf("AddInvoice: invoice %d exists", id)
 	}
 	inv.ID = id
-	inv.Charges = slices.Clone(inv.Charges)
 	for i := range inv.Charges {
 		if inv.Charges[i].ID, err = s.store.assign(inv.Charges[i].ID); err != nil {
 			return 0, fmt.Errorf("AddInvoice: charge: %w", err)
@@ -130,11 +149,9 @@ func (s *Server) AddInvoice(inv Invoice) (int64, error) {
 		inv.Terms = "Net30"
 	}
 	if inv.PaymentSchedules == nil {
-		inv.PaymentSchedules = defaultSchedule(&inv)
-	} else {
-		inv.PaymentSchedules = slices.Clone(inv.PaymentSchedules)
+		inv.PaymentSchedules = defaultSchedule(inv)
 	}
-	s.store.invoices[id] = &inv
+	s.store.invoices[id] = inv
 	s.store.invoiceOrder = insertSorted(s.store.invoiceOrder, id)
 	return id, nil
 }
@@ -143,6 +160,11 @@ func (s *Server) AddInvoice(inv Invoice) (int64, error) {
 func (s *Server) AddDraftInvoice(d DraftInvoice) (int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.addDraftInvoiceLocked(d)
+}
+
+// addDraftInvoiceLocked is AddDraftInvoice without the lock, for callers that hold s.mu.
+func (s *Server) addDraftInvoiceLocked(d DraftInvoice) (int64, error) {
 	id, err := s.store.assign(d.ID)
 	if err != nil {
 		return 0, fmt.Errorf("AddDraftInvoice: %w", err)
@@ -160,6 +182,11 @@ func (s *Server) AddDraftInvoice(d DraftInvoice) (int64, error) {
 func (s *Server) AddCreditCard(c CreditCard) (int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.addCreditCardLocked(c)
+}
+
+// addCreditCardLocked is AddCreditCard without the lock, for callers that hold s.mu.
+func (s *Server) addCreditCardLocked(c CreditCard) (int64, error) {
 	if _, ok := s.store.customers[c.CustomerID]; !ok {
 		return 0, fmt.Errorf("AddCreditCard: unknown customer %d", c.CustomerID)
 	}
@@ -183,6 +210,11 @@ func (s *Server) AddCreditCard(c CreditCard) (int64, error) {
 func (s *Server) AddSubscription(sub Subscription) (int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.addSubscriptionLocked(sub)
+}
+
+// addSubscriptionLocked is AddSubscription without the lock, for callers that hold s.mu.
+func (s *Server) addSubscriptionLocked(sub Subscription) (int64, error) {
 	if _, ok := s.store.customers[sub.CustomerID]; !ok {
 		return 0, fmt.Errorf("AddSubscription: unknown customer %d", sub.CustomerID)
 	}
@@ -220,6 +252,11 @@ func (s *Server) AddSubscription(sub Subscription) (int64, error) {
 func (s *Server) AddSubscriptionProductItem(item billing.SubscriptionProductItem) (int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.addSubscriptionProductItemLocked(item)
+}
+
+// addSubscriptionProductItemLocked is AddSubscriptionProductItem without the lock, for callers that hold s.mu.
+func (s *Server) addSubscriptionProductItemLocked(item billing.SubscriptionProductItem) (int64, error) {
 	if item.SubscriptionProductID <= 0 {
 		return 0, fmt.Errorf("AddSubscriptionProductItem: SubscriptionProductID is required")
 	}
@@ -248,6 +285,11 @@ func (s *Server) AddSubscriptionProductItem(item billing.SubscriptionProductItem
 func (s *Server) AddSalesTrackingCode(code billing.SalesTrackingCode) (int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.addSalesTrackingCodeLocked(code)
+}
+
+// addSalesTrackingCodeLocked is AddSalesTrackingCode without the lock, for callers that hold s.mu.
+func (s *Server) addSalesTrackingCodeLocked(code billing.SalesTrackingCode) (int64, error) {
 	if _, ok := s.store.category(string(code.Type)); !ok {
 		return 0, fmt.Errorf("AddSalesTrackingCode: unknown type %q", code.Type)
 	}
@@ -303,6 +345,11 @@ func (st *store) validTypes() []string {
 func (s *Server) AddBulkJob(j BulkJob) (int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.addBulkJobLocked(j)
+}
+
+// addBulkJobLocked is AddBulkJob without the lock, for callers that hold s.mu.
+func (s *Server) addBulkJobLocked(j BulkJob) (int64, error) {
 	id, err := s.store.assign(j.ID)
 	if err != nil {
 		return 0, fmt.Errorf("AddBulkJob: %w", err)

@@ -66,7 +66,7 @@ func (s *Server) handleWriteOff(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.emit(r, "invoice.writeoff", inv.ID, EventWebhook, EventCRM, EventAccounting, EventEmail)
-	s.writeJSON(w, http.StatusOK, inv)
+	s.writeJSON(w, http.StatusOK, grouped(inv))
 }
 
 // writeOff applies a write-off and returns the invoice as the write-off
@@ -99,7 +99,9 @@ func (s *Server) writeOff(id int64, amount decimal.Decimal) (billing.Invoice, *f
 	}
 	inv.totalWriteoffs = inv.totalWriteoffs.Add(amount)
 	inv.ModifiedTimestamp = s.now()
-	return s.store.renderInvoice(inv, chargesGrouped, true), nil
+	out := s.store.renderInvoice(inv, chargesGrouped, true)
+	out.CrmID = strPtr(inv.CrmID) // the reference shows crmId in the write-off answer
+	return out, nil
 }
 
 // ---- Replace credit card (reference 4.7) ----

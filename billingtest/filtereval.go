@@ -1,0 +1,709 @@
+package billingtest
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/billingapi/billing-go/query"
+	"github.com/shopspring/decimal"
+)
+
+// This file evaluates the reference's filter expressions (section 4.0).
+// Each endpoint's filter names and their kinds come from the SDK's filter
+// struct through query.Fields, so that the SDK and the fake cannot disagree
+// on them; the fake adds only how to read each name from its own data (a
+// getter). An expression is compiled once per request into closures, so
+// that evaluating it over many rows costs a few indirect calls per row and
+// condition and no parsing.
+//
+// Semantics, per kind of field:
+//
+//   - text: case-insensitive. "v" is an exact match, "v*", "*v", "*v*" and
+//     "a*b" are wildcards, [empty] matches null or "", and "lo|hi" is a
+//     case-insensitive lexicographic range. Null never falls in a range.
+//   - integer: "n" exact, "a,b,c" a set, "lo|hi" a range; the value must be
+//     an integer. [empty] matches null, which only the nullable integers
+//     have (Customer.ParentId, accountingId: 0 means none).
+//   - date: "lo|hi" with YYYY-MM-DD (midnight UTC) or YYYY-MM-DDTHH:MM:SS
+//     (UTC; fractional seconds, as the service writes timestamps, and a
+//     trailing Z accepted) bounds, lower inclusive, upper
+//     exclusive, either end open. "YYYY-MM-DD" alone means that whole day
+//     and a date-time alone that second. [empty] matches no date (the zero
+//     time); a missing date never matches anything else.
+//   - decimal: "lo|hi" compared exactly, or "n" for equality. Amounts are
+//     never null, so [empty] matches nothing.
+//   - enum: "v" or "a,b", case-insensitive, each one of the values the
+//     reference lists. [empty] matches an unset value.
+//   - boolean: "true" or "false", case-insensitive.
+//
+// Anything else (a wildcard on a non-text field, a set on a text, date,
+// decimal or boolean field, a range on an enum or boolean, a value of the
+// wrong form) is a 400, as is a name the endpoint does not have. Several
+// conditions must all hold; the same name may appear more than once.
+
+// getter reads one filter name from a row of type T. Exactly one of the
+// functions is set, the one for the field's kind; the schema checks that
+// when it is built.
+type getter[T any] struct {
+	text func(T) string
+	// integer also reports whether the value is present; 0 reads as "none"
+	// only for the integers that are nullable in the service.
+	integer func(T) (int64, bool)
+	time    func(T) time.Time
+	decimal func(T) decimal.Decimal
+	enum    func(T) string
+	boolean func(T) bool
+	// values are the enum's values, as the reference lists them.
+	values []string
+}
+
+// filterField is one filter name of an endpoint.
+type filterField[T any] struct {
+	name string
+	kind query.FieldKind
+	get  getter[T]
+}
+
+// filterSchema is the filter names of one endpoint.
+type filterSchema[T any] struct {
+	endpoint string
+	fields   []filterField[T]
+	byName   map[string]int // lower-cased name → index in fields
+	// sortBufs recycles the *[]sortItem[T] that sorted lists key their
+	// rows into: a sort over every invoice would otherwise allocate, and
+	// leave the collector to scan, megabytes per request.
+	sortBufs sync.Pool
+}
+
+// newSchema builds an endpoint's schema from the SDK's filter struct and
+// the fake's getters, keyed by the exact filter name. It panics when a name
+// has no getter of its kind: that is a mistake in this package, which every
+// test that touches the endpoint reports at once.
+func newSchema[T any](endpoint string, filter any, getters map[string]getter[T]) *filterSchema[T] {
+	fields, err := query.Fields(filter)
+	if err != nil {
+		panic("billingtest: " + endpoint + ": " + err.Error())
+	}
+	sc := &filterSchema[T]{endpoint: endpoint, byName: make(map[string]int, len(fields))}
+	for _, f := range fields {
+		g, ok := getters[f.Name]
+		if !ok || !g.has(f.Kind) {
+			panic(fmt.Sprintf("billingtest: %s: no %v getter for filter name %q", endpoint, f.Kind, f.Name))
+		}
+		sc.byName[strings.ToLower(f.Name)] = len(sc.fields)
+		sc.fields = append(sc.fields, filterField[T]{name: f.Name, kind: f.Kind, get: g})
+	}
+	return sc
+}
+
+func (g getter[T]) has(k query.FieldKind) bool {
+	switch k {
+	case query.TextField:
+		return g.text != nil
+	case query.IntField:
+		return g.integer != nil
+	case query.TimeField:
+		return g.time != nil
+	case query.DecimalField:
+		return g.decimal != nil
+	case query.EnumField:
+		return g.enum != nil && len(g.values) > 0
+	case query.BoolField:
+		return g.boolean != nil
+	}
+	return false
+}
+
+// field finds a filter name, case-insensitively.
+func (sc *filterSchema[T]) field(name string) (*filterField[T], bool) {
+	i, ok := sc.byName[strings.ToLower(name)]
+	if !ok {
+		return nil, false
+	}
+	return &sc.fields[i], true
+}
+
+// names lists the filter names, for error messages; with sortable, only
+// those usable as sortExpression.
+func (sc *filterSchema[T]) names(sortable bool) string {
+	var out []string
+	for _, f := range sc.fields {
+		if !sortable || f.kind.Sortable() {
+			out = append(out, f.name)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// requestError is a 4xx answer decided while reading a request.
+type requestError struct {
+	status int
+	msg    string
+}
+
+func (e *requestError) Error() string { return e.msg }
+
+func badRequest(format string, args ...any) *requestError {
+	return &requestError{status: http.StatusBadRequest, msg: fmt.Sprintf(format, args...)}
+}
+
+func notFound(format string, args ...any) *requestError {
+	return &requestError{status: http.StatusNotFound, msg: fmt.Sprintf(format, args...)}
+}
+
+// writeRequestError answers with err's status and message under the key
+// the reference gives these errors.
+func (s *Server) writeRequestError(w http.ResponseWriter, err error) {
+	var re *requestError
+	if errors.As(err, &re) {
+		s.writeError(w, re.status, errorKeyAPI, re.msg)
+		return
+	}
+	s.writeError(w, http.StatusBadRequest, errorKeyAPI, err.Error())
+}
+
+// parseFilter parses and compiles the query parameter. A nil predicate
+// means no condition.
+func (sc *filterSchema[T]) parseFilter(text string) (func(T) bool, error) {
+	expr, err := query.Parse(text)
+	if err != nil {
+		return nil, badRequest("invalid query: %s", strings.TrimPrefix(err.Error(), "query: "))
+	}
+	return sc.compile(expr)
+}
+
+// compile turns an expression into one predicate; nil means "all rows".
+// All conditions must hold, so they can run in any order: the cheap ones
+// go first, so that the costly ones see fewer rows.
+func (sc *filterSchema[T]) compile(expr query.Expr) (func(T) bool, error) {
+	type costed struct {
+		cost int
+		pred func(T) bool
+	}
+	compiled := make([]costed, 0, len(expr))
+	for _, c := range expr {
+		f, ok := sc.field(c.Name)
+		if !ok {
+			return nil, badRequest("invalid query: unknown filter name %q for %s; valid names: %s", c.Name, sc.endpoint, sc.names(false))
+		}
+		p, err := f.compile(c)
+		if err != nil {
+			return nil, badRequest("invalid query: filter %s: %v", f.name, err)
+		}
+		compiled = append(compiled, costed{f.cost(), p})
+	}
+	slices.SortStableFunc(compiled, func(a, b costed) int { return a.cost - b.cost })
+	preds := make([]func(T) bool, len(compiled))
+	for i, c := range compiled {
+		preds[i] = c.pred
+	}
+	switch len(preds) {
+	case 0:
+		return nil, nil
+	case 1:
+		return preds[0], nil
+	case 2:
+		a, b := preds[0], preds[1]
+		return func(r T) bool { return a(r) && b(r) }, nil
+	}
+	return func(r T) bool {
+		for _, p := range preds {
+			if !p(r) {
+				return false
+			}
+		}
+		return true
+	}, nil
+}
+
+// cost ranks how expensive the field is to test, roughly: integers and
+// dates are read directly, strings are compared byte by byte, amounts
+// chase a pointer to a big.Int, and a dotted name (Customer.Status) reads a
+// related entity, which can mean a map lookup.
+func (f *filterField[T]) cost() int {
+	var c int
+	switch f.kind {
+	case query.IntField, query.TimeField:
+		c = 1
+	case query.BoolField, query.EnumField:
+		c = 2
+	case query.TextField:
+		c = 3
+	default:
+		c = 4
+	}
+	if strings.Contains(f.name, ".") {
+		c += 4
+	}
+	return c
+}
+
+// compile builds the predicate of one condition on this field.
+func (f *filterField[T]) compile(c query.Condition) (func(T) bool, error) {
+	switch f.kind {
+	case query.TextField:
+		m, err := textMatcher(c)
+		if err != nil {
+			return nil, err
+		}
+		get := f.get.text
+		return func(r T) bool { return m(get(r)) }, nil
+	case query.IntField:
+		m, err := intMatcher(c)
+		if err != nil {
+			return nil, err
+		}
+		get := f.get.integer
+		return func(r T) bool { return m(get(r)) }, nil
+	case query.TimeField:
+		m, err := timeMatcher(c)
+		if err != nil {
+			return nil, err
+		}
+		get := f.get.time
+		return func(r T) bool { return m(get(r)) }, nil
+	case query.DecimalField:
+		m, err := decimalMatcher(c)
+		if err != nil {
+			return nil, err
+		}
+		get := f.get.decimal
+		return func(r T) bool { return m(get(r)) }, nil
+	case query.EnumField:
+		m, err := enumMatcher(c, f.get.values)
+		if err != nil {
+			return nil, err
+		}
+		get := f.get.enum
+		return func(r T) bool { return m(get(r)) }, nil
+	case query.BoolField:
+		m, err := boolMatcher(c)
+		if err != nil {
+			return nil, err
+		}
+		get := f.get.boolean
+		return func(r T) bool { return m(get(r)) }, nil
+	}
+	return nil, fmt.Errorf("unsupported field kind %v", f.kind)
+}
+
+var (
+	errWildcard = errors.New("wildcards (*) apply to text fields only")
+	errSet      = errors.New("comma-separated alternatives apply to enum and integer fields only; URL-encode a literal comma as %2C")
+	errRange    = errors.New("ranges (lower|upper) apply to text, integer, date and decimal fields only")
+)
+
+// exact returns the value of a Match without wildcards.
+func exact(c query.Condition) (string, error) {
+	if v, ok := c.Literal(); ok {
+		return v, nil
+	}
+	return "", errWildcard
+}
+
+// textMatcher matches a string field; "" is null.
+func textMatcher(c query.Condition) (func(string) bool, error) {
+	switch c.Kind {
+	case query.Empty:
+		return func(v string) bool { return v == "" }, nil
+	case query.Match:
+		if lit, ok := c.Literal(); ok {
+			return func(v string) bool { return compareFold(v, lit) == 0 }, nil
+		}
+		pat := make([]string, len(c.Pattern))
+		for i, p := range c.Pattern {
+			pat[i] = strings.ToLower(p)
+		}
+		return func(v string) bool { return globMatchFold(pat, v) }, nil
+	case query.Range:
+		lo, hi := c.Lower, c.Upper
+		return func(v string) bool {
+			return v != "" && (lo == "" || compareFold(v, lo) >= 0) && (hi == "" || compareFold(v, hi) < 0)
+		}, nil
+	case query.Set:
+		return nil, errSet
+	}
+	return nil, fmt.Errorf("unsupported condition %v", c.Kind)
+}
+
+// globMatch reports whether v matches the pattern's segments with a
+// wildcard between each two; both are lower-cased already.
+func globMatch(pat []string, v string) bool {
+	first, last := pat[0], pat[len(pat)-1]
+	if len(v) < len(first)+len(last) || !strings.HasPrefix(v, first) || !strings.HasSuffix(v, last) {
+		return false
+	}
+	mid := v[len(first) : len(v)-len(last)]
+	for _, p := range pat[1 : len(pat)-1] {
+		i := strings.Index(mid, p)
+		if i < 0 {
+			return false
+		}
+		mid = mid[i+len(p):]
+	}
+	return true
+}
+
+// globMatchFold is globMatch on v's lower case. ASCII values, by far the
+// most common, are folded byte by byte as they are compared rather than
+// lower-cased into a new string: a wildcard filter over a hundred thousand
+// rows would otherwise allocate for each value with a capital letter.
+func globMatchFold(pat []string, v string) bool {
+	for i := 0; i < len(v); i++ {
+		if v[i] >= utf8.RuneSelf {
+			return globMatch(pat, strings.ToLower(v))
+		}
+	}
+	first, last := pat[0], pat[len(pat)-1]
+	if len(v) < len(first)+len(last) || !equalASCIIFold(v[:len(first)], first) || !equalASCIIFold(v[len(v)-len(last):], last) {
+		return false
+	}
+	mid := v[len(first) : len(v)-len(last)]
+	for _, p := range pat[1 : len(pat)-1] {
+		i := indexASCIIFold(mid, p)
+		if i < 0 {
+			return false
+		}
+		mid = mid[i+len(p):]
+	}
+	return true
+}
+
+// equalASCIIFold reports whether ASCII s lower-cased equals lower, a
+// lower-cased pattern (whose non-ASCII bytes then never match).
+func equalASCIIFold(s, lower string) bool {
+	for i := 0; i < len(lower); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// indexASCIIFold is strings.Index of lower in ASCII s lower-cased.
+func indexASCIIFold(s, lower string) int {
+	for i := 0; i+len(lower) <= len(s); i++ {
+		if equalASCIIFold(s[i:i+len(lower)], lower) {
+			return i
+		}
+	}
+	return -1
+}
+
+// compareFold compares strings case-insensitively, rune by rune on their
+// lower-case forms, without allocating: sorting a hundred thousand names
+// must not lower-case each of them at every comparison.
+func compareFold(a, b string) int {
+	for a != "" && b != "" {
+		var ra, rb rune
+		if c := a[0]; c < utf8.RuneSelf {
+			ra, a = rune(c), a[1:]
+			if 'A' <= ra && ra <= 'Z' {
+				ra += 'a' - 'A'
+			}
+		} else {
+			r, n := utf8.DecodeRuneInString(a)
+			ra, a = unicode.ToLower(r), a[n:]
+		}
+		if c := b[0]; c < utf8.RuneSelf {
+			rb, b = rune(c), b[1:]
+			if 'A' <= rb && rb <= 'Z' {
+				rb += 'a' - 'A'
+			}
+		} else {
+			r, n := utf8.DecodeRuneInString(b)
+			rb, b = unicode.ToLower(r), b[n:]
+		}
+		if ra != rb {
+			if ra < rb {
+				return -1
+			}
+			return 1
+		}
+	}
+	switch {
+	case a == "" && b == "":
+		return 0
+	case a == "":
+		return -1
+	}
+	return 1
+}
+
+// parseInt reads an integer value of a condition.
+func parseInt(s string) (int64, error) {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not an integer", s)
+	}
+	return n, nil
+}
+
+// intMatcher matches an integer field; present is false for null.
+func intMatcher(c query.Condition) (func(int64, bool) bool, error) {
+	switch c.Kind {
+	case query.Empty:
+		return func(_ int64, present bool) bool { return !present }, nil
+	case query.Match:
+		lit, err := exact(c)
+		if err != nil {
+			return nil, err
+		}
+		n, err := parseInt(lit)
+		if err != nil {
+			return nil, err
+		}
+		return func(v int64, present bool) bool { return present && v == n }, nil
+	case query.Set:
+		set := make(map[int64]struct{}, len(c.Values))
+		for _, s := range c.Values {
+			n, err := parseInt(s)
+			if err != nil {
+				return nil, err
+			}
+			set[n] = struct{}{}
+		}
+		return func(v int64, present bool) bool {
+			_, ok := set[v]
+			return present && ok
+		}, nil
+	case query.Range:
+		lo, hi := int64(-1<<63), int64(1<<63-1)
+		var err error
+		if c.Lower != "" {
+			if lo, err = parseInt(c.Lower); err != nil {
+				return nil, err
+			}
+		}
+		openHi := c.Upper == ""
+		if !openHi {
+			if hi, err = parseInt(c.Upper); err != nil {
+				return nil, err
+			}
+		}
+		return func(v int64, present bool) bool { return present && v >= lo && (openHi || v < hi) }, nil
+	}
+	return nil, fmt.Errorf("unsupported condition %v", c.Kind)
+}
+
+// parseTimeBound reads a date (midnight UTC) or a date-time (UTC, with
+// optional fractional seconds, which time.Parse accepts after the seconds
+// of any layout, and an optional trailing Z); dateOnly says which it was.
+func parseTimeBound(s string) (t time.Time, dateOnly bool, err error) {
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
+		return t, true, nil
+	}
+	if t, err := time.Parse("2006-01-02T15:04:05", strings.TrimSuffix(s, "Z")); err == nil {
+		return t, false, nil
+	}
+	return time.Time{}, false, fmt.Errorf("%q is neither a date (YYYY-MM-DD) nor a date-time (YYYY-MM-DDTHH:MM:SS, UTC)", s)
+}
+
+// timeMatcher matches a date field; the zero time is null.
+func timeMatcher(c query.Condition) (func(time.Time) bool, error) {
+	switch c.Kind {
+	case query.Empty:
+		return func(v time.Time) bool { return v.IsZero() }, nil
+	case query.Match:
+		lit, err := exact(c)
+		if err != nil {
+			return nil, err
+		}
+		at, dateOnly, err := parseTimeBound(lit)
+		if err != nil {
+			return nil, err
+		}
+		end := at.Add(time.Second)
+		if dateOnly {
+			end = at.AddDate(0, 0, 1)
+		}
+		return func(v time.Time) bool { return !v.IsZero() && !v.Before(at) && v.Before(end) }, nil
+	case query.Range:
+		var lo, hi time.Time
+		var err error
+		if c.Lower != "" {
+			if lo, _, err = parseTimeBound(c.Lower); err != nil {
+				return nil, err
+			}
+		}
+		if c.Upper != "" {
+			if hi, _, err = parseTimeBound(c.Upper); err != nil {
+				return nil, err
+			}
+		}
+		openLo, openHi := c.Lower == "", c.Upper == ""
+		return func(v time.Time) bool {
+			return !v.IsZero() && (openLo || !v.Before(lo)) && (openHi || v.Before(hi))
+		}, nil
+	case query.Set:
+		return nil, errSet
+	}
+	return nil, fmt.Errorf("unsupported condition %v", c.Kind)
+}
+
+func parseDecimal(s string) (decimal.Decimal, error) {
+	d, err := decimal.NewFromString(s)
+	if err != nil {
+		return decimal.Decimal{}, fmt.Errorf("%q is not a decimal number", s)
+	}
+	return d, nil
+}
+
+// decimalMatcher matches an amount, exactly.
+func decimalMatcher(c query.Condition) (func(decimal.Decimal) bool, error) {
+	switch c.Kind {
+	case query.Empty:
+		return func(decimal.Decimal) bool { return false }, nil
+	case query.Match:
+		lit, err := exact(c)
+		if err != nil {
+			return nil, err
+		}
+		d, err := parseDecimal(lit)
+		if err != nil {
+			return nil, err
+		}
+		return func(v decimal.Decimal) bool { return cmpDecimal(v, d) == 0 }, nil
+	case query.Range:
+		var lo, hi decimal.Decimal
+		var err error
+		if c.Lower != "" {
+			if lo, err = parseDecimal(c.Lower); err != nil {
+				return nil, err
+			}
+		}
+		if c.Upper != "" {
+			if hi, err = parseDecimal(c.Upper); err != nil {
+				return nil, err
+			}
+		}
+		openLo, openHi := c.Lower == "", c.Upper == ""
+		return func(v decimal.Decimal) bool {
+			return (openLo || cmpDecimal(v, lo) >= 0) && (openHi || cmpDecimal(v, hi) < 0)
+		}, nil
+	case query.Set:
+		return nil, errSet
+	}
+	return nil, fmt.Errorf("unsupported condition %v", c.Kind)
+}
+
+// pow10 holds the powers of ten that fit in an int64.
+var pow10 = func() (p [19]int64) {
+	p[0] = 1
+	for i := 1; i < len(p); i++ {
+		p[i] = p[i-1] * 10
+	}
+	return p
+}()
+
+// cmpDecimal is a.Cmp(b), exactly, but without the big.Int that Cmp
+// allocates to rescale numbers of different exponents when both fit in an
+// int64 once rescaled, as amounts do: a range filter compares every row.
+func cmpDecimal(a, b decimal.Decimal) int {
+	ea, eb := a.Exponent(), b.Exponent()
+	if ea == eb {
+		return a.Cmp(b)
+	}
+	diff := int64(ea) - int64(eb)
+	if diff < 0 {
+		diff = -diff
+	}
+	if diff > 18 || int64(a.NumDigits())+diff > 18 || int64(b.NumDigits())+diff > 18 {
+		return a.Cmp(b)
+	}
+	ca, cb := a.CoefficientInt64(), b.CoefficientInt64()
+	if ea > eb {
+		ca *= pow10[diff]
+	} else {
+		cb *= pow10[diff]
+	}
+	return cmp.Compare(ca, cb)
+}
+
+// enumMatcher matches an enumeration, case-insensitively; every value in
+// the condition must be one the reference lists.
+func enumMatcher(c query.Condition, values []string) (func(string) bool, error) {
+	member := func(s string) (string, error) {
+		for _, v := range values {
+			if strings.EqualFold(v, s) {
+				return v, nil
+			}
+		}
+		return "", fmt.Errorf("%q is not one of %s", s, strings.Join(values, ", "))
+	}
+	switch c.Kind {
+	case query.Empty:
+		return func(v string) bool { return v == "" }, nil
+	case query.Match, query.Set:
+		alts := c.Values
+		if c.Kind == query.Match {
+			lit, err := exact(c)
+			if err != nil {
+				return nil, err
+			}
+			alts = []string{lit}
+		}
+		want := make([]string, 0, len(alts))
+		for _, a := range alts {
+			v, err := member(a)
+			if err != nil {
+				return nil, err
+			}
+			want = append(want, v)
+		}
+		return func(v string) bool {
+			return slices.ContainsFunc(want, func(w string) bool { return strings.EqualFold(v, w) })
+		}, nil
+	case query.Range:
+		return nil, errRange
+	}
+	return nil, fmt.Errorf("unsupported condition %v", c.Kind)
+}
+
+// boolMatcher matches a boolean given as true or false.
+func boolMatcher(c query.Condition) (func(bool) bool, error) {
+	switch c.Kind {
+	case query.Empty:
+		return func(bool) bool { return false }, nil
+	case query.Match:
+		lit, err := exact(c)
+		if err != nil {
+			return nil, err
+		}
+		b, err := parseBool(lit)
+		if err != nil {
+			return nil, err
+		}
+		return func(v bool) bool { return v == b }, nil
+	case query.Set:
+		return nil, errSet
+	case query.Range:
+		return nil, errRange
+	}
+	return nil, fmt.Errorf("unsupported condition %v", c.Kind)
+}
+
+// parseBool reads true or false in any case, as the service's boolean
+// parsing does, and nothing else (not 1, 0, yes or no).
+func parseBool(s string) (bool, error) {
+	switch {
+	case strings.EqualFold(s, "true"):
+		return true, nil
+	case strings.EqualFold(s, "false"):
+		return false, nil
+	}
+	return false, fmt.Errorf("%q is neither true nor false", s)
+}

@@ -1,0 +1,156 @@
+package billing
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// Prefetch makes an iterator (All, Pages and their variants) fetch up to n
+// pages ahead, concurrently, once the first page has told how many pages
+// there are (X-Count and X-PageSize). Pages are still yielded strictly in
+// order, and hold exactly the items a sequential iteration would yield.
+// At most n requests are in flight and at most n pages are held in memory
+// beyond the one being yielded.
+//
+// Breaking out of the loop or cancelling the context stops every fetch and
+// waits for them, so no goroutine outlives the iteration. Retries work as
+// for any call; a 429 pauses the whole pipeline for the wait the server
+// asked for, not just the request that received it. Without X-Count, or
+// with n < 2, the iterator reads one page at a time. Calls that are not
+// iterators ignore this option. n must be between 0 and 64.
+func Prefetch(n int) RequestOption {
+	return func(rc *requestConfig) error {
+		if n < 0 || n > maxPrefetch {
+			return fmt.Errorf("Prefetch: n must be between 0 and %d, got %d", maxPrefetch, n)
+		}
+		rc.prefetch = n
+		return nil
+	}
+}
+
+// maxPrefetch bounds the pipeline: more concurrency than this only adds
+// load on the service and memory here.
+const maxPrefetch = 64
+
+// pacer holds every request of a prefetch pipeline back while the service
+// has asked the client to wait.
+type pacer struct {
+	mu    sync.Mutex
+	until time.Time
+}
+
+type pacerKey struct{}
+
+func withPacer(ctx context.Context, p *pacer) context.Context {
+	return context.WithValue(ctx, pacerKey{}, p)
+}
+
+func pacerFrom(ctx context.Context) *pacer {
+	p, _ := ctx.Value(pacerKey{}).(*pacer)
+	return p
+}
+
+// pauseFor holds every request back for d from now (extending, never
+// shortening, a pause already in force).
+func (p *pacer) pauseFor(d time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if until := time.Now().Add(d); until.After(p.until) {
+		p.until = until
+	}
+}
+
+// wait blocks until no pause is in force or ctx is done.
+func (p *pacer) wait(ctx context.Context) {
+	for {
+		p.mu.Lock()
+		d := time.Until(p.until)
+		p.mu.Unlock()
+		if d <= 0 {
+			return
+		}
+		t := time.NewTimer(d)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// lastPageIndex is the index of the last page as the first page's
+// headers tell it, or -1 when they do not.
+func lastPageIndex[T any](p *Page[T]) int {
+	size := p.PageSize
+	if size <= 0 {
+		size = p.requestedSize
+	}
+	if p.Count <= 0 || size <= 0 {
+		return -1
+	}
+	return (p.Count - 1) / size
+}
+
+// fetched is one page of a prefetch pipeline, or its error.
+type fetched[T any] struct {
+	page *Page[T]
+	err  error
+}
+
+// prefetchRange fetches pages from..to (inclusive) with up to n requests in
+// flight and hands them to yield in order. It returns the last page
+// yielded, and false when the iteration must end (yield said stop, or an
+// error was yielded). Every fetch is cancelled and waited for before it
+// returns.
+func prefetchRange[T any](ctx context.Context, from, to, n int, prev *Page[T], fetch fetchFunc[T], yield func(*Page[T], error) bool) (*Page[T], bool) {
+	ctx, cancel := context.WithCancel(withPacer(ctx, &pacer{}))
+	var wg sync.WaitGroup
+	defer func() {
+		cancel()
+		wg.Wait()
+	}()
+
+	queue := make([]chan fetched[T], 0, n)
+	next := from
+	launch := func() {
+		ch := make(chan fetched[T], 1) // buffered: a fetch finishing after a break never blocks
+		queue = append(queue, ch)
+		page := next
+		next++
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p, err := fetch(ctx, page)
+			ch <- fetched[T]{p, err}
+		}()
+	}
+	for next <= to && len(queue) < n {
+		launch()
+	}
+	for want := from; len(queue) > 0; want++ {
+		r := <-queue[0]
+		queue = queue[1:]
+		if r.err != nil {
+			yield(nil, r.err)
+			return prev, false
+		}
+		if err := checkAdvance(r.page, prev, want); err != nil {
+			yield(nil, err)
+			return prev, false
+		}
+		if len(r.page.Items) == 0 {
+			return prev, false // the list shrank since the first page: it ends here
+		}
+		if !yield(r.page, nil) {
+			return r.page, false
+		}
+		prev = r.page
+		if next <= to {
+			launch()
+		}
+	}
+	return prev, true
+}

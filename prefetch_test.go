@@ -1,0 +1,203 @@
+package billing_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest"
+	"go.uber.org/goleak"
+)
+
+// verifyNoLeaks fails the test if a goroutine it started outlives it. It
+// is registered first so that it runs last, after the servers and their
+// connections are closed.
+func verifyNoLeaks(t *testing.T) {
+	t.Helper()
+	ignore := goleak.IgnoreCurrent()
+	t.Cleanup(func() { goleak.VerifyNone(t, ignore) })
+}
+
+// prefetchServer is a fake with n invoices, read in pages of size.
+func prefetchServer(t *testing.T, n int) *billingtest.Server {
+	t.Helper()
+	srv := billingtest.NewServer(billingtest.WithGenerated(billingtest.GenerateOptions{Seed: 3, Invoices: n}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func collect(t *testing.T, seq func(yield func(billing.Invoice, error) bool)) ([]int64, error) {
+	t.Helper()
+	var ids []int64
+	for inv, err := range seq {
+		if err != nil {
+			return ids, err
+		}
+		ids = append(ids, inv.ID)
+	}
+	return ids, nil
+}
+
+func TestPrefetchYieldsWhatSequentialYields(t *testing.T) {
+	verifyNoLeaks(t)
+	srv := prefetchServer(t, 537)
+	c := srv.Client()
+	params := &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 20}}
+	want, err := collect(t, c.Invoices.All(context.Background(), params))
+	if err != nil || len(want) != 537 {
+		t.Fatalf("sequential: %d ids, %v", len(want), err)
+	}
+	for _, n := range []int{2, 3, 8, 64} {
+		t.Run(fmt.Sprint("prefetch ", n), func(t *testing.T) {
+			srv.ResetRequests()
+			got, err := collect(t, c.Invoices.All(context.Background(), params, billing.Prefetch(n)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("prefetch(%d) yielded %d ids in another order or set than sequential", n, len(got))
+			}
+			if reqs := len(srv.Requests()); reqs != 27 {
+				t.Errorf("requests = %d, want 27 (one per page, none wasted)", reqs)
+			}
+		})
+	}
+}
+
+func TestPrefetchStopsOnBreakWithoutLeaks(t *testing.T) {
+	verifyNoLeaks(t)
+	srv := prefetchServer(t, 400)
+	// Count requests where they start, in the client: one cancelled at the
+	// break may still reach the server a moment later, which is fine.
+	var started atomic.Int32
+	hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		started.Add(1)
+		return http.DefaultTransport.RoundTrip(r)
+	})}
+	c := srv.Client(billing.WithHTTPClient(hc))
+	n := 0
+	for _, err := range c.Invoices.All(context.Background(), &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 10}}, billing.Prefetch(8)) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n++; n == 25 {
+			break
+		}
+	}
+	// When the loop is over, the pipeline has stopped: no request starts
+	// afterwards, and at most the first page, the window of 8 and the
+	// pages launched while 25 items were yielded were requested.
+	before := started.Load()
+	time.Sleep(50 * time.Millisecond)
+	if after := started.Load(); after != before || after > 1+8+3 {
+		t.Errorf("requests started: %d at the break, %d after it", before, after)
+	}
+}
+
+func TestPrefetchStopsOnCancel(t *testing.T) {
+	verifyNoLeaks(t)
+	srv := prefetchServer(t, 400)
+	c := srv.Client()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	n := 0
+	var got error
+	for _, err := range c.Invoices.All(ctx, &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 10}}, billing.Prefetch(8)) {
+		if err != nil {
+			got = err
+			break
+		}
+		if n++; n == 15 {
+			cancel()
+		}
+	}
+	if !errors.Is(got, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", got)
+	}
+}
+
+func TestPrefetchYieldsErrorOnce(t *testing.T) {
+	verifyNoLeaks(t)
+	srv := prefetchServer(t, 300)
+	// The first pages pass; the fourth request fails for good.
+	var pageRequests atomic.Int32
+	hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		if pageRequests.Add(1) == 4 {
+			if err := srv.InjectFault(billingtest.RouteListInvoices, billingtest.Fault{Status: 500}); err != nil {
+				t.Error(err)
+			}
+		}
+		return http.DefaultTransport.RoundTrip(r)
+	})}
+	c := srv.Client(billing.WithHTTPClient(hc), billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: 0}))
+	errs, items := 0, 0
+	for _, err := range c.Invoices.All(context.Background(), &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 10}}, billing.Prefetch(4)) {
+		if err != nil {
+			errs++
+			if !errors.Is(err, billing.ErrServer) {
+				t.Errorf("err = %v", err)
+			}
+			continue
+		}
+		items++
+	}
+	if errs != 1 {
+		t.Errorf("errors yielded = %d, want exactly 1", errs)
+	}
+	if items%10 != 0 || items >= 300 {
+		t.Errorf("items before the error = %d, want whole pages and fewer than all", items)
+	}
+}
+
+// A 429 holds back every worker of the pipeline, not only the one that
+// got it: no request may start while the server's wait is in force.
+func TestPrefetchThrottlingPausesThePipeline(t *testing.T) {
+	verifyNoLeaks(t)
+	srv := prefetchServer(t, 300)
+	var (
+		count    atomic.Int32
+		throttle atomic.Int64 // when the 429 came back, in UnixNano
+		early    atomic.Int32
+	)
+	const wait = time.Second
+	hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		if at := throttle.Load(); at != 0 {
+			// Margins well inside the wait: scheduling noise can only delay
+			// a request, never make it start early.
+			if since := time.Since(time.Unix(0, at)); since > 200*time.Millisecond && since < wait-200*time.Millisecond {
+				early.Add(1)
+			}
+		}
+		if count.Add(1) == 5 {
+			resp := &http.Response{StatusCode: 429, Header: http.Header{"Retry-After": {"1"}}, Body: http.NoBody, Request: r}
+			throttle.Store(time.Now().UnixNano())
+			return resp, nil
+		}
+		return http.DefaultTransport.RoundTrip(r)
+	})}
+	c := srv.Client(billing.WithHTTPClient(hc))
+	ids, err := collect(t, c.Invoices.All(context.Background(), &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 10}}, billing.Prefetch(8)))
+	if err != nil || len(ids) != 300 {
+		t.Fatalf("%d ids, %v", len(ids), err)
+	}
+	if early.Load() != 0 {
+		t.Errorf("%d requests started while the pipeline should have been paused", early.Load())
+	}
+}
+
+func TestPrefetchOptionValidation(t *testing.T) {
+	srv := prefetchServer(t, 10)
+	for _, n := range []int{-1, 65} {
+		_, err := collect(t, srv.Client().Invoices.All(context.Background(), nil, billing.Prefetch(n)))
+		assertValidation(t, err, "RequestOption")
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
