@@ -53,6 +53,8 @@ type clientConfig struct {
 	retry         RetryPolicy
 	logger        *slog.Logger
 	now           func() time.Time
+	// maxResponseBytes bounds a successful answer's body.
+	maxResponseBytes int64
 
 	// set by options, resolved in NewClient
 	userHTTPClient *http.Client
@@ -84,6 +86,8 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 		logger:        slog.New(slog.DiscardHandler),
 		now:           time.Now,
 		timeout:       DefaultTimeout,
+
+		maxResponseBytes: DefaultMaxResponseBytes,
 	}
 	for _, opt := range opts {
 		if opt == nil {

@@ -22,7 +22,8 @@ type DraftPDFParams struct {
 // PDF returns the PDF of a draft invoice, the document that is emailed to
 // customers, as a stream: the caller reads it and must close it. Nothing is
 // buffered whole. The per-attempt timeout ([WithTimeout]) also bounds
-// reading the stream.
+// reading the stream, and the stream fails with [ErrResponseTooLarge]
+// past [WithMaxResponseBytes].
 //
 // It fails with [ErrNotFound] for an unknown draft invoice. The endpoint is
 // throttled by the service; a 429 is retried after the wait the service
@@ -49,14 +50,8 @@ func (s *DraftInvoicesService) PDF(ctx context.Context, draftInvoiceID int64, pa
 	if ct := resp.Header.Get("Content-Type"); ct != "" {
 		if mt, _, _ := mime.ParseMediaType(ct); mt != "application/pdf" && mt != "application/octet-stream" {
 			drainAndClose(resp.Body)
-			return nil, &DecodeError{Method: cl.method, Path: cl.path, StatusCode: resp.StatusCode, Err: &contentTypeError{got: mt}}
+			return nil, &DecodeError{Method: cl.method, Path: cl.path, StatusCode: resp.StatusCode, Err: &contentTypeError{want: "application/pdf", got: mt}}
 		}
 	}
 	return resp.Body, nil
-}
-
-type contentTypeError struct{ got string }
-
-func (e *contentTypeError) Error() string {
-	return "expected application/pdf, got " + quoteForError(e.got)
 }

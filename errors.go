@@ -33,6 +33,9 @@ var (
 	// been applied: the request may have reached the server, but no answer
 	// came back. Check the state before trying again.
 	ErrOutcomeUnknown = errors.New("billing: outcome unknown")
+	// ErrResponseTooLarge matches a call whose answer was longer than the
+	// client's limit (see [WithMaxResponseBytes]).
+	ErrResponseTooLarge = errors.New("billing: response body too large")
 	// ErrPagination matches a failed iteration over pages because the server
 	// did not advance to the page that was asked for; iterating further
 	// would repeat or skip items.

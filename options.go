@@ -125,6 +125,26 @@ func WithUserAgent(product string) Option {
 	}
 }
 
+// DefaultMaxResponseBytes bounds a response body unless
+// [WithMaxResponseBytes] says otherwise: a page of 1,000 invoices with
+// their charges is a few MiB, so 64 MiB leaves room without letting a
+// broken or hostile server exhaust memory.
+const DefaultMaxResponseBytes = 64 << 20
+
+// WithMaxResponseBytes bounds how much of a successful answer the client
+// reads: a JSON body, or the stream of a draft-invoice PDF. Beyond n bytes
+// the call fails with an error that matches [ErrResponseTooLarge]. Error
+// bodies are always read to at most 1 MiB. n must be positive.
+func WithMaxResponseBytes(n int64) Option {
+	return func(c *clientConfig) error {
+		if n <= 0 {
+			return fmt.Errorf("WithMaxResponseBytes: must be positive, got %d", n)
+		}
+		c.maxResponseBytes = n
+		return nil
+	}
+}
+
 // withClock replaces time.Now; tests use it to check waits computed from
 // rate-limit headers.
 func withClock(now func() time.Time) Option {

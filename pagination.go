@@ -171,13 +171,13 @@ type fetchFunc[T any] func(ctx context.Context, pageNumber int) (*Page[T], error
 // listPage sends one GET for a list endpoint and decodes the page.
 func listPage[T any](ctx context.Context, c *Client, path string, q url.Values, pageNumber, pageSize int, opts []RequestOption) (*Page[T], error) {
 	cl := &call{method: http.MethodGet, path: path, query: q}
-	resp, err := c.send(ctx, cl, opts)
+	var page *Page[T]
+	err := c.sendAndRead(ctx, cl, opts, func(resp *http.Response) error {
+		page = newPage[T](resp.Header, pageNumber, pageSize)
+		page.Response = Response{StatusCode: resp.StatusCode, Header: resp.Header, RateLimit: parseRateLimit(resp.Header, c.cfg.now())}
+		return decodeItems(cl, resp, &page.Items, pageSize)
+	})
 	if err != nil {
-		return nil, err
-	}
-	page := newPage[T](resp.Header, pageNumber, pageSize)
-	page.Response = Response{StatusCode: resp.StatusCode, Header: resp.Header, RateLimit: parseRateLimit(resp.Header, c.cfg.now())}
-	if err := decodeItems(cl, resp, &page.Items, pageSize); err != nil {
 		return nil, err
 	}
 	return page, nil
@@ -193,6 +193,9 @@ func decodeItems[T any](cl *call, resp *http.Response, items *[]T, sizeHint int)
 			err = &DecodeError{Method: cl.method, Path: cl.path, StatusCode: resp.StatusCode, Err: err}
 		}
 	}()
+	if err := checkJSONContentType(resp); err != nil {
+		return err
+	}
 	dec := json.NewDecoder(resp.Body)
 	tok, err := dec.Token()
 	if err != nil {

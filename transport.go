@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"mime"
+	"net"
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
 	"strings"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -106,7 +109,58 @@ func (c *Client) send(ctx context.Context, cl *call, opts []RequestOption) (*htt
 		defer resp.Body.Close()
 		return nil, c.apiError(cl, resp, now)
 	}
+	resp.Body = &limitedBody{body: resp.Body, remaining: c.cfg.maxResponseBytes}
 	return resp, nil
+}
+
+// limitedBody fails a read past the client's limit instead of silently
+// stopping, so that a cut-off answer is never taken for a whole one.
+type limitedBody struct {
+	body      io.ReadCloser
+	remaining int64
+}
+
+func (l *limitedBody) Read(p []byte) (int, error) {
+	if l.remaining <= 0 {
+		// One more byte tells an answer of exactly the limit from a longer one.
+		var probe [1]byte
+		if n, _ := l.body.Read(probe[:]); n > 0 {
+			return 0, ErrResponseTooLarge
+		}
+		return 0, io.EOF
+	}
+	if int64(len(p)) > l.remaining {
+		p = p[:l.remaining]
+	}
+	n, err := l.body.Read(p)
+	l.remaining -= int64(n)
+	return n, err
+}
+
+func (l *limitedBody) Close() error { return l.body.Close() }
+
+// checkJSONContentType refuses a 2xx answer that says it is something
+// other than JSON (an HTML page from a proxy or a captive portal, say):
+// decoding it would fail with a less useful message, or worse, succeed.
+func checkJSONContentType(resp *http.Response) error {
+	ct := resp.Header.Get("Content-Type")
+	if ct == "" {
+		return nil
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return &contentTypeError{want: "application/json", got: ct}
+	}
+	if mt == "application/json" || mt == "text/json" || strings.HasSuffix(mt, "+json") {
+		return nil
+	}
+	return &contentTypeError{want: "application/json", got: mt}
+}
+
+type contentTypeError struct{ want, got string }
+
+func (e *contentTypeError) Error() string {
+	return "expected " + e.want + ", got content type " + quoteForError(e.got)
 }
 
 // retryClient wires the call's own retry rules into go-retryablehttp. A
@@ -253,6 +307,9 @@ func excerpt(b []byte, n int) string {
 // closes the body.
 func (c *Client) decodeJSON(cl *call, resp *http.Response, out any) error {
 	defer drainAndClose(resp.Body)
+	if err := checkJSONContentType(resp); err != nil {
+		return &DecodeError{Method: cl.method, Path: cl.path, StatusCode: resp.StatusCode, Applied: cl.write, Err: err}
+	}
 	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
 		return &DecodeError{Method: cl.method, Path: cl.path, StatusCode: resp.StatusCode, Applied: cl.write, Err: err}
 	}
@@ -261,11 +318,50 @@ func (c *Client) decodeJSON(cl *call, resp *http.Response, out any) error {
 
 // doJSON sends the call and decodes its answer into out.
 func (c *Client) doJSON(ctx context.Context, cl *call, opts []RequestOption, out any) (*http.Response, error) {
-	resp, err := c.send(ctx, cl, opts)
-	if err != nil {
-		return nil, err
+	var resp *http.Response
+	err := c.sendAndRead(ctx, cl, opts, func(r *http.Response) error {
+		resp = r
+		return c.decodeJSON(cl, r, out)
+	})
+	return resp, err
+}
+
+// sendAndRead sends the call and reads its answer with read. A read whose
+// body breaks off (a cut connection, a truncated answer) is sent again,
+// within the retry policy: the answer was lost in transit, and asking
+// again is what a read is for. A write is never sent again: it was
+// applied, and its DecodeError says the outcome is unknown.
+func (c *Client) sendAndRead(ctx context.Context, cl *call, opts []RequestOption, read func(*http.Response) error) error {
+	for retry := 0; ; retry++ {
+		resp, err := c.send(ctx, cl, opts)
+		if err != nil {
+			return err
+		}
+		err = read(resp)
+		if err == nil || cl.write || !brokenBody(err) || retry >= cl.policy.MaxRetries || ctx.Err() != nil {
+			return err
+		}
+		c.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "billing request",
+			slog.String("method", cl.method), slog.String("path", cl.path),
+			slog.String("error", "answer cut off: "+innermostMessage(err)), slog.Bool("retry", true))
+		t := time.NewTimer(cl.policy.backoff(retry))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return err
+		case <-t.C:
+		}
 	}
-	return resp, c.decodeJSON(cl, resp, out)
+}
+
+// brokenBody reports a body that stopped arriving, as opposed to one that
+// arrived whole and is wrong (a syntax error, a limit exceeded).
+func brokenBody(err error) bool {
+	if errors.Is(err, ErrResponseTooLarge) {
+		return false
+	}
+	var netErr net.Error
+	return errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) || errors.As(err, &netErr)
 }
 
 func drainAndClose(body io.ReadCloser) {
