@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -24,12 +25,22 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBody+1))
 	rec := Request{Method: r.Method, Path: r.URL.EscapedPath(), Query: r.URL.Query(), Header: r.Header.Clone(), Body: redactBody(body), Time: s.now()}
 	rec.Header.Del("Authorization")
-	rw := &statusWriter{ResponseWriter: w}
-	defer func() {
-		rec.Status = rw.status
+	// The request is logged when its status is written, before any byte of
+	// the answer leaves: a test that inspects Requests right after its call
+	// returns must find it. A dropped connection writes no status and is
+	// logged on the way out, with status 0.
+	logged := false
+	logRequest := func(status int) {
+		if logged {
+			return
+		}
+		logged = true
+		rec.Status = status
 		s.recordRequest(rec)
-		s.cfg.logger.Debug("billingtest request", slog.String("method", rec.Method), slog.String("path", rec.Path), slog.Int("status", rec.Status))
-	}()
+		s.cfg.logger.Debug("billingtest request", slog.String("method", rec.Method), slog.String("path", rec.Path), slog.Int("status", status))
+	}
+	rw := &statusWriter{ResponseWriter: w, onStatus: logRequest}
+	defer logRequest(0)
 	if err != nil {
 		s.writeError(rw, http.StatusBadRequest, errorKeyAPI, "could not read the request body")
 		return
@@ -42,7 +53,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	// The pattern names the route for faults; dispatch itself goes through
 	// mux.ServeHTTP, the only path that sets r.PathValue.
-	_, pattern := s.mux.Handler(r)
+	pattern := ""
+	if canonicalPath(r.URL.Path) {
+		_, pattern = s.mux.Handler(r)
+	}
 	route := Route(pattern)
 	fault, faulty := s.faults.take(route)
 	if faulty {
@@ -129,9 +143,24 @@ func (s *Server) authenticate(r *http.Request) (ok bool, status int, msg string)
 	return true, 0, ""
 }
 
+// canonicalPath reports whether p is already clean. ServeMux would
+// redirect any other path (//v1/Invoices, /v1/./Invoices); the service
+// knows no such path, so the fake treats it as unknown.
+func canonicalPath(p string) bool {
+	clean := path.Clean(p)
+	if strings.HasSuffix(p, "/") && clean != "/" {
+		clean += "/"
+	}
+	return p == clean
+}
+
 // notFound answers a request no route matches: 405 when the path exists
 // for another method, else 404, always with the error body.
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
+	if !canonicalPath(r.URL.Path) {
+		s.writeError(w, http.StatusNotFound, errorKeyAPI, "no such endpoint: "+r.Method+" "+r.URL.Path)
+		return
+	}
 	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete} {
 		if m == r.Method {
 			continue
@@ -186,22 +215,25 @@ func (s *Server) pathInt(w http.ResponseWriter, r *http.Request, name string) (i
 	return id, true
 }
 
-// statusWriter remembers the status written, for the request log.
+// statusWriter tells onStatus the status of the answer once, before it
+// is sent, for the request log.
 type statusWriter struct {
 	http.ResponseWriter
-	status int
+	status   int
+	onStatus func(int)
 }
 
 func (w *statusWriter) WriteHeader(code int) {
 	if w.status == 0 {
 		w.status = code
+		w.onStatus(code)
 	}
 	w.ResponseWriter.WriteHeader(code)
 }
 
 func (w *statusWriter) Write(b []byte) (int, error) {
 	if w.status == 0 {
-		w.status = http.StatusOK
+		w.WriteHeader(http.StatusOK)
 	}
 	return w.ResponseWriter.Write(b)
 }

@@ -41,15 +41,15 @@ func (s *Server) writeFailure(w http.ResponseWriter, f *failure) {
 
 // handleWriteOff writes off the whole outstanding balance of an invoice.
 func (s *Server) handleWriteOff(w http.ResponseWriter, r *http.Request) {
-	var p billing.WriteOffParams
-	if !s.decodeBody(w, r, &p) {
-		return
-	}
-	// The permission check comes before any lookup: an account without it
-	// gets 404 whatever the body names, so it learns nothing about which
-	// invoices exist.
+	// The permission check comes first: the reference says the call
+	// returns 404 unless the account has the permission, whatever the body
+	// holds, so an account without it learns nothing about its invoices.
 	if !s.cfg.writeOffPermission {
 		s.writeError(w, http.StatusNotFound, errorKeyAPI, "write-off is not enabled for this account")
+		return
+	}
+	var p billing.WriteOffParams
+	if !s.decodeBody(w, r, &p) {
 		return
 	}
 	switch {
