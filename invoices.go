@@ -26,11 +26,7 @@ type ListInvoicesParams struct {
 // API: GET /v1/Invoices
 func (s *InvoicesService) List(ctx context.Context, params *ListInvoicesParams, opts ...RequestOption) (*Page[Invoice], error) {
 	p := orZero(params)
-	q, err := encodeParams(&p, p.ListOptions, p.Filter)
-	if err != nil {
-		return nil, err
-	}
-	return listPage[Invoice](ctx, s.client, "/v1/Invoices", q, p.PageNumber, p.PageSize, opts)
+	return listWith[Invoice](ctx, s.client, "/v1/Invoices", &p, p.ListOptions, p.Filter, opts)
 }
 
 // Pages iterates over the pages of [InvoicesService.List], from
@@ -76,11 +72,7 @@ func (s *InvoicesService) ListByCustomer(ctx context.Context, customerID int64, 
 		return nil, err
 	}
 	p := orZero(params)
-	q, err := encodeParams(&p, p.ListOptions, p.Filter)
-	if err != nil {
-		return nil, err
-	}
-	return listPage[Invoice](ctx, s.client, "/v1/Customers/"+id+"/Invoices/", q, p.PageNumber, p.PageSize, opts)
+	return listWith[Invoice](ctx, s.client, "/v1/Customers/"+id+"/Invoices/", &p, p.ListOptions, p.Filter, opts)
 }
 
 // PagesByCustomer iterates over the pages of [InvoicesService.ListByCustomer].
@@ -152,11 +144,7 @@ func (s *InvoicesService) ListSummaries(ctx context.Context, customerID int64, p
 		return nil, err
 	}
 	p := orZero(params)
-	q, err := encodeParams(&p, p.ListOptions, p.Filter)
-	if err != nil {
-		return nil, err
-	}
-	return listPage[InvoiceSummary](ctx, s.client, "/v1/customers/"+id+"/invoiceSummaries", q, p.PageNumber, p.PageSize, opts)
+	return listWith[InvoiceSummary](ctx, s.client, "/v1/customers/"+id+"/invoiceSummaries", &p, p.ListOptions, p.Filter, opts)
 }
 
 // SummaryPages iterates over the pages of [InvoicesService.ListSummaries].

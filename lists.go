@@ -49,6 +49,15 @@ func countOf[T, P any, PP pagedParams[P]](ctx context.Context, params PP, list f
 	})
 }
 
+// listWith checks and encodes a list endpoint's params and reads one page.
+func listWith[T any](ctx context.Context, c *Client, path string, params any, lo ListOptions, filter any, opts []RequestOption) (*Page[T], error) {
+	q, err := encodeParams(params, lo, filter)
+	if err != nil {
+		return nil, err
+	}
+	return listPage[T](ctx, c, path, q, lo.PageNumber, lo.PageSize, opts)
+}
+
 // orZero returns *p, or the zero value for a nil p, so that nil params
 // mean "no options".
 func orZero[P any](p *P) P {

@@ -97,11 +97,7 @@ func (s *SubscriptionProductsService) ListItems(ctx context.Context, subscriptio
 		return nil, err
 	}
 	p := orZero(params)
-	q, err := encodeParams(&p, p.ListOptions, p.Filter)
-	if err != nil {
-		return nil, err
-	}
-	return listPage[SubscriptionProductItem](ctx, s.client, "/v1/subscriptionProducts/"+id+"/items", q, p.PageNumber, p.PageSize, opts)
+	return listWith[SubscriptionProductItem](ctx, s.client, "/v1/subscriptionProducts/"+id+"/items", &p, p.ListOptions, p.Filter, opts)
 }
 
 // ItemPages iterates over the pages of [SubscriptionProductsService.ListItems].
