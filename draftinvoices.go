@@ -50,7 +50,7 @@ func (s *DraftInvoicesService) PDF(ctx context.Context, draftInvoiceID int64, pa
 	if ct := resp.Header.Get("Content-Type"); ct != "" {
 		if mt, _, _ := mime.ParseMediaType(ct); mt != "application/pdf" && mt != "application/octet-stream" {
 			drainAndClose(resp.Body)
-			return nil, &DecodeError{Method: cl.method, Path: cl.path, StatusCode: resp.StatusCode, Err: &contentTypeError{want: "application/pdf", got: mt}}
+			return nil, s.client.decodeError(cl, resp, &contentTypeError{want: "application/pdf", got: mt})
 		}
 	}
 	return resp.Body, nil

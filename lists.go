@@ -29,7 +29,7 @@ func pagesOf[T, P any, PP pagedParams[P]](ctx context.Context, params PP, opts [
 			yield(nil, &ValidationError{Field: "RequestOption", Reason: err.Error()})
 		}
 	}
-	return pages(ctx, PP(&p).listOptions().PageNumber, rc.prefetch, func(ctx context.Context, n int) (*Page[T], error) {
+	return pages(ctx, PP(&p).listOptions().PageNumber, rc.prefetch, rc.capture, func(ctx context.Context, n int) (*Page[T], error) {
 		q := p
 		PP(&q).listOptions().PageNumber = n
 		return list(ctx, &q)

@@ -175,7 +175,10 @@ func listPage[T any](ctx context.Context, c *Client, path string, q url.Values, 
 	err := c.sendAndRead(ctx, cl, opts, func(resp *http.Response) error {
 		page = newPage[T](resp.Header, pageNumber, pageSize)
 		page.Response = Response{StatusCode: resp.StatusCode, Header: resp.Header, RateLimit: parseRateLimit(resp.Header, c.cfg.now())}
-		return decodeItems(cl, resp, &page.Items, pageSize)
+		if err := decodeItems(resp, &page.Items, pageSize); err != nil {
+			return c.decodeError(cl, resp, err)
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -186,23 +189,18 @@ func listPage[T any](ctx context.Context, c *Client, path string, q url.Values, 
 // decodeItems decodes a JSON array answer one item at a time straight from
 // the stream, so that at most one item's bytes are buffered, never the
 // whole page. A null answer is an empty page.
-func decodeItems[T any](cl *call, resp *http.Response, items *[]T, sizeHint int) (err error) {
+func decodeItems[T any](resp *http.Response, items *[]T, sizeHint int) error {
 	defer drainAndClose(resp.Body)
-	defer func() {
-		if err != nil {
-			err = &DecodeError{Method: cl.method, Path: cl.path, StatusCode: resp.StatusCode, Err: err}
-		}
-	}()
 	if err := checkJSONContentType(resp); err != nil {
 		return err
 	}
-	dec := json.NewDecoder(resp.Body)
+	dec := json.NewDecoder(&numberGuard{r: resp.Body})
 	tok, err := dec.Token()
 	if err != nil {
 		return err
 	}
 	if tok == nil {
-		return nil
+		return expectEnd(dec)
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '[' {
 		return fmt.Errorf("want a JSON array of items, got %v", tok)
@@ -222,7 +220,7 @@ func decodeItems[T any](cl *call, resp *http.Response, items *[]T, sizeHint int)
 	if _, err := dec.Token(); err != nil { // the closing ]
 		return err
 	}
-	return nil
+	return expectEnd(dec)
 }
 
 // pages iterates from page first until the last page. It checks the
@@ -230,7 +228,7 @@ func decodeItems[T any](cl *call, resp *http.Response, items *[]T, sizeHint int)
 // go on when the server does not serve the page that was asked for, since
 // that would repeat or skip items forever. With prefetch >= 2 and a total
 // known from the first page, it fetches the rest through prefetchRange.
-func pages[T any](ctx context.Context, first, prefetch int, fetch fetchFunc[T]) iter.Seq2[*Page[T], error] {
+func pages[T any](ctx context.Context, first, prefetch int, capture *Response, fetch fetchFunc[T]) iter.Seq2[*Page[T], error] {
 	return func(yield func(*Page[T], error) bool) {
 		if ctx == nil {
 			yield(nil, invalid("ctx", "nil context.Context"))
@@ -263,7 +261,7 @@ func pages[T any](ctx context.Context, first, prefetch int, fetch fetchFunc[T]) 
 			// Prefetching guesses page numbers, so it needs consecutive ones.
 			if last := lastPageIndex(p); prefetch >= 2 && last >= n && n == p.current()+1 {
 				var more bool
-				if prev, more = prefetchRange(ctx, n, last, prefetch, prev, fetch, yield); !more || !prev.HasNext() {
+				if prev, more = prefetchRange(ctx, n, last, prefetch, prev, capture, fetch, yield); !more || !prev.HasNext() {
 					return
 				}
 				// The list grew while it was read: go on one page at a time.

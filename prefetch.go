@@ -2,6 +2,7 @@ package billing
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -17,7 +18,8 @@ import (
 // Breaking out of the loop or cancelling the context stops every fetch and
 // waits for them, so no goroutine outlives the iteration. Retries work as
 // for any call; a 429 pauses the whole pipeline for the wait the server
-// asked for, not just the request that received it. Without X-Count, or
+// asked for, not just the request that received it. [CaptureResponse]
+// then holds the answer of the last page yielded. Without X-Count, or
 // with n < 2, the iterator reads one page at a time. Calls that are not
 // iterators ignore this option. n must be between 0 and 64.
 func Prefetch(n int) RequestOption {
@@ -42,6 +44,15 @@ type pacer struct {
 }
 
 type pacerKey struct{}
+
+// captureKey marks a context whose requests must not write the caller's
+// CaptureResponse: prefetch workers run at once, so the pipeline sets it
+// from each page as it yields the page instead.
+type captureKey struct{}
+
+func captureSuppressed(ctx context.Context) bool {
+	return ctx.Value(captureKey{}) != nil
+}
 
 func withPacer(ctx context.Context, p *pacer) context.Context {
 	return context.WithValue(ctx, pacerKey{}, p)
@@ -105,8 +116,8 @@ type fetched[T any] struct {
 // yielded, and false when the iteration must end (yield said stop, or an
 // error was yielded). Every fetch is cancelled and waited for before it
 // returns.
-func prefetchRange[T any](ctx context.Context, from, to, n int, prev *Page[T], fetch fetchFunc[T], yield func(*Page[T], error) bool) (*Page[T], bool) {
-	ctx, cancel := context.WithCancel(withPacer(ctx, &pacer{}))
+func prefetchRange[T any](ctx context.Context, from, to, n int, prev *Page[T], capture *Response, fetch fetchFunc[T], yield func(*Page[T], error) bool) (*Page[T], bool) {
+	ctx, cancel := context.WithCancel(context.WithValue(withPacer(ctx, &pacer{}), captureKey{}, true))
 	var wg sync.WaitGroup
 	defer func() {
 		cancel()
@@ -134,8 +145,15 @@ func prefetchRange[T any](ctx context.Context, from, to, n int, prev *Page[T], f
 		r := <-queue[0]
 		queue = queue[1:]
 		if r.err != nil {
+			var apiErr *APIError
+			if capture != nil && errors.As(r.err, &apiErr) {
+				*capture = Response{StatusCode: apiErr.StatusCode, Header: apiErr.Header, RateLimit: apiErr.RateLimit}
+			}
 			yield(nil, r.err)
 			return prev, false
+		}
+		if capture != nil {
+			*capture = r.page.Response
 		}
 		if err := checkAdvance(r.page, prev, want); err != nil {
 			yield(nil, err)

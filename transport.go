@@ -98,11 +98,11 @@ func (c *Client) send(ctx context.Context, cl *call, opts []RequestOption) (*htt
 	if err != nil {
 		return nil, &RequestError{
 			Method: cl.method, Path: cl.path, Attempts: cl.attempt.number,
-			OutcomeUnknown: cl.outcomeUnknown, Err: err,
+			OutcomeUnknown: cl.outcomeUnknown, Err: c.scrubError(cl, err),
 		}
 	}
 	now := c.cfg.now()
-	if rc.capture != nil {
+	if rc.capture != nil && !captureSuppressed(ctx) {
 		*rc.capture = Response{StatusCode: resp.StatusCode, Header: resp.Header, RateLimit: parseRateLimit(resp.Header, now)}
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
@@ -277,6 +277,32 @@ func (c *Client) apiError(cl *call, resp *http.Response, now time.Time) *APIErro
 	return e
 }
 
+// decodeError describes a 2xx answer that could not be read, scrubbed of
+// any secret the answer echoed (decoders quote the values they reject).
+func (c *Client) decodeError(cl *call, resp *http.Response, err error) *DecodeError {
+	return &DecodeError{Method: cl.method, Path: cl.path, StatusCode: resp.StatusCode, Applied: cl.write, Err: c.scrubError(cl, err)}
+}
+
+// scrubError returns err, or when its message holds a secret (a server can
+// echo anything into a field it gets wrong, or into a malformed status
+// line), an error with the secret removed. That error keeps errors.Is
+// working but does not unwrap: the original would still print it.
+func (c *Client) scrubError(cl *call, err error) error {
+	msg := err.Error()
+	if clean := c.scrub(cl, msg); clean != msg {
+		return &scrubbedError{msg: clean, orig: err}
+	}
+	return err
+}
+
+type scrubbedError struct {
+	msg  string
+	orig error
+}
+
+func (e *scrubbedError) Error() string        { return e.msg }
+func (e *scrubbedError) Is(target error) bool { return errors.Is(e.orig, target) }
+
 // scrub removes secrets the server may have echoed back.
 func (c *Client) scrub(cl *call, s string) string {
 	key := strings.TrimPrefix(c.cfg.authorization(), "Basic ")
@@ -308,12 +334,69 @@ func excerpt(b []byte, n int) string {
 func (c *Client) decodeJSON(cl *call, resp *http.Response, out any) error {
 	defer drainAndClose(resp.Body)
 	if err := checkJSONContentType(resp); err != nil {
-		return &DecodeError{Method: cl.method, Path: cl.path, StatusCode: resp.StatusCode, Applied: cl.write, Err: err}
+		return c.decodeError(cl, resp, err)
 	}
-	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
-		return &DecodeError{Method: cl.method, Path: cl.path, StatusCode: resp.StatusCode, Applied: cl.write, Err: err}
+	if err := decodeOne(resp.Body, out); err != nil {
+		return c.decodeError(cl, resp, err)
 	}
 	return nil
+}
+
+// decodeOne decodes exactly one JSON object from r into out: null, a
+// second value or trailing bytes are errors, not something to ignore.
+func decodeOne(r io.Reader, out any) error {
+	dec := json.NewDecoder(&numberGuard{r: r})
+	var raw json.RawMessage // one resource is small; pages are streamed instead
+	if err := dec.Decode(&raw); err != nil {
+		return err
+	}
+	if string(raw) == "null" {
+		return errors.New("the answer is null, not the resource")
+	}
+	if err := expectEnd(dec); err != nil {
+		return err
+	}
+	return json.Unmarshal(raw, out)
+}
+
+// expectEnd fails unless the decoder has reached the end of its input.
+func expectEnd(dec *json.Decoder) error {
+	if _, err := dec.Token(); err != io.EOF {
+		if err == nil {
+			err = errors.New("unexpected data after the JSON value")
+		}
+		return err
+	}
+	return nil
+}
+
+// maxDigitRun bounds a run of digits in an answer. Parsing a decimal is
+// superlinear in its length, and once the body has arrived no timeout can
+// stop it; real amounts and ids have a few dozen digits at most.
+const maxDigitRun = 256
+
+// errNumberTooLong is the error of a body with a longer run of digits.
+var errNumberTooLong = fmt.Errorf("a run of more than %d digits: not a number the API sends", maxDigitRun)
+
+// numberGuard passes a body through, failing at the first run of digits
+// longer than maxDigitRun, before the decoder can spend time on it.
+type numberGuard struct {
+	r   io.Reader
+	run int
+}
+
+func (g *numberGuard) Read(p []byte) (int, error) {
+	n, err := g.r.Read(p)
+	for _, c := range p[:n] {
+		if c >= '0' && c <= '9' {
+			if g.run++; g.run > maxDigitRun {
+				return 0, errNumberTooLong
+			}
+		} else {
+			g.run = 0
+		}
+	}
+	return n, err
 }
 
 // doJSON sends the call and decodes its answer into out.

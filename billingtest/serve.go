@@ -53,10 +53,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	// The pattern names the route for faults; dispatch itself goes through
 	// mux.ServeHTTP, the only path that sets r.PathValue.
-	pattern := ""
-	if canonicalPath(r.URL.Path) {
-		_, pattern = s.mux.Handler(r)
-	}
+	pattern := s.route(r)
 	route := Route(pattern)
 	fault, faulty := s.faults.take(route)
 	if faulty {
@@ -143,6 +140,21 @@ func (s *Server) authenticate(r *http.Request) (ok bool, status int, msg string)
 	return true, 0, ""
 }
 
+// route returns the pattern of the route that serves r exactly, or "".
+// ServeMux would also match a path that is not canonical, or that lacks
+// the trailing slash of a route ending in /{$}, and redirect it; the
+// service knows neither, so for the fake they match no route.
+func (s *Server) route(r *http.Request) string {
+	if !canonicalPath(r.URL.Path) {
+		return ""
+	}
+	_, pattern := s.mux.Handler(r)
+	if strings.HasSuffix(pattern, "/{$}") && !strings.HasSuffix(r.URL.Path, "/") {
+		return ""
+	}
+	return pattern
+}
+
 // canonicalPath reports whether p is already clean. ServeMux would
 // redirect any other path (//v1/Invoices, /v1/./Invoices); the service
 // knows no such path, so the fake treats it as unknown.
@@ -157,17 +169,13 @@ func canonicalPath(p string) bool {
 // notFound answers a request no route matches: 405 when the path exists
 // for another method, else 404, always with the error body.
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
-	if !canonicalPath(r.URL.Path) {
-		s.writeError(w, http.StatusNotFound, errorKeyAPI, "no such endpoint: "+r.Method+" "+r.URL.Path)
-		return
-	}
 	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete} {
 		if m == r.Method {
 			continue
 		}
 		probe := r.Clone(r.Context())
 		probe.Method = m
-		if _, pattern := s.mux.Handler(probe); pattern != "" {
+		if s.route(probe) != "" {
 			w.Header().Set("Allow", m)
 			s.writeError(w, http.StatusMethodNotAllowed, errorKeyAPI, r.Method+" is not allowed on "+r.URL.Path)
 			return

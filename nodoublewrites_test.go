@@ -1,0 +1,295 @@
+package billing_test
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest"
+	"github.com/shopspring/decimal"
+)
+
+// writeFixture is what the writes act on, seeded into a fresh fake.
+type writeFixture struct {
+	customer, invoice, card, job int64
+	balance                      decimal.Decimal // the invoice's outstanding balance, the write-off amount
+}
+
+func seedWriteFixture(t *testing.T, srv *billingtest.Server) writeFixture {
+	t.Helper()
+	var f writeFixture
+	var err error
+	must := func(id int64, e error) int64 {
+		t.Helper()
+		if e != nil && err == nil {
+			err = e
+		}
+		return id
+	}
+	f.customer = must(srv.AddCustomer(billingtest.Customer{FirstName: "Ada", LastName: "Lovelace"}))
+	price := decimal.RequireFromString("120.50")
+	f.invoice = must(srv.AddInvoice(billingtest.Invoice{CustomerID: f.customer, Charges: []billingtest.Charge{
+		{Name: "Plan", Quantity: decimal.NewFromInt(1), UnitPrice: price, Amount: price},
+	}}))
+	f.card = must(srv.AddCreditCard(billingtest.CreditCard{CustomerID: f.customer, Last4: "0004", CardType: "Visa", ExpirationMonth: 1, ExpirationYear: 27, IsDefault: true}))
+	f.job = must(srv.AddBulkJob(billingtest.BulkJob{Type: "PriceChange", Validated: true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inv, _ := srv.Invoice(f.invoice)
+	if f.balance = inv.OutstandingBalance; !f.balance.IsPositive() {
+		t.Fatalf("the seeded invoice has no balance to write off: %s", f.balance)
+	}
+	return f
+}
+
+// A write under test: how to send it once, which route and request it is,
+// and how many times the fake shows it applied.
+type writeUnderTest struct {
+	name         string
+	route        billingtest.Route
+	method, path string
+	// operation names the events the fake records for each applied write.
+	operation string
+	do        func(ctx context.Context, c *billing.Client, f writeFixture) error
+	// applied counts the changes the fake's state shows.
+	applied func(srv *billingtest.Server, f writeFixture) int
+}
+
+const doubleWriteCode = "NO-DOUBLE-1"
+
+var writesUnderTest = []writeUnderTest{
+	{
+		name: "write-off", route: billingtest.RouteWriteOff, method: "POST", path: "/v1/invoices/writeoff", operation: "invoice.writeoff",
+		do: func(ctx context.Context, c *billing.Client, f writeFixture) error {
+			_, err := c.Invoices.WriteOff(ctx, &billing.WriteOffParams{InvoiceID: f.invoice, Amount: &f.balance})
+			return err
+		},
+		applied: func(srv *billingtest.Server, f writeFixture) int {
+			inv, _ := srv.Invoice(f.invoice)
+			// Each write-off adds the whole balance to the total.
+			return int(inv.TotalWriteoffs.Div(f.balance).IntPart())
+		},
+	},
+	{
+		name: "replace card", route: billingtest.RouteReplaceCreditCard, method: "PUT", path: "/v1/paymentMethods/creditCard", operation: "paymentMethod.replaced",
+		do: func(ctx context.Context, c *billing.Client, f writeFixture) error {
+			_, err := c.PaymentMethods.ReplaceCreditCard(ctx, &billing.ReplaceCreditCardParams{
+				ID: f.card, CustomerID: f.customer, CardNumber: "4111 1111 1111 1111", CVV: "123",
+				FirstName: "Ada", LastName: "Lovelace", ExpirationMonth: 12, ExpirationYear: 30,
+			})
+			return err
+		},
+		applied: func(srv *billingtest.Server, f writeFixture) int {
+			n := 0
+			for _, c := range srv.CreditCards() {
+				if c.OriginalPaymentMethodID == f.card {
+					n++ // one replacement card per time the write was applied
+				}
+			}
+			if old, _ := srv.CreditCard(f.card); (old.ReplacedBy != 0) != (n > 0) {
+				return -1 // the old card and its replacements disagree
+			}
+			return n
+		},
+	},
+	{
+		name: "wallet agreement", route: billingtest.RouteWalletAgreement, method: "POST", path: "/v1/Paypal", operation: "paymentMethod.created",
+		do: func(ctx context.Context, c *billing.Client, f writeFixture) error {
+			_, err := c.PaymentMethods.CreateWalletAgreement(ctx, "Paypal", &billing.WalletAgreementParams{
+				Baid: "B-7XK12345", CustomerID: f.customer, Source: billing.PaymentSourceAutomatic,
+			})
+			return err
+		},
+		applied: func(srv *billingtest.Server, f writeFixture) int {
+			n := 0
+			for _, w := range srv.WalletMethods() {
+				if w.CustomerID == f.customer && w.Baid == "B-7XK12345" {
+					n++
+				}
+			}
+			return n
+		},
+	},
+	{
+		name: "tracking code", route: billingtest.RouteCreateTrackingCode, method: "POST", path: "/v1/salesTrackingCodes", operation: "salesTrackingCode.created",
+		do: func(ctx context.Context, c *billing.Client, f writeFixture) error {
+			_, err := c.SalesTrackingCodes.Create(ctx, &billing.CreateSalesTrackingCodeParams{
+				Type: billing.TrackingCodeType1, Code: doubleWriteCode, Name: "No double writes",
+			})
+			return err
+		},
+		applied: func(srv *billingtest.Server, f writeFixture) int {
+			n := 0
+			for _, c := range srv.SalesTrackingCodes() {
+				if strings.EqualFold(c.Code, doubleWriteCode) {
+					n++
+				}
+			}
+			return n
+		},
+	},
+	{
+		name: "bulk process", route: billingtest.RouteBulkProcess, method: "POST", path: "/v1/BulkApi/Process", operation: "bulkJob.processed",
+		do: func(ctx context.Context, c *billing.Client, f writeFixture) error {
+			_, err := c.Bulk.Process(ctx, f.job)
+			return err
+		},
+		applied: func(srv *billingtest.Server, f writeFixture) int {
+			if j, _ := srv.BulkJob(f.job); j.Processed {
+				return 1
+			}
+			return 0
+		},
+	},
+}
+
+// TestWritesAreNeverDoubled sends each write once through a client whose
+// policy would retry (MaxRetries 3) while the fake fails it in every way it
+// can, before and after applying it, and checks the fake: the change is
+// applied at most once, the write is sent again only after a 429 (which
+// the server answers without acting), and when the change may have been
+// applied without an answer, the error matches ErrOutcomeUnknown.
+func TestWritesAreNeverDoubled(t *testing.T) {
+	const either = -1 // applied or not: at most once is all the client can promise
+	faults := []struct {
+		name  string
+		fault billingtest.Fault
+		// timeout is the client's per-attempt timeout.
+		timeout time.Duration
+		// wantApplied is 0 or 1, or either.
+		wantApplied  int
+		wantRequests int
+		// wantErr: nil for success; else the error must match it.
+		wantErr     error
+		wantUnknown bool
+		wantTimeout bool
+	}{
+		{name: "dropped before applied", fault: billingtest.Fault{Drop: billingtest.DropBeforeApply},
+			wantApplied: 0, wantRequests: 1, wantErr: billing.ErrOutcomeUnknown, wantUnknown: true},
+		{name: "dropped after applied", fault: billingtest.Fault{Drop: billingtest.DropAfterApply},
+			wantApplied: 1, wantRequests: 1, wantErr: billing.ErrOutcomeUnknown, wantUnknown: true},
+		{name: "answer truncated", fault: billingtest.Fault{Truncate: true},
+			wantApplied: 1, wantRequests: 1, wantErr: billing.ErrOutcomeUnknown, wantUnknown: true},
+		{name: "503", fault: billingtest.Fault{Status: http.StatusServiceUnavailable},
+			wantApplied: 0, wantRequests: 1, wantErr: billing.ErrServer},
+		{name: "500", fault: billingtest.Fault{Status: http.StatusInternalServerError},
+			wantApplied: 0, wantRequests: 1, wantErr: billing.ErrServer},
+		{name: "429 once, then retried", fault: billingtest.Fault{Status: http.StatusTooManyRequests, RetryAfter: time.Second},
+			wantApplied: 1, wantRequests: 2},
+		{name: "no answer within the timeout", fault: billingtest.Fault{Delay: 10 * time.Second}, timeout: 300 * time.Millisecond,
+			wantApplied: either, wantRequests: 1, wantErr: billing.ErrOutcomeUnknown, wantUnknown: true, wantTimeout: true},
+	}
+	for _, w := range writesUnderTest {
+		for _, ft := range faults {
+			t.Run(w.name+"/"+ft.name, func(t *testing.T) {
+				t.Parallel() // the 429's wait and the timeouts overlap
+				srv := billingtest.NewServer()
+				t.Cleanup(srv.Close)
+				f := seedWriteFixture(t, srv)
+				if err := srv.InjectFault(w.route, ft.fault); err != nil {
+					t.Fatal(err)
+				}
+				timeout := ft.timeout
+				if timeout == 0 {
+					timeout = 20 * time.Second
+				}
+				c := srv.Client(
+					billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: 3, MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond, MaxRetryAfter: 5 * time.Second}),
+					billing.WithTimeout(timeout),
+				)
+
+				var err error
+				returned := make(chan struct{})
+				go func() {
+					defer close(returned)
+					err = w.do(context.Background(), c, f)
+				}()
+				select {
+				case <-returned:
+				case <-time.After(30 * time.Second): // a hang guard, not a timing assertion
+					t.Fatal("the write has not returned after 30s")
+				}
+				// Close waits for the fake's handlers, so that a request
+				// still being handled (the delayed one) is counted.
+				srv.Close()
+
+				requests := 0
+				for _, r := range srv.Requests() {
+					if r.Method == w.method && r.Path == w.path {
+						requests++
+					}
+				}
+				events := 0
+				for _, e := range srv.Events() {
+					if e.Operation == w.operation && e.Kind == billingtest.EventWebhook {
+						events++
+					}
+				}
+				applied := w.applied(srv, f)
+
+				if applied < 0 || applied > 1 || events > 1 {
+					t.Fatalf("DOUBLE WRITE: the fake shows the change applied %d times (%d events) after %d requests; err = %v", applied, events, requests, err)
+				}
+				if applied != events {
+					t.Errorf("the fake's state shows %d changes but it recorded %d events", applied, events)
+				}
+				if ft.wantApplied != either && applied != ft.wantApplied {
+					t.Errorf("applied %d times, want %d (err = %v)", applied, ft.wantApplied, err)
+				}
+				if requests != ft.wantRequests {
+					t.Errorf("the fake received %d requests for %s %s, want %d", requests, w.method, w.path, ft.wantRequests)
+				}
+
+				if ft.wantErr == nil {
+					if err != nil {
+						t.Fatalf("err = %v, want success after the retry", err)
+					}
+					return
+				}
+				if !errors.Is(err, ft.wantErr) {
+					t.Fatalf("err = %v (%T), want it to match %v", err, err, ft.wantErr)
+				}
+				if got := errors.Is(err, billing.ErrOutcomeUnknown); got != ft.wantUnknown {
+					t.Errorf("errors.Is(err, ErrOutcomeUnknown) = %v, want %v: %v", got, ft.wantUnknown, err)
+				}
+				if ft.wantUnknown {
+					// The message tells a person reading a log to check first.
+					if !strings.Contains(err.Error(), "applied") {
+						t.Errorf("the error does not say the change may have been applied: %v", err)
+					}
+					var reqErr *billing.RequestError
+					var decErr *billing.DecodeError
+					switch {
+					case errors.As(err, &reqErr):
+						if reqErr.Attempts != 1 || !reqErr.OutcomeUnknown || reqErr.Method != w.method || reqErr.Path != w.path {
+							t.Errorf("RequestError = %+v", reqErr)
+						}
+					case errors.As(err, &decErr):
+						if !decErr.Applied || decErr.StatusCode != http.StatusOK {
+							t.Errorf("DecodeError = %+v", decErr)
+						}
+					default:
+						t.Errorf("err is %T, want a *RequestError or *DecodeError", err)
+					}
+				} else {
+					var apiErr *billing.APIError
+					if !errors.As(err, &apiErr) || apiErr.StatusCode != ft.fault.Status {
+						t.Errorf("err = %v, want an *APIError with status %d", err, ft.fault.Status)
+					}
+				}
+				if ft.wantTimeout {
+					var netErr net.Error
+					if !errors.Is(err, context.DeadlineExceeded) && !(errors.As(err, &netErr) && netErr.Timeout()) {
+						t.Errorf("err = %v, want a timeout", err)
+					}
+				}
+			})
+		}
+	}
+}
