@@ -147,7 +147,12 @@ func buildHTTPClient(user *http.Client, timeout time.Duration, base *url.URL) *h
 	if user != nil {
 		hc = *user
 	} else {
-		hc = http.Client{Transport: cleanhttp.DefaultPooledTransport()}
+		t := cleanhttp.DefaultPooledTransport()
+		// Keep a connection per prefetch worker: with the default of
+		// GOMAXPROCS+1 idle connections a prefetching iterator would open
+		// (and TLS-handshake) new ones all the time.
+		t.MaxIdleConnsPerHost = max(t.MaxIdleConnsPerHost, maxPrefetch)
+		hc = http.Client{Transport: t}
 	}
 	hc.Timeout = timeout
 	next := hc.CheckRedirect

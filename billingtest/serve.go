@@ -191,6 +191,11 @@ func (s *Server) writeJSON(w http.ResponseWriter, status int, v any) {
 		s.writeError(w, http.StatusInternalServerError, errorKeyAPI, "encoding the answer: "+err.Error())
 		return
 	}
+	s.writeRawJSON(w, status, b)
+}
+
+// writeRawJSON answers with b, which is already JSON.
+func (s *Server) writeRawJSON(w http.ResponseWriter, status int, b []byte) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(status)
