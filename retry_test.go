@@ -2,8 +2,10 @@ package billing_test
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -211,5 +213,34 @@ func TestRedirectToAnotherHostIsRefused(t *testing.T) {
 	}
 	if v := leaked.Load(); v != nil {
 		t.Errorf("the other host was reached: %v", v)
+	}
+}
+
+// TLS is verified with the system's roots, and a certificate that does
+// not verify is final: retrying cannot mend it, so it is not retried.
+func TestUntrustedCertificateIsRefusedAndNotRetried(t *testing.T) {
+	var conns atomic.Int32
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t.Error("a request reached a server whose certificate does not verify")
+	}))
+	srv.Config.ConnState = func(_ net.Conn, st http.ConnState) {
+		if st == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshakes are expected
+	srv.StartTLS()
+	defer srv.Close()
+	c, err := billing.NewClient(testKey, billing.WithBaseURL(srv.URL), billing.WithRetryPolicy(fastRetries))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Invoices.Get(context.Background(), 7, nil)
+	var certErr *tls.CertificateVerificationError
+	if !errors.As(err, &certErr) {
+		t.Fatalf("err = %v, want a certificate verification error", err)
+	}
+	if got := conns.Load(); got != 1 {
+		t.Errorf("connections = %d, want 1: a bad certificate is not retried", got)
 	}
 }

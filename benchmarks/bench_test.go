@@ -145,11 +145,30 @@ func bigServer(tb testing.TB) *billingtest.Server {
 	tb.Helper()
 	bigOnce.Do(func() {
 		bigFake, bigErr = billingtest.NewHandler(billingtest.WithGenerated(billingtest.GenerateOptions{Seed: seed, Invoices: bigTotal}), noThrottle)
+		if bigErr == nil {
+			bigErr = warmListCache(bigFake)
+		}
 	})
 	if bigErr != nil {
 		tb.Fatal(bigErr)
 	}
 	return bigFake
+}
+
+// warmListCache asks the fake once for every page of GET /v1/Invoices, so
+// that its cache of encoded invoices is full before anything is timed:
+// otherwise whichever benchmark iterates first would pay for filling it.
+func warmListCache(fake *billingtest.Server) error {
+	for n := 0; n*billingtest.MaxPageSize < bigTotal; n++ {
+		req := httptest.NewRequest(http.MethodGet, "/v1/Invoices?pageNumber="+strconv.Itoa(n)+"&pageSize="+strconv.Itoa(billingtest.MaxPageSize), nil)
+		req.Header.Set("Authorization", "Basic "+billingtest.DefaultAPIKey)
+		rec := httptest.NewRecorder()
+		fake.Handler().ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			return fmt.Errorf("warming the fake: page %d answered %d", n, rec.Code)
+		}
+	}
+	return nil
 }
 
 // roundTripFunc is an http.RoundTripper made of a function.
