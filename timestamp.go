@@ -8,12 +8,14 @@ import (
 // Timestamp is a point in time as the API writes it: ISO 8601 in UTC,
 // without offset, e.g. 2024-03-01T10:15:00.1234567.
 //
-// Decoding accepts every form the service sends: 0 to 9 fractional digits,
-// with or without a trailing Z or a numeric offset such as +00:00 (any offset
-// is converted to UTC). JSON null, "" and the service's 0001-01-01T00:00:00
-// all mean "none" and decode to the zero Timestamp, for which IsZero reports
-// true. Encoding writes UTC without offset and without trailing fractional
-// zeros; the zero Timestamp encodes as null.
+// Decoding accepts every form the service sends: 0 to 7 fractional digits
+// (8 or 9 are accepted too, and cut to the service's 100 ns resolution),
+// with or without a trailing Z or a numeric offset such as +00:00 (any
+// offset is converted to UTC). JSON null, "" and the service's
+// 0001-01-01T00:00:00 all mean "none" and decode to the zero Timestamp,
+// for which IsZero reports true. Encoding writes UTC without offset and
+// without trailing fractional zeros, at most 7 digits (a time given with
+// finer precision is cut to 100 ns); the zero Timestamp encodes as null.
 type Timestamp struct {
 	time.Time
 }
@@ -134,12 +136,15 @@ func parseTimestamp(b []byte) (time.Time, error) {
 		if len(frac) == 0 || len(frac) > 9 {
 			return time.Time{}, errors.New("fraction must have 1 to 9 digits")
 		}
-		for i := range 9 {
+		// Seven digits is the service's resolution (100 ns); an eighth or
+		// ninth digit is dropped, so that what is read encodes back the same.
+		for i := range 7 {
 			nsec *= 10
 			if i < len(frac) {
 				nsec += int(frac[i] - '0')
 			}
 		}
+		nsec *= 100
 		rest = rest[n:]
 	}
 	offset := 0
