@@ -144,12 +144,3 @@ func WithMaxResponseBytes(n int64) Option {
 		return nil
 	}
 }
-
-// withClock replaces time.Now; tests use it to check waits computed from
-// rate-limit headers.
-func withClock(now func() time.Time) Option {
-	return func(c *clientConfig) error {
-		c.now = now
-		return nil
-	}
-}
