@@ -219,7 +219,7 @@ func (w *walkthrough) replaceCard(ctx context.Context, fake *billingtest.Server)
 		FirstName: card.FirstName, LastName: card.LastName,
 		ExpirationMonth: 12, ExpirationYear: 30, PostalZip: "K1A 0B1",
 	}
-	fmt.Fprintf(w.out, "params as logged: %v\n", params)
+	fmt.Fprintf(w.out, "params as printed with %%+v: %+v\n", params)
 	replaced, err := w.c.PaymentMethods.ReplaceCreditCard(ctx, params)
 	if err != nil {
 		return err
