@@ -3,7 +3,6 @@ package billing
 import (
 	"context"
 	"io"
-	"mime"
 	"net/http"
 
 	querystring "github.com/google/go-querystring/query"
@@ -47,11 +46,10 @@ func (s *DraftInvoicesService) PDF(ctx context.Context, draftInvoiceID int64, pa
 	if err != nil {
 		return nil, err
 	}
-	if ct := resp.Header.Get("Content-Type"); ct != "" {
-		if mt, _, _ := mime.ParseMediaType(ct); mt != "application/pdf" && mt != "application/octet-stream" {
-			drainAndClose(resp.Body)
-			return nil, s.client.decodeError(cl, resp, &contentTypeError{want: "application/pdf", got: mt})
-		}
+	isPDF := func(mt string) bool { return mt == "application/pdf" || mt == "application/octet-stream" }
+	if err := checkContentType(resp, "application/pdf", isPDF); err != nil {
+		drainAndClose(resp.Body)
+		return nil, s.client.decodeError(cl, resp, err)
 	}
 	return resp.Body, nil
 }

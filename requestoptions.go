@@ -8,8 +8,8 @@ import (
 )
 
 // RequestOption changes one call: [SuppressEvents], [WithHeader],
-// [WithRetries], [CaptureResponse], and for iterators [Prefetch]. A bad option fails the call before
-// anything is sent.
+// [WithRetries], [CaptureResponse], and for iterators [Prefetch]. A bad
+// option fails the call before anything is sent.
 type RequestOption func(*requestConfig) error
 
 type requestConfig struct {

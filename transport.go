@@ -1,6 +1,7 @@
 package billing
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -139,22 +140,30 @@ func (l *limitedBody) Read(p []byte) (int, error) {
 
 func (l *limitedBody) Close() error { return l.body.Close() }
 
-// checkJSONContentType refuses a 2xx answer that says it is something
-// other than JSON (an HTML page from a proxy or a captive portal, say):
-// decoding it would fail with a less useful message, or worse, succeed.
-func checkJSONContentType(resp *http.Response) error {
+// checkContentType refuses a 2xx answer that says it is something other
+// than what the call expects (an HTML page from a proxy or a captive
+// portal, say): reading it would fail with a less useful message, or
+// worse, succeed. An answer without a content type is let through.
+func checkContentType(resp *http.Response, want string, accepts func(mediaType string) bool) error {
 	ct := resp.Header.Get("Content-Type")
 	if ct == "" {
 		return nil
 	}
 	mt, _, err := mime.ParseMediaType(ct)
 	if err != nil {
-		return &contentTypeError{want: "application/json", got: ct}
+		return &contentTypeError{want: want, got: ct}
 	}
-	if mt == "application/json" || mt == "text/json" || strings.HasSuffix(mt, "+json") {
-		return nil
+	if !accepts(mt) {
+		return &contentTypeError{want: want, got: mt}
 	}
-	return &contentTypeError{want: "application/json", got: mt}
+	return nil
+}
+
+// checkJSONContentType is checkContentType for the JSON endpoints.
+func checkJSONContentType(resp *http.Response) error {
+	return checkContentType(resp, "application/json", func(mt string) bool {
+		return mt == "application/json" || mt == "text/json" || strings.HasSuffix(mt, "+json")
+	})
 }
 
 type contentTypeError struct{ want, got string }
@@ -345,18 +354,36 @@ func (c *Client) decodeJSON(cl *call, resp *http.Response, out any) error {
 // decodeOne decodes exactly one JSON object from r into out: null, a
 // second value or trailing bytes are errors, not something to ignore.
 func decodeOne(r io.Reader, out any) error {
-	dec := json.NewDecoder(&numberGuard{r: r})
-	var raw json.RawMessage // one resource is small; pages are streamed instead
-	if err := dec.Decode(&raw); err != nil {
+	br := bufio.NewReader(&numberGuard{r: r})
+	if null, err := startsWithNull(br); err != nil {
 		return err
-	}
-	if string(raw) == "null" {
+	} else if null {
 		return errors.New("the answer is null, not the resource")
 	}
-	if err := expectEnd(dec); err != nil {
+	dec := json.NewDecoder(br)
+	if err := dec.Decode(out); err != nil {
 		return err
 	}
-	return json.Unmarshal(raw, out)
+	return expectEnd(dec)
+}
+
+// startsWithNull skips leading white space and reports whether the JSON
+// value that follows is the literal null, without consuming it: decoding
+// null into a struct would silently leave it empty.
+func startsWithNull(br *bufio.Reader) (bool, error) {
+	for {
+		b, err := br.Peek(1)
+		if err != nil {
+			return false, err
+		}
+		switch b[0] {
+		case ' ', '\t', '\r', '\n':
+			_, _ = br.ReadByte()
+			continue
+		}
+		word, _ := br.Peek(4)
+		return string(word) == "null", nil
+	}
 }
 
 // expectEnd fails unless the decoder has reached the end of its input.
