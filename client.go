@@ -49,10 +49,14 @@ type clientConfig struct {
 	authorization func() string
 	baseURL       *url.URL
 	httpClient    *http.Client
-	userAgent     string
-	retry         RetryPolicy
-	logger        *slog.Logger
-	now           func() time.Time
+	// writeClient is httpClient refusing every redirect: net/http would
+	// send a write's body again on a 307 or 308, and turn it into a GET on
+	// the others.
+	writeClient *http.Client
+	userAgent   string
+	retry       RetryPolicy
+	logger      *slog.Logger
+	now         func() time.Time
 	// maxResponseBytes bounds a successful answer's body.
 	maxResponseBytes int64
 
@@ -101,6 +105,9 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 		return nil, fmt.Errorf("billing: NewClient: WithBaseURL is required")
 	}
 	cfg.httpClient = buildHTTPClient(cfg.userHTTPClient, cfg.timeout, cfg.baseURL)
+	writeClient := *cfg.httpClient
+	writeClient.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	cfg.writeClient = &writeClient
 	cfg.userAgent = "billing-go/" + Version + " (" + runtime.Version() + "; " + runtime.GOOS + "/" + runtime.GOARCH + ")"
 	if cfg.userAgentExtra != "" {
 		cfg.userAgent = cfg.userAgentExtra + " " + cfg.userAgent

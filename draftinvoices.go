@@ -41,15 +41,17 @@ func (s *DraftInvoicesService) PDF(ctx context.Context, draftInvoiceID int64, pa
 	if err != nil {
 		return nil, err
 	}
-	cl := &call{method: http.MethodGet, path: "/v1/draftInvoices/pdf/" + id, query: q, accept: "application/pdf, application/json"}
-	resp, err := s.client.send(ctx, cl, opts)
+	cl := &call{
+		method: http.MethodGet, path: "/v1/draftInvoices/pdf/" + id, query: q, accept: "application/pdf, application/json",
+		read: func(resp *http.Response) error {
+			return checkContentType(resp, "application/pdf", func(mt string) bool {
+				return mt == "application/pdf" || mt == "application/octet-stream"
+			})
+		},
+	}
+	resp, err := s.client.do(ctx, cl, opts)
 	if err != nil {
 		return nil, err
-	}
-	isPDF := func(mt string) bool { return mt == "application/pdf" || mt == "application/octet-stream" }
-	if err := checkContentType(resp, "application/pdf", isPDF); err != nil {
-		drainAndClose(resp.Body)
-		return nil, s.client.decodeError(cl, resp, err)
 	}
 	return resp.Body, nil
 }

@@ -30,16 +30,18 @@ var (
 	// ErrServer matches any 5xx answer.
 	ErrServer = errors.New("billing: server error")
 	// ErrOutcomeUnknown matches a failed write that may nevertheless have
-	// been applied: the request may have reached the server, but no answer
-	// came back. Check the state before trying again.
+	// been applied: the request may have reached the server and nothing in
+	// what came back proves it was not acted on (no answer, a cut-off or
+	// unreadable answer, a 5xx, a redirect). Check the state before trying
+	// again. Only a 4xx answer proves a write was not applied.
 	ErrOutcomeUnknown = errors.New("billing: outcome unknown")
 	// ErrResponseTooLarge matches a call whose answer was longer than the
 	// client's limit (see [WithMaxResponseBytes]).
 	ErrResponseTooLarge = errors.New("billing: response body too large")
-	// ErrPagination matches a failed iteration over pages because the server
-	// did not advance to the page that was asked for; iterating further
-	// would repeat or skip items.
-	ErrPagination = errors.New("billing: pagination did not advance")
+	// ErrPagination matches a failed iteration over pages: the server did
+	// not advance to the page that was asked for, or sent a paging header
+	// that cannot be read. Iterating further would repeat or skip items.
+	ErrPagination = errors.New("billing: pagination failed")
 )
 
 // ErrorDetail is one entry of the Errors list of the API's error body.
@@ -74,6 +76,11 @@ type APIError struct {
 	// Body is an excerpt (at most [maxErrorExcerpt] bytes) of a body that is
 	// not the JSON error envelope; empty when the envelope was decoded.
 	Body string
+	// OutcomeUnknown is true for a write whose answer does not prove that
+	// it was not applied: a 5xx (often a gateway that gave up while the
+	// service went on) or a redirect, which a write never follows. The
+	// error then matches [ErrOutcomeUnknown] as well as its category.
+	OutcomeUnknown bool
 }
 
 // Error describes the failure without query values or secrets.
@@ -101,13 +108,22 @@ func (e *APIError) Error() string {
 	if e.RetryAfter > 0 {
 		fmt.Fprintf(&b, " (retry after %s)", e.RetryAfter)
 	}
+	if e.StatusCode >= 300 && e.StatusCode <= 399 {
+		b.WriteString(" (redirect not followed)")
+	}
+	if e.OutcomeUnknown {
+		b.WriteString("; the write may have been applied: check before retrying")
+	}
 	return b.String()
 }
 
 // Is reports whether the error belongs to the category target, so that
-// errors.Is(err, billing.ErrNotFound) works through any wrapping.
+// errors.Is(err, billing.ErrNotFound) works through any wrapping. A write's
+// error whose outcome is unknown also matches [ErrOutcomeUnknown].
 func (e *APIError) Is(target error) bool {
 	switch target {
+	case ErrOutcomeUnknown:
+		return e.OutcomeUnknown
 	case ErrBadRequest:
 		return e.StatusCode == http.StatusBadRequest
 	case ErrUnauthorized:

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"regexp"
 	"sync"
 	"testing"
 
@@ -181,4 +182,19 @@ func assertValidation(t *testing.T, err error, field string) {
 	if ve.Field != field {
 		t.Errorf("ValidationError.Field = %q, want %q (%v)", ve.Field, field, ve)
 	}
+}
+
+// numberOf matches a number as printed: digits, with decimal parts.
+var numberOf = regexp.MustCompile(`[0-9]+(?:\.[0-9]+)*`)
+
+// leaksCVV reports whether out holds cvv as a whole number. A short
+// secret turns up inside other numbers (timestamps, durations, ids) by
+// chance; only the number itself is a leak.
+func leaksCVV(out, cvv string) bool {
+	for _, n := range numberOf.FindAllString(out, -1) {
+		if n == cvv {
+			return true
+		}
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package billing
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -96,29 +97,53 @@ type Page[T any] struct {
 	nextHeader bool
 }
 
-func newPage[T any](h http.Header, requested, requestedSize int) *Page[T] {
-	return &Page[T]{
-		Count:          headerInt(h, "X-Count"),
-		MaxCount:       headerInt(h, "X-MaxCount"),
-		CurrentPage:    headerInt(h, "X-CurrentPage"),
-		NextPage:       headerInt(h, "X-NextPage"),
-		PreviousPage:   headerInt(h, "X-PreviousPage"),
-		PageSize:       headerInt(h, "X-PageSize"),
-		MaxPageIndex:   headerInt(h, "X-MaxPageIndex"),
+// newPage reads the paging headers of an answer. A header that is present
+// but cannot be read is an error (ErrPagination): guessing would end an
+// iteration early, or run it on, without a word. An absent header reads
+// as -1 and leaves the decision to the others (see HasNext).
+func newPage[T any](h http.Header, requested, requestedSize int) (*Page[T], error) {
+	p := &Page[T]{
 		SortOrder:      query.Order(h.Get("X-SortOrder")),
 		SortExpression: h.Get("X-SortExpression"),
 		requested:      requested,
 		requestedSize:  requestedSize,
-		nextHeader:     h.Get("X-NextPage") != "",
+		nextHeader:     len(h.Values("X-NextPage")) > 0,
 	}
+	for _, f := range []struct {
+		name string
+		dst  *int
+	}{
+		{"X-Count", &p.Count}, {"X-MaxCount", &p.MaxCount}, {"X-CurrentPage", &p.CurrentPage},
+		{"X-NextPage", &p.NextPage}, {"X-PreviousPage", &p.PreviousPage}, {"X-PageSize", &p.PageSize},
+		{"X-MaxPageIndex", &p.MaxPageIndex},
+	} {
+		v, err := pagingHeader(h, f.name)
+		if err != nil {
+			return nil, err
+		}
+		*f.dst = v
+	}
+	return p, nil
 }
 
-func headerInt(h http.Header, key string) int {
-	v := h.Get(key)
-	if v == "" {
-		return -1
+// pagingHeader reads one integer paging header: -1 when absent; an error
+// when it is not an integer of at least -1, or is repeated with values
+// that disagree.
+func pagingHeader(h http.Header, name string) (int, error) {
+	vs := h.Values(name)
+	if len(vs) == 0 {
+		return -1, nil
 	}
-	return atoiOr(v, -1)
+	n, err := strconv.Atoi(strings.TrimSpace(vs[0]))
+	if err != nil || n < -1 {
+		return 0, fmt.Errorf("%w: header %s: %s is not a page number or count", ErrPagination, name, quoteForError(truncateForError(vs[0])))
+	}
+	for _, v := range vs[1:] {
+		if strings.TrimSpace(v) != strings.TrimSpace(vs[0]) {
+			return 0, fmt.Errorf("%w: header %s sent twice, as %s and %s", ErrPagination, name, quoteForError(truncateForError(vs[0])), quoteForError(truncateForError(v)))
+		}
+	}
+	return n, nil
 }
 
 func (p *Page[T]) current() int {
@@ -170,57 +195,50 @@ type fetchFunc[T any] func(ctx context.Context, pageNumber int) (*Page[T], error
 
 // listPage sends one GET for a list endpoint and decodes the page.
 func listPage[T any](ctx context.Context, c *Client, path string, q url.Values, pageNumber, pageSize int, opts []RequestOption) (*Page[T], error) {
-	cl := &call{method: http.MethodGet, path: path, query: q}
 	var page *Page[T]
-	err := c.sendAndRead(ctx, cl, opts, func(resp *http.Response) error {
-		page = newPage[T](resp.Header, pageNumber, pageSize)
-		page.Response = Response{StatusCode: resp.StatusCode, Header: resp.Header, RateLimit: parseRateLimit(resp.Header, c.cfg.now())}
-		if err := decodeItems(resp, &page.Items, pageSize); err != nil {
-			return c.decodeError(cl, resp, err)
+	cl := &call{method: http.MethodGet, path: path, query: q, read: func(resp *http.Response) error {
+		defer drainAndClose(resp.Body)
+		p, err := newPage[T](resp.Header, pageNumber, pageSize)
+		if err != nil {
+			return err
 		}
+		p.Response = Response{StatusCode: resp.StatusCode, Header: resp.Header, RateLimit: parseRateLimit(resp.Header, c.cfg.now())}
+		if err := decodeItems(resp, &p.Items, pageSize, c.cfg.maxResponseBytes); err != nil {
+			return err
+		}
+		page = p
 		return nil
-	})
-	if err != nil {
+	}}
+	if _, err := c.do(ctx, cl, opts); err != nil {
 		return nil, err
 	}
 	return page, nil
 }
 
-// decodeItems decodes a JSON array answer one item at a time straight from
-// the stream, so that at most one item's bytes are buffered, never the
-// whole page. A null answer is an empty page.
-func decodeItems[T any](resp *http.Response, items *[]T, sizeHint int) error {
+// decodeItems reads a whole page, within the client's limit (see readAll),
+// and decodes its JSON array. A null answer is an empty page.
+func decodeItems[T any](resp *http.Response, items *[]T, sizeHint int, limit int64) error {
 	defer drainAndClose(resp.Body)
 	if err := checkJSONContentType(resp); err != nil {
 		return err
 	}
-	dec := json.NewDecoder(&numberGuard{r: resp.Body})
-	tok, err := dec.Token()
+	body, err := readAll(resp.Body, resp.ContentLength, limit)
 	if err != nil {
 		return err
 	}
-	if tok == nil {
-		return expectEnd(dec)
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '[' {
-		return fmt.Errorf("want a JSON array of items, got %v", tok)
-	}
-	if sizeHint > 0 {
-		*items = make([]T, 0, min(sizeHint, 1000))
-	} else {
-		*items = []T{}
-	}
-	for dec.More() {
-		var it T
-		if err := dec.Decode(&it); err != nil {
-			return err
-		}
-		*items = append(*items, it)
-	}
-	if _, err := dec.Token(); err != nil { // the closing ]
+	if err := checkDigitRuns(body); err != nil {
 		return err
 	}
-	return expectEnd(dec)
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	if bytes.HasPrefix(trimmed, []byte("null")) {
+		*items = []T{}
+		return json.Unmarshal(body, new(any)) // still refuses trailing data
+	}
+	if len(trimmed) == 0 || trimmed[0] != '[' {
+		return fmt.Errorf("want a JSON array of items, got %s", quoteForError(truncateForError(string(trimmed))))
+	}
+	*items = make([]T, 0, min(max(sizeHint, 0), 1000))
+	return json.Unmarshal(body, items)
 }
 
 // pages iterates from page first until the last page. It checks the

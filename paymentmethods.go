@@ -144,7 +144,7 @@ func (s *PaymentMethodsService) ReplaceCreditCard(ctx context.Context, params *R
 	}
 	cl := &call{
 		method: http.MethodPut, path: "/v1/paymentMethods/creditCard", body: (*replaceCardWire)(params), write: true,
-		secrets: []string{params.CardNumber, params.CVV},
+		secrets: newCallSecrets(params.CardNumber, params.CVV),
 	}
 	var card CreditCard
 	if _, err := s.client.doJSON(ctx, cl, opts, &card); err != nil {

@@ -1,6 +1,8 @@
 package billing
 
 import (
+	"errors"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -62,20 +64,22 @@ func parseRateLimitWindow(h http.Header, window string, now time.Time) RateLimit
 const unixSecondsThreshold = 1_000_000_000
 
 // parseWait reads a wait given as seconds, a Unix time, an HTTP date or an
-// API timestamp, and returns how long from now that is (never negative).
+// API timestamp, and returns how long from now that is: never negative,
+// and saturated at the longest time.Duration, so that a wait too long to
+// represent stays too long to honour instead of wrapping round to none.
 func parseWait(v string, now time.Time) time.Duration {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		return 0
 	}
-	if secs, err := strconv.ParseFloat(v, 64); err == nil {
-		if secs <= 0 {
+	if secs, err := strconv.ParseFloat(v, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+		switch {
+		case math.IsNaN(secs) || secs <= 0:
 			return 0
+		case secs > unixSecondsThreshold:
+			return untilUnix(secs, now)
 		}
-		if secs > unixSecondsThreshold {
-			return nonNegative(time.Unix(int64(secs), 0).Sub(now))
-		}
-		return time.Duration(secs * float64(time.Second))
+		return secondsToDuration(secs)
 	}
 	if t, err := http.ParseTime(v); err == nil {
 		return nonNegative(t.Sub(now))
@@ -84,6 +88,20 @@ func parseWait(v string, now time.Time) time.Duration {
 		return nonNegative(t.Sub(now))
 	}
 	return 0
+}
+
+// secondsToDuration converts, saturating at the longest duration.
+func secondsToDuration(secs float64) time.Duration {
+	if secs >= float64(math.MaxInt64)/float64(time.Second) {
+		return math.MaxInt64
+	}
+	return time.Duration(secs * float64(time.Second))
+}
+
+// untilUnix is the wait until Unix time secs, saturating as
+// secondsToDuration does.
+func untilUnix(secs float64, now time.Time) time.Duration {
+	return nonNegative(secondsToDuration(secs - float64(now.UnixNano())/float64(time.Second)))
 }
 
 func nonNegative(d time.Duration) time.Duration {

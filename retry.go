@@ -15,14 +15,18 @@ import (
 // RetryPolicy says how often and how long the client retries.
 //
 // Reads (and the bulk price-change preview, which changes nothing) are
-// retried on connection errors and on 429, 500, 502, 503 and 504. Writes
-// (write-off, replace card, wallet agreement, tracking code, bulk process)
-// are retried only when the server surely did not act on them: after a 429,
-// or after a connection error that happened before the request was written.
+// retried on connection errors, on 429, 500, 502, 503 and 504, and when an
+// answer breaks off. Writes (write-off, replace card, wallet agreement,
+// tracking code, bulk process) are retried only when the server surely did
+// not act on them: after a 429, or after a connection error that happened
+// before the request was written; they never follow a redirect. A call
+// makes at most MaxRetries+1 HTTP attempts in all, whatever mixture of
+// failures it meets.
 //
 // A wait the server asks for (Retry-After, in seconds or as a date, or on a
 // 429 the X-Rate-Limit-Reset-* headers) is honoured when it is at most
-// MaxRetryAfter; a longer one ends the retries at once and the caller gets
+// MaxRetryAfter; a longer one (including one too long to represent, which
+// saturates) ends the retries at once and the caller gets
 // the [*APIError], whose RetryAfter says when to come back. Otherwise the
 // wait grows exponentially from MinBackoff to MaxBackoff, with jitter.
 // Waiting ends at once when the context is done.
@@ -86,36 +90,57 @@ func (p RetryPolicy) backoff(attempt int) time.Duration {
 	return half + rand.N(step-half+1)
 }
 
-// attempt tracks one HTTP attempt of a call, for the write-safety rule and
-// for logging.
+// attempt tracks the HTTP attempt of a call in flight, for the
+// write-safety rule and for logging.
 type attempt struct {
-	number       int
-	start        time.Time
+	number  int
+	started time.Time
+	// handled is set once the response handler has read the answer.
+	handled bool
+	// wroteHeaders is set by an httptrace hook, on the transport's
+	// goroutine.
 	wroteHeaders atomic.Bool
 }
 
-// retryDecision says whether a finished attempt is retried.
-func (c *call) retryDecision(ctx context.Context, resp *http.Response, err error, now time.Time) bool {
-	if ctx.Err() != nil {
-		return false
-	}
-	if err != nil {
-		if isPermanent(err) {
-			return false
-		}
-		// A write is retried only if none of it reached the server.
-		return !c.write || !c.attempt.wroteHeaders.Load()
-	}
-	switch resp.StatusCode {
-	case http.StatusTooManyRequests:
+// reachedServer reports whether the attempt's request may have reached the
+// server: its headers were written, or an answer came.
+func (a *attempt) reachedServer() bool { return a.handled || a.wroteHeaders.Load() }
+
+// start resets the attempt for try number n (counting from 1).
+func (a *attempt) start(n int) {
+	a.number, a.started, a.handled = n, time.Now(), false
+	a.wroteHeaders.Store(false)
+}
+
+// shouldRetry is the SDK's one retry rule, asked after every attempt of a
+// call: err is the attempt's failure (no answer, or an answer that could
+// not be read), resp its answer. The case order matters; each says why.
+func (c *call) shouldRetry(ctx context.Context, resp *http.Response, err error, now time.Time) bool {
+	var apiErr *APIError
+	switch {
+	case ctx.Err() != nil:
+		return false // the caller has given up
+	case errors.As(err, &apiErr):
+		return false // an answer that is not retried on its status: asking again gets the same
+	case err != nil && isPermanent(err):
+		return false // a certificate that does not verify or a refused redirect does not mend
+	case err != nil && c.write && c.attempt.reachedServer():
+		return false // the write may have reached the server: sending it again could apply it twice
+	case err != nil && c.attempt.handled && !brokenBody(err):
+		return false // the answer arrived whole but is wrong: it would arrive wrong again
+	case err != nil:
+		return true // no answer, or a read's answer cut off in transit: asking again is safe
+	case resp.StatusCode == http.StatusTooManyRequests:
+		// Throttled: the server did nothing, so even a write may go again,
+		// after the wait it asked for, unless that wait is too long.
 		return requestedWait(resp, now) <= c.policy.MaxRetryAfter
-	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		if c.write {
-			return false
-		}
-		return requestedWait(resp, now) <= c.policy.MaxRetryAfter
+	case resp.StatusCode == http.StatusInternalServerError, resp.StatusCode == http.StatusBadGateway,
+		resp.StatusCode == http.StatusServiceUnavailable, resp.StatusCode == http.StatusGatewayTimeout:
+		// A passing failure of the service or a gateway. A write may have
+		// been applied before it, so only a read is asked again.
+		return !c.write && requestedWait(resp, now) <= c.policy.MaxRetryAfter
 	}
-	return false
+	return false // anything else is the answer: 2xx, a client error, a redirect not followed
 }
 
 // isPermanent reports errors that a retry cannot mend: a certificate that

@@ -87,14 +87,14 @@ func TestRetryDecision(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cl := &call{write: tt.write, policy: policy}
 			cl.attempt.wroteHeaders.Store(tt.wroteHeaders)
-			if got := cl.retryDecision(context.Background(), tt.resp, tt.err, now); got != tt.want {
-				t.Errorf("retryDecision = %v, want %v", got, tt.want)
+			if got := cl.shouldRetry(context.Background(), tt.resp, tt.err, now); got != tt.want {
+				t.Errorf("shouldRetry = %v, want %v", got, tt.want)
 			}
 		})
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if (&call{policy: policy}).retryDecision(ctx, resp(503, ""), nil, now) {
+	if (&call{policy: policy}).shouldRetry(ctx, resp(503, ""), nil, now) {
 		t.Error("retried after the context ended")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"regexp"
 	"strings"
 )
 
@@ -82,4 +83,70 @@ func (p ReplaceCreditCardParams) LogValue() slog.Value {
 		slog.Int("expirationMonth", p.ExpirationMonth),
 		slog.Int("expirationYear", p.ExpirationYear),
 	)
+}
+
+// redacted stands in for a secret scrubbed from what the server said.
+const redacted = "[REDACTED]"
+
+// callSecrets are the secrets of one call that a server might echo back
+// into an error message, and how to find them there.
+type callSecrets struct {
+	// card matches the card's digits in order with any spaces, dashes or
+	// dots between them: a server may echo the number grouped differently
+	// from how the caller wrote it.
+	card *regexp.Regexp
+	// cvv is scrubbed only where it stands alone as a number: a 3-digit
+	// CVV turns up inside ids, amounts and timestamps by chance.
+	cvv string
+}
+
+func newCallSecrets(cardNumber, cvv string) callSecrets {
+	var s callSecrets
+	var digits []string
+	for _, r := range cardNumber {
+		if r >= '0' && r <= '9' {
+			digits = append(digits, string(r))
+		}
+	}
+	if len(digits) > 0 {
+		s.card = regexp.MustCompile(strings.Join(digits, `[ .\-]*`))
+	}
+	if strings.Trim(cvv, "0123456789") == "" {
+		s.cvv = cvv
+	}
+	return s
+}
+
+// scrub removes the card number and the CVV from s.
+func (cs callSecrets) scrub(s string) string {
+	if cs.card != nil {
+		s = cs.card.ReplaceAllLiteralString(s, redacted)
+	}
+	if cs.cvv == "" || !strings.Contains(s, cs.cvv) {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for _, run := range digitRun.FindAllStringIndex(s, -1) {
+		if s[run[0]:run[1]] == cs.cvv && !inDecimal(s, run[0], run[1]) {
+			b.WriteString(s[last:run[0]])
+			b.WriteString(redacted)
+			last = run[1]
+		}
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// digitRun matches a maximal run of digits.
+var digitRun = regexp.MustCompile(`[0-9]+`)
+
+// inDecimal reports whether the digits s[i:j] are one side of a decimal
+// point in a larger number such as 12.987 or 987.50.
+func inDecimal(s string, i, j int) bool {
+	isDigit := func(k int) bool { return k >= 0 && k < len(s) && s[k] >= '0' && s[k] <= '9' }
+	return (i >= 2 && s[i-1] == '.' && isDigit(i-2)) || (j+1 < len(s) && s[j] == '.' && isDigit(j+1))
 }

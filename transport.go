@@ -1,7 +1,8 @@
 package billing
 
 import (
-	"bufio"
+	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -44,17 +45,24 @@ type call struct {
 	accept string
 	// secrets are scrubbed from anything the server says back, in case it
 	// echoes a card number in an error message.
-	secrets []string
+	secrets callSecrets
+	// read checks and consumes a 2xx answer, inside the retry loop, so
+	// that an answer cut off in transit is retried within the call's one
+	// budget of attempts. A read that leaves the body open hands it to the
+	// caller (the PDF); on error the body is closed for it.
+	read func(*http.Response) error
 
-	policy         RetryPolicy
-	attempt        attempt
-	outcomeUnknown bool
+	policy  RetryPolicy
+	capture *Response
+	attempt attempt
 }
 
-// send performs the call with retries and returns a 2xx answer whose body
-// the caller must close, or an error: *ValidationError for bad options,
-// *APIError for a non-2xx answer, *RequestError when no answer came.
-func (c *Client) send(ctx context.Context, cl *call, opts []RequestOption) (*http.Response, error) {
+// do performs the call: one go-retryablehttp loop, steered by the SDK's
+// retry rule (shouldRetry), in which cl.read consumes each 2xx answer. It
+// returns the 2xx answer or a typed error: *ValidationError for bad
+// options, *APIError for a non-2xx answer, *DecodeError for a 2xx answer
+// that could not be read, *RequestError when no answer came.
+func (c *Client) do(ctx context.Context, cl *call, opts []RequestOption) (*http.Response, error) {
 	if ctx == nil {
 		return nil, invalid("ctx", "nil context.Context")
 	}
@@ -66,52 +74,160 @@ func (c *Client) send(ctx context.Context, cl *call, opts []RequestOption) (*htt
 	if rc.retry != nil {
 		cl.policy = *rc.retry
 	}
-	if cl.accept == "" {
-		cl.accept = "application/json"
+	if !captureSuppressed(ctx) {
+		cl.capture = rc.capture
 	}
+	req, err := c.newRequest(ctx, cl, rc.header)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := c.retryClient(cl).Do(req)
+	if err != nil {
+		return nil, c.callError(cl, err)
+	}
+	return resp, nil
+}
 
-	var rawBody any
+// newRequest builds the request of every attempt, with the headers the
+// client manages set last so that no request option can replace them.
+func (c *Client) newRequest(ctx context.Context, cl *call, extra http.Header) (*retryablehttp.Request, error) {
+	var body any
 	if cl.body != nil {
 		b, err := wirejson.Marshal(cl.body)
 		if err != nil {
 			return nil, fmt.Errorf("billing: %s %s: encoding request body: %w", cl.method, cl.path, err)
 		}
-		rawBody = b
+		body = b
 	}
+	// WroteHeaders tells a write that may have reached the server from one
+	// that surely did not.
 	trace := &httptrace.ClientTrace{WroteHeaders: func() { cl.attempt.wroteHeaders.Store(true) }}
-	req, err := retryablehttp.NewRequestWithContext(httptrace.WithClientTrace(ctx, trace), cl.method, c.endpoint(cl.path, cl.query), rawBody)
+	req, err := retryablehttp.NewRequestWithContext(httptrace.WithClientTrace(ctx, trace), cl.method, c.endpoint(cl.path, cl.query), body)
 	if err != nil {
 		return nil, fmt.Errorf("billing: %s %s: %w", cl.method, cl.path, err)
 	}
-	for k, vs := range rc.header {
+	for k, vs := range extra {
 		for _, v := range vs {
 			req.Header.Add(k, v)
 		}
 	}
 	req.Header.Set("Authorization", c.cfg.authorization())
-	req.Header.Set("Accept", cl.accept)
+	req.Header.Set("Accept", cmp.Or(cl.accept, "application/json"))
 	req.Header.Set("User-Agent", c.cfg.userAgent)
-	if rawBody != nil {
+	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	req.SetResponseHandler(c.handleResponse(cl))
+	return req, nil
+}
 
-	resp, err := c.retryClient(cl).Do(req)
-	if err != nil {
-		return nil, &RequestError{
-			Method: cl.method, Path: cl.path, Attempts: cl.attempt.number,
-			OutcomeUnknown: cl.outcomeUnknown, Err: c.scrubError(cl, err),
+// retryClient wires the call's retry rule into go-retryablehttp. A client
+// per call is a few words of memory and lets the hooks see the call.
+// Writes go through a client that never follows a redirect: net/http would
+// send the body again, underneath any retry rule.
+func (c *Client) retryClient(cl *call) *retryablehttp.Client {
+	hc := c.cfg.httpClient
+	if cl.write {
+		hc = c.cfg.writeClient
+	}
+	return &retryablehttp.Client{
+		HTTPClient:   hc,
+		Logger:       nil, // the SDK logs through slog, once per attempt
+		RetryMax:     cl.policy.MaxRetries,
+		RetryWaitMin: cl.policy.MinBackoff,
+		RetryWaitMax: cl.policy.MaxBackoff,
+		RequestLogHook: func(_ retryablehttp.Logger, req *http.Request, retry int) {
+			if p := pacerFrom(req.Context()); p != nil {
+				p.wait(req.Context()) // a 429 elsewhere in the pipeline holds this attempt back
+			}
+			cl.attempt.start(retry + 1)
+		},
+		CheckRetry: c.checkRetry(cl),
+		Backoff: func(_, _ time.Duration, retry int, resp *http.Response) time.Duration {
+			wait := cl.waitBefore(retry, resp, c.cfg.now())
+			if resp != nil && resp.StatusCode == http.StatusTooManyRequests {
+				if p := pacerFrom(resp.Request.Context()); p != nil {
+					p.pauseFor(wait) // throttling slows the whole pipeline, not one worker
+				}
+			}
+			return wait
+		},
+		ErrorHandler: func(resp *http.Response, err error, _ int) (*http.Response, error) {
+			if err == nil && resp != nil {
+				// Retries are spent on a 429 or 5xx: the caller gets its
+				// APIError, with status and body, not "giving up".
+				defer resp.Body.Close()
+				return nil, c.apiError(cl, resp)
+			}
+			if resp != nil {
+				drainAndClose(resp.Body)
+			}
+			return nil, err
+		},
+	}
+}
+
+// checkRetry is go-retryablehttp's CheckRetry. The library calls it after
+// each attempt, and once more after the response handler has read an
+// answer that was not retried; the attempt is logged once, when decided.
+func (c *Client) checkRetry(cl *call) retryablehttp.CheckRetry {
+	return func(ctx context.Context, resp *http.Response, err error) (bool, error) {
+		now := c.cfg.now()
+		retry := cl.shouldRetry(ctx, resp, err, now) && cl.attempt.number <= cl.policy.MaxRetries
+		if !retry && err == nil && !cl.attempt.handled {
+			return false, nil // the response handler reads the answer next
 		}
+		if resp != nil && cl.capture != nil {
+			*cl.capture = Response{StatusCode: resp.StatusCode, Header: resp.Header, RateLimit: parseRateLimit(resp.Header, now)}
+		}
+		c.logAttempt(ctx, cl, resp, err, retry)
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return false, ctxErr
+		}
+		return retry, nil
 	}
-	now := c.cfg.now()
-	if rc.capture != nil && !captureSuppressed(ctx) {
-		*rc.capture = Response{StatusCode: resp.StatusCode, Header: resp.Header, RateLimit: parseRateLimit(resp.Header, now)}
+}
+
+// handleResponse is the response handler of every attempt that is not
+// retried on its status: a non-2xx answer becomes its *APIError, and a 2xx
+// answer is read by cl.read, within the limit of the client.
+func (c *Client) handleResponse(cl *call) retryablehttp.ResponseHandlerFunc {
+	return func(resp *http.Response) error {
+		cl.attempt.handled = true
+		if resp.StatusCode < 200 || resp.StatusCode > 299 {
+			defer resp.Body.Close() // not drained: apiError read all it will
+			return c.apiError(cl, resp)
+		}
+		limit := c.cfg.maxResponseBytes
+		if resp.ContentLength > limit {
+			// Refused before reading: the answer says it is too long.
+			drainAndClose(resp.Body)
+			return c.decodeError(cl, resp, ErrResponseTooLarge)
+		}
+		resp.Body = &limitedBody{body: resp.Body, remaining: limit}
+		if cl.read == nil {
+			return nil
+		}
+		if err := cl.read(resp); err != nil {
+			drainAndClose(resp.Body)
+			return c.decodeError(cl, resp, err)
+		}
+		return nil
 	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		defer resp.Body.Close()
-		return nil, c.apiError(cl, resp, now)
+}
+
+// callError types an error that go-retryablehttp handed back: an answer's
+// error is already typed; anything else means no answer came.
+func (c *Client) callError(cl *call, err error) error {
+	var apiErr *APIError
+	var decodeErr *DecodeError
+	if errors.As(err, &apiErr) || errors.As(err, &decodeErr) {
+		return err
 	}
-	resp.Body = &limitedBody{body: resp.Body, remaining: c.cfg.maxResponseBytes}
-	return resp, nil
+	return &RequestError{
+		Method: cl.method, Path: cl.path, Attempts: cl.attempt.number,
+		OutcomeUnknown: cl.write && cl.attempt.reachedServer(), Err: c.scrubError(cl, err),
+	}
 }
 
 // limitedBody fails a read past the client's limit instead of silently
@@ -139,6 +255,43 @@ func (l *limitedBody) Read(p []byte) (int, error) {
 }
 
 func (l *limitedBody) Close() error { return l.body.Close() }
+
+// readAll reads a whole body whose size is at most limit. Its buffer
+// starts at the declared length when there is one and otherwise doubles,
+// never past limit, so that reading costs at most 1.5 times the limit at
+// its peak (the last buffer and the one before), where io.ReadAll's growth
+// would cost up to 2.5 times.
+func readAll(r io.Reader, declared, limit int64) ([]byte, error) {
+	size := int64(4 << 10)
+	if declared >= 0 {
+		size = declared + 1 // one byte more: EOF arrives without a growth
+	}
+	buf := make([]byte, 0, min(size, limit))
+	for {
+		if len(buf) == cap(buf) {
+			if int64(cap(buf)) >= limit {
+				// Full at the limit: only EOF may follow (limitedBody says
+				// which), and it needs no room.
+				var probe [1]byte
+				if _, err := r.Read(probe[:]); err != io.EOF {
+					return nil, cmp.Or(err, ErrResponseTooLarge)
+				}
+				return buf, nil
+			}
+			grown := make([]byte, len(buf), min(2*int64(cap(buf)), limit))
+			copy(grown, buf)
+			buf = grown
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
 
 // checkContentType refuses a 2xx answer that says it is something other
 // than what the call expects (an HTML page from a proxy or a captive
@@ -172,72 +325,23 @@ func (e *contentTypeError) Error() string {
 	return "expected " + e.want + ", got content type " + quoteForError(e.got)
 }
 
-// retryClient wires the call's own retry rules into go-retryablehttp. A
-// client per call is a few words of memory and lets the hooks know whether
-// the call is a read or a write without going through the context.
-func (c *Client) retryClient(cl *call) *retryablehttp.Client {
-	return &retryablehttp.Client{
-		HTTPClient:   c.cfg.httpClient,
-		Logger:       nil, // the SDK logs through slog, once per attempt
-		RetryMax:     cl.policy.MaxRetries,
-		RetryWaitMin: cl.policy.MinBackoff,
-		RetryWaitMax: cl.policy.MaxBackoff,
-		RequestLogHook: func(_ retryablehttp.Logger, req *http.Request, retry int) {
-			if p := pacerFrom(req.Context()); p != nil {
-				p.wait(req.Context()) // a 429 elsewhere in the pipeline holds this attempt back
-			}
-			cl.attempt.number = retry + 1
-			cl.attempt.start = time.Now()
-			cl.attempt.wroteHeaders.Store(false)
-		},
-		CheckRetry: func(ctx context.Context, resp *http.Response, err error) (bool, error) {
-			cl.outcomeUnknown = cl.write && err != nil && cl.attempt.wroteHeaders.Load()
-			retry := cl.retryDecision(ctx, resp, err, c.cfg.now()) && cl.attempt.number <= cl.policy.MaxRetries
-			c.logAttempt(ctx, cl, resp, err, retry)
-			if ctxErr := ctx.Err(); ctxErr != nil {
-				return false, ctxErr
-			}
-			return retry, nil
-		},
-		Backoff: func(_, _ time.Duration, retry int, resp *http.Response) time.Duration {
-			wait := cl.waitBefore(retry, resp, c.cfg.now())
-			if resp != nil && resp.StatusCode == http.StatusTooManyRequests {
-				if p := pacerFrom(resp.Request.Context()); p != nil {
-					p.pauseFor(wait) // throttling slows the whole pipeline, not one worker
-				}
-			}
-			return wait
-		},
-		ErrorHandler: func(resp *http.Response, err error, _ int) (*http.Response, error) {
-			// Retries are spent: hand back the last answer so the caller
-			// gets an APIError with its status and body, not "giving up".
-			if err == nil && resp != nil {
-				return resp, nil
-			}
-			if resp != nil {
-				drainAndClose(resp.Body)
-			}
-			return nil, err
-		},
-	}
-}
-
 func (c *Client) logAttempt(ctx context.Context, cl *call, resp *http.Response, err error, retry bool) {
 	level := slog.LevelDebug
 	attrs := []slog.Attr{
 		slog.String("method", cl.method),
 		slog.String("path", cl.path),
 		slog.Int("attempt", cl.attempt.number),
-		slog.Duration("duration", time.Since(cl.attempt.start)),
+		slog.Duration("duration", time.Since(cl.attempt.started)),
 	}
-	if err != nil {
-		level = slog.LevelWarn
-		attrs = append(attrs, slog.String("error", innermostMessage(err)))
-	} else {
+	if resp != nil {
 		attrs = append(attrs, slog.Int("status", resp.StatusCode))
 		if resp.StatusCode >= 400 {
 			level = slog.LevelWarn
 		}
+	}
+	if err != nil {
+		level = slog.LevelWarn
+		attrs = append(attrs, slog.String("error", c.scrub(cl, innermostMessage(err))))
 	}
 	if retry {
 		attrs = append(attrs, slog.Bool("retry", true))
@@ -255,15 +359,20 @@ func (c *Client) endpoint(path string, query url.Values) string {
 }
 
 // apiError turns a non-2xx answer into an *APIError, reading at most
-// maxErrorBody bytes of it.
-func (c *Client) apiError(cl *call, resp *http.Response, now time.Time) *APIError {
+// maxErrorBody bytes of it. A write's answer proves that nothing was done
+// only when it is a 4xx: a 5xx often comes from a gateway that gave up
+// while the service went on working, and a redirect is never followed by
+// a write, so after either the write may have been applied.
+func (c *Client) apiError(cl *call, resp *http.Response) *APIError {
+	now := c.cfg.now()
 	e := &APIError{
-		StatusCode: resp.StatusCode,
-		Method:     cl.method,
-		Path:       cl.path,
-		RetryAfter: requestedWait(resp, now),
-		RateLimit:  parseRateLimit(resp.Header, now),
-		Header:     resp.Header,
+		StatusCode:     resp.StatusCode,
+		Method:         cl.method,
+		Path:           cl.path,
+		RetryAfter:     requestedWait(resp, now),
+		RateLimit:      parseRateLimit(resp.Header, now),
+		Header:         c.scrubHeader(cl, resp.Header),
+		OutcomeUnknown: cl.write && (resp.StatusCode < 400 || resp.StatusCode > 499),
 	}
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	var envelope struct {
@@ -312,18 +421,34 @@ type scrubbedError struct {
 func (e *scrubbedError) Error() string        { return e.msg }
 func (e *scrubbedError) Is(target error) bool { return errors.Is(e.orig, target) }
 
-// scrub removes secrets the server may have echoed back.
+// scrub removes secrets the server may have echoed back: the API key as
+// sent, and the call's card number and CVV (see callSecrets).
 func (c *Client) scrub(cl *call, s string) string {
 	key := strings.TrimPrefix(c.cfg.authorization(), "Basic ")
 	if key != "" && strings.Contains(s, key) {
-		s = strings.ReplaceAll(s, key, "[REDACTED]")
+		s = strings.ReplaceAll(s, key, redacted)
 	}
-	for _, secret := range cl.secrets {
-		if secret != "" && strings.Contains(s, secret) {
-			s = strings.ReplaceAll(s, secret, "[REDACTED]")
+	return cl.secrets.scrub(s)
+}
+
+// scrubHeader returns h, or a copy with secrets scrubbed from its values
+// when any holds one: an APIError keeps the headers, and %#v prints them.
+func (c *Client) scrubHeader(cl *call, h http.Header) http.Header {
+	var out http.Header
+	for k, vs := range h {
+		for i, v := range vs {
+			if clean := c.scrub(cl, v); clean != v {
+				if out == nil {
+					out = h.Clone()
+				}
+				out[k][i] = clean
+			}
 		}
 	}
-	return s
+	if out == nil {
+		return h
+	}
+	return out
 }
 
 // excerpt returns at most n bytes of b as valid UTF-8, with white space
@@ -338,63 +463,32 @@ func excerpt(b []byte, n int) string {
 	return strings.Join(strings.Fields(strings.ToValidUTF8(string(b), "\uFFFD")), " ")
 }
 
-// decodeJSON decodes a 2xx answer into out straight from the stream, then
-// closes the body.
-func (c *Client) decodeJSON(cl *call, resp *http.Response, out any) error {
+// decodeJSON reads a whole 2xx answer, within the client's limit, and
+// decodes it into out. Reading first keeps the memory of a single resource
+// bounded by the limit, whatever the decoder buffers.
+func (c *Client) decodeJSON(resp *http.Response, out any) error {
 	defer drainAndClose(resp.Body)
 	if err := checkJSONContentType(resp); err != nil {
-		return c.decodeError(cl, resp, err)
+		return err
 	}
-	if err := decodeOne(resp.Body, out); err != nil {
-		return c.decodeError(cl, resp, err)
+	body, err := readAll(resp.Body, resp.ContentLength, c.cfg.maxResponseBytes)
+	if err != nil {
+		return err
 	}
-	return nil
+	return decodeOne(body, out)
 }
 
-// decodeOne decodes exactly one JSON object from r into out: null, a
+// decodeOne decodes exactly one JSON value from data into out: null, a
 // second value or trailing bytes are errors, not something to ignore.
-func decodeOne(r io.Reader, out any) error {
-	br := bufio.NewReader(&numberGuard{r: r})
-	if null, err := startsWithNull(br); err != nil {
+func decodeOne(data []byte, out any) error {
+	if err := checkDigitRuns(data); err != nil {
 		return err
-	} else if null {
+	}
+	if bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte("null")) {
+		// Decoding null into a struct would silently leave it empty.
 		return errors.New("the answer is null, not the resource")
 	}
-	dec := json.NewDecoder(br)
-	if err := dec.Decode(out); err != nil {
-		return err
-	}
-	return expectEnd(dec)
-}
-
-// startsWithNull skips leading white space and reports whether the JSON
-// value that follows is the literal null, without consuming it: decoding
-// null into a struct would silently leave it empty.
-func startsWithNull(br *bufio.Reader) (bool, error) {
-	for {
-		b, err := br.Peek(1)
-		if err != nil {
-			return false, err
-		}
-		switch b[0] {
-		case ' ', '\t', '\r', '\n':
-			_, _ = br.ReadByte()
-			continue
-		}
-		word, _ := br.Peek(4)
-		return string(word) == "null", nil
-	}
-}
-
-// expectEnd fails unless the decoder has reached the end of its input.
-func expectEnd(dec *json.Decoder) error {
-	if _, err := dec.Token(); err != io.EOF {
-		if err == nil {
-			err = errors.New("unexpected data after the JSON value")
-		}
-		return err
-	}
-	return nil
+	return json.Unmarshal(data, out)
 }
 
 // maxDigitRun bounds a run of digits in an answer. Parsing a decimal is
@@ -405,63 +499,26 @@ const maxDigitRun = 256
 // errNumberTooLong is the error of a body with a longer run of digits.
 var errNumberTooLong = fmt.Errorf("a run of more than %d digits: not a number the API sends", maxDigitRun)
 
-// numberGuard passes a body through, failing at the first run of digits
-// longer than maxDigitRun, before the decoder can spend time on it.
-type numberGuard struct {
-	r   io.Reader
-	run int
-}
-
-func (g *numberGuard) Read(p []byte) (int, error) {
-	n, err := g.r.Read(p)
-	for _, c := range p[:n] {
+// checkDigitRuns fails at the first run of digits longer than
+// maxDigitRun, before the decoder can spend time on it.
+func checkDigitRuns(data []byte) error {
+	run := 0
+	for _, c := range data {
 		if c >= '0' && c <= '9' {
-			if g.run++; g.run > maxDigitRun {
-				return 0, errNumberTooLong
+			if run++; run > maxDigitRun {
+				return errNumberTooLong
 			}
 		} else {
-			g.run = 0
+			run = 0
 		}
 	}
-	return n, err
+	return nil
 }
 
 // doJSON sends the call and decodes its answer into out.
 func (c *Client) doJSON(ctx context.Context, cl *call, opts []RequestOption, out any) (*http.Response, error) {
-	var resp *http.Response
-	err := c.sendAndRead(ctx, cl, opts, func(r *http.Response) error {
-		resp = r
-		return c.decodeJSON(cl, r, out)
-	})
-	return resp, err
-}
-
-// sendAndRead sends the call and reads its answer with read. A read whose
-// body breaks off (a cut connection, a truncated answer) is sent again,
-// within the retry policy: the answer was lost in transit, and asking
-// again is what a read is for. A write is never sent again: it was
-// applied, and its DecodeError says the outcome is unknown.
-func (c *Client) sendAndRead(ctx context.Context, cl *call, opts []RequestOption, read func(*http.Response) error) error {
-	for retry := 0; ; retry++ {
-		resp, err := c.send(ctx, cl, opts)
-		if err != nil {
-			return err
-		}
-		err = read(resp)
-		if err == nil || cl.write || !brokenBody(err) || retry >= cl.policy.MaxRetries || ctx.Err() != nil {
-			return err
-		}
-		c.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "billing request",
-			slog.String("method", cl.method), slog.String("path", cl.path),
-			slog.String("error", "answer cut off: "+innermostMessage(err)), slog.Bool("retry", true))
-		t := time.NewTimer(cl.policy.backoff(retry))
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return err
-		case <-t.C:
-		}
-	}
+	cl.read = func(resp *http.Response) error { return c.decodeJSON(resp, out) }
+	return c.do(ctx, cl, opts)
 }
 
 // brokenBody reports a body that stopped arriving, as opposed to one that
