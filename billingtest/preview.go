@@ -208,8 +208,8 @@ func decodePreviewParams(raw json.RawMessage) (*billing.BulkPriceChangeParams, e
 		}
 	}
 	var p billing.BulkPriceChangeParams
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return nil, badRequest("malformed JSON body: %v", err)
+	if err := bindJSON(raw, &p); err != nil {
+		return nil, badRequest("%v", err)
 	}
 	return &p, nil
 }

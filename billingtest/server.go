@@ -21,7 +21,6 @@ type Server struct {
 
 	cfg      config
 	ts       *httptest.Server
-	mux      *http.ServeMux
 	errorIDs errorIDs
 
 	mu    sync.RWMutex
@@ -67,7 +66,6 @@ func newServer(opts ...Option) (*Server, error) {
 		}
 	}
 	s.store.init()
-	s.mux = s.routes()
 	for _, seed := range s.cfg.seed {
 		if err := seed(s); err != nil {
 			return nil, err
