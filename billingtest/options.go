@@ -41,6 +41,7 @@ type config struct {
 	pdfPerMinute       int
 	walletProviders    []string
 	requestLogLimit    int
+	numberedErrors     bool
 	logger             *slog.Logger
 	seed               []func(*Server) error
 }
@@ -140,6 +141,16 @@ func WithRequestLogLimit(n int) Option {
 			return fmt.Errorf("WithRequestLogLimit: negative limit %d", n)
 		}
 		c.requestLogLimit = n
+		return nil
+	}
+}
+
+// WithNumberedErrors numbers the ErrorId of error answers 1, 2, 3, ...
+// in the order they are sent, for tests that tell errors apart by it. By
+// default ErrorId is 0, as in every answer of the live service seen.
+func WithNumberedErrors() Option {
+	return func(c *config) error {
+		c.numberedErrors = true
 		return nil
 	}
 }

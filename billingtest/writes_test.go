@@ -89,8 +89,8 @@ func wtWantError(t *testing.T, r wtResp, status int, key, contains string) {
 	if err := dec.Decode(&body); err != nil {
 		t.Fatalf("error body %s: %v", r.body, err)
 	}
-	if body.ErrorID == nil || *body.ErrorID <= 0 {
-		t.Errorf("ErrorId missing or not positive in %s", r.body)
+	if body.ErrorID == nil || *body.ErrorID != 0 {
+		t.Errorf("ErrorId missing or not 0 in %s", r.body)
 	}
 	if body.HTTPStatusCode == nil || *body.HTTPStatusCode != status {
 		t.Errorf("HttpStatusCode in %s, want %d", r.body, status)
