@@ -43,6 +43,13 @@ func (s *Server) Events() []Event {
 	return append([]Event(nil), s.events...)
 }
 
+// ClearEvents forgets the events emitted so far.
+func (s *Server) ClearEvents() {
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	s.events = nil
+}
+
 // suppressed reports whether the request asked for no events. The value
 // True is compared case-insensitively, as the service's boolean parsing
 // does.

@@ -83,3 +83,10 @@ func setWindow(h http.Header, name string, st windowState) {
 func ceilSeconds(d time.Duration) int {
 	return int((d + time.Second - 1) / time.Second)
 }
+
+// reset forgets every window's count.
+func (l *limiter) reset() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.windows = nil
+}

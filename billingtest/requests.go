@@ -36,12 +36,18 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.requests...)
 }
 
-// ResetRequests forgets the requests received so far.
-func (s *Server) ResetRequests() {
+// ClearRequests forgets the requests received so far.
+func (s *Server) ClearRequests() {
 	s.logMu.Lock()
 	defer s.logMu.Unlock()
 	s.requests = nil
 }
+
+// ResetRequests forgets the requests received so far.
+//
+// Deprecated: use [Server.ClearRequests], named like the other Clear
+// methods.
+func (s *Server) ResetRequests() { s.ClearRequests() }
 
 func (s *Server) recordRequest(r Request) {
 	if s.cfg.requestLogLimit == 0 {

@@ -24,7 +24,7 @@ type Server struct {
 	errorIDs errorIDs
 
 	mu    sync.RWMutex
-	store store
+	store *store
 
 	logMu    sync.Mutex
 	requests []Request
@@ -65,7 +65,7 @@ func newServer(opts ...Option) (*Server, error) {
 			return nil, err
 		}
 	}
-	s.store.init()
+	s.store = newStore()
 	for _, seed := range s.cfg.seed {
 		if err := seed(s); err != nil {
 			return nil, err
