@@ -121,8 +121,11 @@ func WithPDFRateLimit(perMinute int) Option {
 }
 
 // WithWalletProviders sets the wallet providers whose billing-agreement
-// path (POST /v1/{provider}) the fake serves; default "Paypal". The match
-// is exact, casing included.
+// path (POST /v1/{provider}) the fake serves; default "Paypal". The path
+// segment is compared without regard to case, as the service compares
+// paths (/v1/paypal is Paypal), and the created method records the
+// spelling given here. A path that is another route's (/v1/Invoices) is
+// never taken for a provider.
 func WithWalletProviders(providers ...string) Option {
 	return func(c *config) error {
 		if len(providers) == 0 {

@@ -25,7 +25,7 @@ import (
 // (case-insensitive); a sortOrder without a sortExpression is a 400, as the
 // reference says to give them together, and so is an empty value of
 // either. query is the filter expression; an empty query is no filter.
-// Parameter names are matched exactly, as the reference spells them. Every
+// Parameter names are matched without regard to case (see parseRawQuery). Every
 // 4xx has the reference's error body with Key "Api Error".
 //
 // Headers, on every 200 list answer, for page n of size s with c matching

@@ -53,7 +53,8 @@ import (
 // tracking code of category N is one of codeN.
 //
 // A preview changes nothing and emits no events. The answer (the reference
-// does not show it) is a [BulkPreview], with amounts as JSON numbers.
+// does not show it) is a [BulkPreview], with amounts as JSON numbers;
+// billing.BulkPriceChangePreview decodes it.
 
 // BulkPreview is the fake's answer to a bulk price-change preview. The
 // reference does not show the service's payload; decode this one with

@@ -12,7 +12,10 @@ import (
 type Request struct {
 	Method string
 	// Path is the escaped path, exactly as sent.
-	Path  string
+	Path string
+	// Query is the query string as the fake read it: split on & only (a
+	// raw ; stays in its value), names it knows in the reference's
+	// spelling.
 	Query url.Values
 	// Header holds the request's headers without Authorization.
 	Header http.Header
