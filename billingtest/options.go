@@ -23,8 +23,12 @@ const (
 // Default throttling of the fake, per API key. They are high enough that
 // ordinary tests never meet them; lower them to test throttling.
 const (
+	// DefaultRateLimitPerMinute is the requests one key may make per
+	// minute unless [WithRateLimit] says otherwise.
 	DefaultRateLimitPerMinute = 100_000
-	DefaultRateLimitPerDay    = 10_000_000
+	// DefaultRateLimitPerDay is the requests one key may make per day
+	// unless [WithRateLimit] says otherwise.
+	DefaultRateLimitPerDay = 10_000_000
 	// DefaultPDFRateLimitPerMinute throttles the draft-invoice PDF, which
 	// the reference says is throttled on its own.
 	DefaultPDFRateLimitPerMinute = 60

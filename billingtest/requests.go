@@ -10,6 +10,7 @@ import (
 // Authorization header is kept only as whether it was right, never its
 // value.
 type Request struct {
+	// Method is the HTTP method.
 	Method string
 	// Path is the escaped path, exactly as sent.
 	Path string
