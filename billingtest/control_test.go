@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -260,5 +262,49 @@ func TestDumpLoadsBack(t *testing.T) {
 	back43, _ := other.Invoice(43)
 	if !inv43.TotalWriteoffs.Equal(back43.TotalWriteoffs) || !back43.OutstandingBalance.IsZero() {
 		t.Errorf("invoice 43 loaded back: writeoffs %s, outstanding %s", back43.TotalWriteoffs, back43.OutstandingBalance)
+	}
+}
+
+// TestControlWhileServing resets and replaces the state while clients
+// read and write, for the race detector: every answer must be a whole
+// answer from one state or the other.
+func TestControlWhileServing(t *testing.T) {
+	t.Parallel()
+	srv := NewServer(WithClock(func() time.Time { return ccNow }), WithFixtures("testdata/fixtures.json"))
+	t.Cleanup(srv.Close)
+	done := make(chan struct{})
+	errs := make(chan string, 64)
+	var wg sync.WaitGroup
+	for _, path := range []string{"/v1/invoices?pageSize=2", "/v1/customers/100/invoices", "/v1/Invoices/500"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				r := ccDo(t, srv, http.MethodGet, path, "")
+				if r.status != http.StatusOK && r.status != http.StatusNotFound {
+					errs <- path + ": " + strconv.Itoa(r.status) + " " + string(r.body)
+					return
+				}
+			}
+		}()
+	}
+	for i := range 20 {
+		if i%2 == 0 {
+			ccWant(t, "reset", ccDo(t, srv, http.MethodPost, "/_fake/reset", ""), http.StatusNoContent)
+		} else {
+			ccWant(t, "replace", ccDo(t, srv, http.MethodPut, "/_fake/state", `{"customers":[{"id":100}]}`), http.StatusNoContent)
+		}
+		ccDo(t, srv, http.MethodPost, "/v1/Paypal", `{"token":"t","customerId":100,"source":"Manual"}`)
+	}
+	close(done)
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
