@@ -3,6 +3,7 @@ package billingtest
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"slices"
 	"strconv"
@@ -285,9 +286,18 @@ func TestControlWhileServing(t *testing.T) {
 					return
 				default:
 				}
-				r := ccDo(t, srv, http.MethodGet, path, "")
-				if r.status != http.StatusOK && r.status != http.StatusNotFound {
-					errs <- path + ": " + strconv.Itoa(r.status) + " " + string(r.body)
+				// Not ccDo: t.Fatal must not be called off the test's goroutine.
+				req, _ := http.NewRequest(http.MethodGet, srv.URL+path, nil)
+				req.Header.Set("Authorization", "Basic "+srv.APIKey())
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					errs <- path + ": " + err.Error()
+					return
+				}
+				body, err := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if err != nil || (resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusNotFound) || !json.Valid(body) {
+					errs <- path + ": " + strconv.Itoa(resp.StatusCode) + " " + string(body)
 					return
 				}
 			}
