@@ -95,23 +95,23 @@ var leakOps = []struct {
 	route billingtest.Route
 	call  func(ctx context.Context, c *billing.Client, f leakFixture) error
 }{
-	{"Invoices.List", billingtest.RouteListInvoices, func(ctx context.Context, c *billing.Client, f leakFixture) error {
+	{"Invoices.List", billingtest.RouteInvoicesList, func(ctx context.Context, c *billing.Client, f leakFixture) error {
 		_, err := c.Invoices.List(ctx, &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: leakPageSize}})
 		return err
 	}},
-	{"Invoices.ListByCustomer", billingtest.RouteListCustomerInvoices, func(ctx context.Context, c *billing.Client, f leakFixture) error {
+	{"Invoices.ListByCustomer", billingtest.RouteInvoicesListByCustomer, func(ctx context.Context, c *billing.Client, f leakFixture) error {
 		_, err := c.Invoices.ListByCustomer(ctx, f.customer, nil)
 		return err
 	}},
-	{"Invoices.Get", billingtest.RouteGetInvoice, func(ctx context.Context, c *billing.Client, f leakFixture) error {
+	{"Invoices.Get", billingtest.RouteInvoicesGet, func(ctx context.Context, c *billing.Client, f leakFixture) error {
 		_, err := c.Invoices.Get(ctx, f.invoice, &billing.GetInvoiceParams{GroupCharges: true})
 		return err
 	}},
-	{"Invoices.ListSummaries", billingtest.RouteInvoiceSummaries, func(ctx context.Context, c *billing.Client, f leakFixture) error {
+	{"Invoices.ListSummaries", billingtest.RouteInvoiceSummariesList, func(ctx context.Context, c *billing.Client, f leakFixture) error {
 		_, err := c.Invoices.ListSummaries(ctx, f.customer, nil)
 		return err
 	}},
-	{"DraftInvoices.PDF", billingtest.RouteDraftPDF, func(ctx context.Context, c *billing.Client, f leakFixture) error {
+	{"DraftInvoices.PDF", billingtest.RouteDraftInvoicesPDF, func(ctx context.Context, c *billing.Client, f leakFixture) error {
 		rc, err := c.DraftInvoices.PDF(ctx, f.draft, nil)
 		if err != nil {
 			return err
@@ -120,29 +120,29 @@ var leakOps = []struct {
 		_, err = io.Copy(io.Discard, rc)
 		return err
 	}},
-	{"Invoices.WriteOff", billingtest.RouteWriteOff, func(ctx context.Context, c *billing.Client, f leakFixture) error {
+	{"Invoices.WriteOff", billingtest.RouteInvoicesWriteOff, func(ctx context.Context, c *billing.Client, f leakFixture) error {
 		_, err := c.Invoices.WriteOff(ctx, &billing.WriteOffParams{InvoiceID: f.invoice, Amount: &f.balance})
 		return err
 	}},
-	{"PaymentMethods.ReplaceCreditCard", billingtest.RouteReplaceCreditCard, func(ctx context.Context, c *billing.Client, f leakFixture) error {
+	{"PaymentMethods.ReplaceCreditCard", billingtest.RoutePaymentMethodsReplaceCreditCard, func(ctx context.Context, c *billing.Client, f leakFixture) error {
 		_, err := c.PaymentMethods.ReplaceCreditCard(ctx, &billing.ReplaceCreditCardParams{
 			ID: f.card, CustomerID: f.customer, CardNumber: "4111111111111111", CVV: "123", ExpirationMonth: 12, ExpirationYear: 30,
 		})
 		return err
 	}},
-	{"PaymentMethods.CreateWalletAgreement", billingtest.RouteWalletAgreement, func(ctx context.Context, c *billing.Client, f leakFixture) error {
+	{"PaymentMethods.CreateWalletAgreement", billingtest.RoutePaymentMethodsCreateWalletAgreement, func(ctx context.Context, c *billing.Client, f leakFixture) error {
 		_, err := c.PaymentMethods.CreateWalletAgreement(ctx, "Paypal", &billing.WalletAgreementParams{Token: "tok-1", CustomerID: f.customer, Source: billing.PaymentSourceManual})
 		return err
 	}},
-	{"SalesTrackingCodes.Create", billingtest.RouteCreateTrackingCode, func(ctx context.Context, c *billing.Client, f leakFixture) error {
+	{"SalesTrackingCodes.Create", billingtest.RouteSalesTrackingCodesCreate, func(ctx context.Context, c *billing.Client, f leakFixture) error {
 		_, err := c.SalesTrackingCodes.Create(ctx, &billing.CreateSalesTrackingCodeParams{Type: billing.TrackingCodeType2, Code: "LEAK", Name: "Leak check"})
 		return err
 	}},
-	{"SubscriptionProducts.ListItems", billingtest.RouteSubscriptionItems, func(ctx context.Context, c *billing.Client, f leakFixture) error {
+	{"SubscriptionProducts.ListItems", billingtest.RouteSubscriptionItemsList, func(ctx context.Context, c *billing.Client, f leakFixture) error {
 		_, err := c.SubscriptionProducts.ListItems(ctx, f.product, nil)
 		return err
 	}},
-	{"Bulk.PreviewPriceChange", billingtest.RouteBulkPreview, func(ctx context.Context, c *billing.Client, f leakFixture) error {
+	{"Bulk.PreviewPriceChange", billingtest.RouteBulkPreviewPriceChange, func(ctx context.Context, c *billing.Client, f leakFixture) error {
 		_, err := c.Bulk.PreviewPriceChange(ctx, f.plan, &billing.BulkPriceChangeParams{SelectAll: true})
 		return err
 	}},
@@ -286,47 +286,47 @@ var leakIterators = []struct {
 	seq   func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.RequestOption) iter.Seq2[int64, error]
 	count func(ctx context.Context, c *billing.Client, f leakFixture) (int, error)
 }{
-	{"Invoices.All", billingtest.RouteListInvoices,
+	{"Invoices.All", billingtest.RouteInvoicesList,
 		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.RequestOption) iter.Seq2[int64, error] {
 			return itemIDs(c.Invoices.All(ctx, &billing.ListInvoicesParams{ListOptions: listOpts(0)}, opts...), invoiceID)
 		},
 		func(ctx context.Context, c *billing.Client, f leakFixture) (int, error) {
 			return c.Invoices.Count(ctx, nil)
 		}},
-	{"Invoices.Pages", billingtest.RouteListInvoices,
+	{"Invoices.Pages", billingtest.RouteInvoicesList,
 		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.RequestOption) iter.Seq2[int64, error] {
 			return pageIDs(c.Invoices.Pages(ctx, &billing.ListInvoicesParams{ListOptions: listOpts(0)}, opts...), invoiceID)
 		}, nil},
-	{"Invoices.AllByCustomer", billingtest.RouteListCustomerInvoices,
+	{"Invoices.AllByCustomer", billingtest.RouteInvoicesListByCustomer,
 		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.RequestOption) iter.Seq2[int64, error] {
 			return itemIDs(c.Invoices.AllByCustomer(ctx, f.customer, &billing.ListCustomerInvoicesParams{ListOptions: listOpts(0)}, opts...), invoiceID)
 		},
 		func(ctx context.Context, c *billing.Client, f leakFixture) (int, error) {
 			return c.Invoices.CountByCustomer(ctx, f.customer, nil)
 		}},
-	{"Invoices.PagesByCustomer", billingtest.RouteListCustomerInvoices,
+	{"Invoices.PagesByCustomer", billingtest.RouteInvoicesListByCustomer,
 		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.RequestOption) iter.Seq2[int64, error] {
 			return pageIDs(c.Invoices.PagesByCustomer(ctx, f.customer, &billing.ListCustomerInvoicesParams{ListOptions: listOpts(0)}, opts...), invoiceID)
 		}, nil},
-	{"Invoices.AllSummaries", billingtest.RouteInvoiceSummaries,
+	{"Invoices.AllSummaries", billingtest.RouteInvoiceSummariesList,
 		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.RequestOption) iter.Seq2[int64, error] {
 			return itemIDs(c.Invoices.AllSummaries(ctx, f.customer, &billing.ListInvoiceSummariesParams{ListOptions: listOpts(0)}, opts...), summaryID)
 		},
 		func(ctx context.Context, c *billing.Client, f leakFixture) (int, error) {
 			return c.Invoices.CountSummaries(ctx, f.customer, nil)
 		}},
-	{"Invoices.SummaryPages", billingtest.RouteInvoiceSummaries,
+	{"Invoices.SummaryPages", billingtest.RouteInvoiceSummariesList,
 		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.RequestOption) iter.Seq2[int64, error] {
 			return pageIDs(c.Invoices.SummaryPages(ctx, f.customer, &billing.ListInvoiceSummariesParams{ListOptions: listOpts(0)}, opts...), summaryID)
 		}, nil},
-	{"SubscriptionProducts.AllItems", billingtest.RouteSubscriptionItems,
+	{"SubscriptionProducts.AllItems", billingtest.RouteSubscriptionItemsList,
 		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.RequestOption) iter.Seq2[int64, error] {
 			return itemIDs(c.SubscriptionProducts.AllItems(ctx, f.product, &billing.ListItemsParams{ListOptions: listOpts(0)}, opts...), itemID)
 		},
 		func(ctx context.Context, c *billing.Client, f leakFixture) (int, error) {
 			return c.SubscriptionProducts.CountItems(ctx, f.product, nil)
 		}},
-	{"SubscriptionProducts.ItemPages", billingtest.RouteSubscriptionItems,
+	{"SubscriptionProducts.ItemPages", billingtest.RouteSubscriptionItemsList,
 		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.RequestOption) iter.Seq2[int64, error] {
 			return pageIDs(c.SubscriptionProducts.ItemPages(ctx, f.product, &billing.ListItemsParams{ListOptions: listOpts(0)}, opts...), itemID)
 		}, nil},

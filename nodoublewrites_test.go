@@ -65,7 +65,7 @@ const doubleWriteCode = "NO-DOUBLE-1"
 
 var writesUnderTest = []writeUnderTest{
 	{
-		name: "write-off", route: billingtest.RouteWriteOff, method: "POST", path: "/v1/invoices/writeoff", operation: "invoice.writeoff",
+		name: "write-off", route: billingtest.RouteInvoicesWriteOff, method: "POST", path: "/v1/invoices/writeoff", operation: "invoice.writeoff",
 		do: func(ctx context.Context, c *billing.Client, f writeFixture) error {
 			_, err := c.Invoices.WriteOff(ctx, &billing.WriteOffParams{InvoiceID: f.invoice, Amount: &f.balance})
 			return err
@@ -77,7 +77,7 @@ var writesUnderTest = []writeUnderTest{
 		},
 	},
 	{
-		name: "replace card", route: billingtest.RouteReplaceCreditCard, method: "PUT", path: "/v1/paymentMethods/creditCard", operation: "paymentMethod.replaced",
+		name: "replace card", route: billingtest.RoutePaymentMethodsReplaceCreditCard, method: "PUT", path: "/v1/paymentMethods/creditCard", operation: "paymentMethod.replaced",
 		do: func(ctx context.Context, c *billing.Client, f writeFixture) error {
 			_, err := c.PaymentMethods.ReplaceCreditCard(ctx, &billing.ReplaceCreditCardParams{
 				ID: f.card, CustomerID: f.customer, CardNumber: "4111 1111 1111 1111", CVV: "123",
@@ -99,7 +99,7 @@ var writesUnderTest = []writeUnderTest{
 		},
 	},
 	{
-		name: "wallet agreement", route: billingtest.RouteWalletAgreement, method: "POST", path: "/v1/Paypal", operation: "paymentMethod.created",
+		name: "wallet agreement", route: billingtest.RoutePaymentMethodsCreateWalletAgreement, method: "POST", path: "/v1/Paypal", operation: "paymentMethod.created",
 		do: func(ctx context.Context, c *billing.Client, f writeFixture) error {
 			_, err := c.PaymentMethods.CreateWalletAgreement(ctx, "Paypal", &billing.WalletAgreementParams{
 				Baid: "B-7XK12345", CustomerID: f.customer, Source: billing.PaymentSourceAutomatic,
@@ -117,7 +117,7 @@ var writesUnderTest = []writeUnderTest{
 		},
 	},
 	{
-		name: "tracking code", route: billingtest.RouteCreateTrackingCode, method: "POST", path: "/v1/salesTrackingCodes", operation: "salesTrackingCode.created",
+		name: "tracking code", route: billingtest.RouteSalesTrackingCodesCreate, method: "POST", path: "/v1/salesTrackingCodes", operation: "salesTrackingCode.created",
 		do: func(ctx context.Context, c *billing.Client, f writeFixture) error {
 			_, err := c.SalesTrackingCodes.Create(ctx, &billing.CreateSalesTrackingCodeParams{
 				Type: billing.TrackingCodeType1, Code: doubleWriteCode, Name: "No double writes",

@@ -54,7 +54,7 @@ func TestPrefetchYieldsWhatSequentialYields(t *testing.T) {
 	}
 	for _, n := range []int{2, 3, 8, 64} {
 		t.Run(fmt.Sprint("prefetch ", n), func(t *testing.T) {
-			srv.ResetRequests()
+			srv.ClearRequests()
 			got, err := collect(t, c.Invoices.All(context.Background(), params, billing.Prefetch(n)))
 			if err != nil {
 				t.Fatal(err)
@@ -128,7 +128,7 @@ func TestPrefetchYieldsErrorOnce(t *testing.T) {
 	var pageRequests atomic.Int32
 	hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
 		if pageRequests.Add(1) == 4 {
-			if err := srv.InjectFault(billingtest.RouteListInvoices, billingtest.Fault{Status: 500}); err != nil {
+			if err := srv.InjectFault(billingtest.RouteInvoicesList, billingtest.Fault{Status: 500}); err != nil {
 				t.Error(err)
 			}
 		}

@@ -288,7 +288,7 @@ var (
 // sweepCardOp is ReplaceCreditCard with one of the two cards.
 func sweepCardOp(name, number, cvv string, card, customer func(sweepFixture) int64, refused sweepFail) sweepOp {
 	return sweepOp{
-		name: name, route: billingtest.RouteReplaceCreditCard, write: true,
+		name: name, route: billingtest.RoutePaymentMethodsReplaceCreditCard, write: true,
 		setup: func(fx sweepFixture, in *sweepIn) {
 			in.card, in.customer, in.cardNumber, in.cvv = card(fx), customer(fx), number, cvv
 		},
@@ -315,7 +315,7 @@ func sweepCardOp(name, number, cvv string, card, customer func(sweepFixture) int
 func sweepOps() []sweepOp {
 	return []sweepOp{
 		{
-			name: "Invoices.List", route: billingtest.RouteListInvoices,
+			name: "Invoices.List", route: billingtest.RouteInvoicesList,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
 				p := &billing.ListInvoicesParams{ListOptions: sweepListOptions(in), Filter: billing.InvoiceFilter{PoNumber: query.StartsWith("PO-"), Raw: in.raw}}
 				r, err := c.Invoices.List(ctx, p, opts...)
@@ -324,7 +324,7 @@ func sweepOps() []sweepOp {
 			fails: []sweepFail{sweepRefusedQuery, sweepBadPage},
 		},
 		{
-			name: "Invoices.ListByCustomer", route: billingtest.RouteListCustomerInvoices,
+			name: "Invoices.ListByCustomer", route: billingtest.RouteInvoicesListByCustomer,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
 				p := &billing.ListCustomerInvoicesParams{ListOptions: sweepListOptions(in), ShowTrackedItems: true, Filter: billing.CustomerInvoiceFilter{Raw: in.raw}}
 				r, err := c.Invoices.ListByCustomer(ctx, in.customer, p, opts...)
@@ -333,7 +333,7 @@ func sweepOps() []sweepOp {
 			fails: []sweepFail{sweepNoCustomer, sweepRefusedQuery, sweepZeroCustomer},
 		},
 		{
-			name: "Invoices.Get", route: billingtest.RouteGetInvoice,
+			name: "Invoices.Get", route: billingtest.RouteInvoicesGet,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
 				p := &billing.GetInvoiceParams{GroupCharges: true, ShowTrackedItems: true}
 				r, err := c.Invoices.Get(ctx, in.invoice, p, opts...)
@@ -345,7 +345,7 @@ func sweepOps() []sweepOp {
 			},
 		},
 		{
-			name: "Invoices.ListSummaries", route: billingtest.RouteInvoiceSummaries,
+			name: "Invoices.ListSummaries", route: billingtest.RouteInvoiceSummariesList,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
 				p := &billing.ListInvoiceSummariesParams{ListOptions: sweepListOptions(in), Filter: billing.InvoiceSummaryFilter{Raw: in.raw}}
 				r, err := c.Invoices.ListSummaries(ctx, in.customer, p, opts...)
@@ -354,7 +354,7 @@ func sweepOps() []sweepOp {
 			fails: []sweepFail{sweepNoCustomer, sweepRefusedQuery, sweepBadSort},
 		},
 		{
-			name: "DraftInvoices.PDF", route: billingtest.RouteDraftPDF,
+			name: "DraftInvoices.PDF", route: billingtest.RouteDraftInvoicesPDF,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
 				p := &billing.DraftPDFParams{ShowTrackedItems: true}
 				rc, err := c.DraftInvoices.PDF(ctx, in.draft, p, opts...)
@@ -376,7 +376,7 @@ func sweepOps() []sweepOp {
 			},
 		},
 		{
-			name: "Invoices.WriteOff", route: billingtest.RouteWriteOff, write: true,
+			name: "Invoices.WriteOff", route: billingtest.RouteInvoicesWriteOff, write: true,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
 				p := &billing.WriteOffParams{InvoiceID: in.invoice, Amount: in.amount, Reference: "WO-S1"}
 				r, err := c.Invoices.WriteOff(ctx, p, opts...)
@@ -395,7 +395,7 @@ func sweepOps() []sweepOp {
 			func(fx sweepFixture) int64 { return fx.card2 }, func(fx sweepFixture) int64 { return fx.customer2 },
 			sweepFail{"400 replaced", http.StatusBadRequest, func(fx sweepFixture, in *sweepIn) { in.card = fx.replacedCard }}),
 		{
-			name: "PaymentMethods.CreateWalletAgreement", route: billingtest.RouteWalletAgreement, write: true,
+			name: "PaymentMethods.CreateWalletAgreement", route: billingtest.RoutePaymentMethodsCreateWalletAgreement, write: true,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
 				p := &billing.WalletAgreementParams{
 					Token: "EC-SWEEP", CustomerID: in.customer, Source: in.source,
@@ -411,7 +411,7 @@ func sweepOps() []sweepOp {
 			},
 		},
 		{
-			name: "SalesTrackingCodes.Create", route: billingtest.RouteCreateTrackingCode, write: true,
+			name: "SalesTrackingCodes.Create", route: billingtest.RouteSalesTrackingCodesCreate, write: true,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
 				p := &billing.CreateSalesTrackingCodeParams{Type: in.codeType, Code: in.code, Name: "Sweep", Description: "d", Email: "s@sweep.example"}
 				r, err := c.SalesTrackingCodes.Create(ctx, p, opts...)
@@ -424,7 +424,7 @@ func sweepOps() []sweepOp {
 			},
 		},
 		{
-			name: "SubscriptionProducts.ListItems", route: billingtest.RouteSubscriptionItems,
+			name: "SubscriptionProducts.ListItems", route: billingtest.RouteSubscriptionItemsList,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
 				p := &billing.ListItemsParams{ListOptions: sweepListOptions(in), Filter: billing.SubscriptionProductItemFilter{Raw: in.raw}}
 				r, err := c.SubscriptionProducts.ListItems(ctx, in.product, p, opts...)
@@ -433,7 +433,7 @@ func sweepOps() []sweepOp {
 			fails: []sweepFail{sweepNoProduct, sweepRefusedQuery, sweepZeroProduct},
 		},
 		{
-			name: "Bulk.PreviewPriceChange", route: billingtest.RouteBulkPreview,
+			name: "Bulk.PreviewPriceChange", route: billingtest.RouteBulkPreviewPriceChange,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
 				p := &billing.BulkPriceChangeParams{SelectAll: true, Query: billing.SubscriberFilter{CompanyName: query.StartsWith("Sweep")}}
 				if in.queryAndOptions {
@@ -464,7 +464,7 @@ func sweepOps() []sweepOp {
 		// The iterators and counts, page size 1 so that they read several
 		// pages.
 		{
-			name: "Invoices.All", route: billingtest.RouteListInvoices,
+			name: "Invoices.All", route: billingtest.RouteInvoicesList,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
 				p := &billing.ListInvoicesParams{ListOptions: sweepListOptions(in)}
 				r, err := sweepAll(c.Invoices.All(ctx, p, opts...))
@@ -473,7 +473,7 @@ func sweepOps() []sweepOp {
 			fails: []sweepFail{sweepBadSort},
 		},
 		{
-			name: "Invoices.Pages", route: billingtest.RouteListInvoices,
+			name: "Invoices.Pages", route: billingtest.RouteInvoicesList,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
 				p := &billing.ListInvoicesParams{ListOptions: sweepListOptions(in), Filter: billing.InvoiceFilter{Raw: in.raw}}
 				r, err := sweepPages(c.Invoices.Pages(ctx, p, opts...))
@@ -482,7 +482,7 @@ func sweepOps() []sweepOp {
 			fails: []sweepFail{sweepRefusedQuery, sweepBadPage},
 		},
 		{
-			name: "Invoices.Count", route: billingtest.RouteListInvoices,
+			name: "Invoices.Count", route: billingtest.RouteInvoicesList,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
 				p := &billing.ListInvoicesParams{ListOptions: sweepListOptions(in)}
 				r, err := c.Invoices.Count(ctx, p, opts...)
@@ -491,7 +491,7 @@ func sweepOps() []sweepOp {
 			fails: []sweepFail{sweepBadSort},
 		},
 		{
-			name: "Invoices.AllByCustomer", route: billingtest.RouteListCustomerInvoices,
+			name: "Invoices.AllByCustomer", route: billingtest.RouteInvoicesListByCustomer,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
 				p := &billing.ListCustomerInvoicesParams{ListOptions: sweepListOptions(in)}
 				r, err := sweepAll(c.Invoices.AllByCustomer(ctx, in.customer, p, opts...))
@@ -500,7 +500,7 @@ func sweepOps() []sweepOp {
 			fails: []sweepFail{sweepNoCustomer, sweepZeroCustomer},
 		},
 		{
-			name: "Invoices.PagesByCustomer", route: billingtest.RouteListCustomerInvoices,
+			name: "Invoices.PagesByCustomer", route: billingtest.RouteInvoicesListByCustomer,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
 				p := &billing.ListCustomerInvoicesParams{ListOptions: sweepListOptions(in)}
 				r, err := sweepPages(c.Invoices.PagesByCustomer(ctx, in.customer, p, opts...))
@@ -509,7 +509,7 @@ func sweepOps() []sweepOp {
 			fails: []sweepFail{sweepNoCustomer, sweepBadSort},
 		},
 		{
-			name: "Invoices.CountByCustomer", route: billingtest.RouteListCustomerInvoices,
+			name: "Invoices.CountByCustomer", route: billingtest.RouteInvoicesListByCustomer,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
 				p := &billing.ListCustomerInvoicesParams{ListOptions: sweepListOptions(in)}
 				r, err := c.Invoices.CountByCustomer(ctx, in.customer, p, opts...)
@@ -518,7 +518,7 @@ func sweepOps() []sweepOp {
 			fails: []sweepFail{sweepNoCustomer, sweepZeroCustomer},
 		},
 		{
-			name: "Invoices.AllSummaries", route: billingtest.RouteInvoiceSummaries,
+			name: "Invoices.AllSummaries", route: billingtest.RouteInvoiceSummariesList,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
 				p := &billing.ListInvoiceSummariesParams{ListOptions: sweepListOptions(in)}
 				r, err := sweepAll(c.Invoices.AllSummaries(ctx, in.customer, p, opts...))
@@ -527,7 +527,7 @@ func sweepOps() []sweepOp {
 			fails: []sweepFail{sweepNoCustomer, sweepBadSort},
 		},
 		{
-			name: "Invoices.SummaryPages", route: billingtest.RouteInvoiceSummaries,
+			name: "Invoices.SummaryPages", route: billingtest.RouteInvoiceSummariesList,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
 				p := &billing.ListInvoiceSummariesParams{ListOptions: sweepListOptions(in)}
 				r, err := sweepPages(c.Invoices.SummaryPages(ctx, in.customer, p, opts...))
@@ -536,7 +536,7 @@ func sweepOps() []sweepOp {
 			fails: []sweepFail{sweepNoCustomer, sweepZeroCustomer},
 		},
 		{
-			name: "Invoices.CountSummaries", route: billingtest.RouteInvoiceSummaries,
+			name: "Invoices.CountSummaries", route: billingtest.RouteInvoiceSummariesList,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
 				p := &billing.ListInvoiceSummariesParams{ListOptions: sweepListOptions(in)}
 				r, err := c.Invoices.CountSummaries(ctx, in.customer, p, opts...)
@@ -545,7 +545,7 @@ func sweepOps() []sweepOp {
 			fails: []sweepFail{sweepNoCustomer, sweepBadSort},
 		},
 		{
-			name: "SubscriptionProducts.AllItems", route: billingtest.RouteSubscriptionItems,
+			name: "SubscriptionProducts.AllItems", route: billingtest.RouteSubscriptionItemsList,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
 				p := &billing.ListItemsParams{ListOptions: sweepListOptions(in)}
 				r, err := sweepAll(c.SubscriptionProducts.AllItems(ctx, in.product, p, opts...))
@@ -554,7 +554,7 @@ func sweepOps() []sweepOp {
 			fails: []sweepFail{sweepNoProduct, sweepZeroProduct},
 		},
 		{
-			name: "SubscriptionProducts.ItemPages", route: billingtest.RouteSubscriptionItems,
+			name: "SubscriptionProducts.ItemPages", route: billingtest.RouteSubscriptionItemsList,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
 				p := &billing.ListItemsParams{ListOptions: sweepListOptions(in)}
 				r, err := sweepPages(c.SubscriptionProducts.ItemPages(ctx, in.product, p, opts...))
@@ -563,7 +563,7 @@ func sweepOps() []sweepOp {
 			fails: []sweepFail{sweepNoProduct, sweepBadSort},
 		},
 		{
-			name: "SubscriptionProducts.CountItems", route: billingtest.RouteSubscriptionItems,
+			name: "SubscriptionProducts.CountItems", route: billingtest.RouteSubscriptionItemsList,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
 				p := &billing.ListItemsParams{ListOptions: sweepListOptions(in)}
 				r, err := c.SubscriptionProducts.CountItems(ctx, in.product, p, opts...)

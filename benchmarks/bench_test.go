@@ -603,7 +603,7 @@ func replayHandler(rec *recording, pages int) http.Handler {
 		i := n % len(rec.bodies)
 		h := w.Header()
 		for k, v := range rec.headers[i] {
-			h[k] = v
+			h[http.CanonicalHeaderKey(k)] = v // so that h.Set below replaces, not adds
 		}
 		if pages != len(rec.bodies) {
 			next := -1

@@ -978,8 +978,8 @@ func TestConformanceWalletWithoutTokenOrBaid(t *testing.T) {
 			if err := json.Unmarshal(b, &body); err != nil {
 				t.Fatalf("error body %s: %v", b, err)
 			}
-			if body.ErrorID == 0 || body.HTTPStatusCode != 400 || len(body.Errors) != 1 || body.Errors[0].Key != "agreement" {
-				t.Errorf("error body %s, want ErrorId, HttpStatusCode 400 and Key agreement", b)
+			if body.ErrorID != 0 || body.HTTPStatusCode != 400 || len(body.Errors) != 1 || body.Errors[0].Key != "agreement" {
+				t.Errorf("error body %s, want ErrorId 0, HttpStatusCode 400 and Key agreement", b)
 			}
 		})
 	}
@@ -1216,8 +1216,8 @@ func wantAPIError(t *testing.T, err error, target error, status int, key, method
 			t.Errorf("errors.Is(err, %v) = %v", s, errors.Is(err, s))
 		}
 	}
-	if apiErr.StatusCode != status || apiErr.ErrorID == 0 || apiErr.Method != method || apiErr.Path != path {
-		t.Errorf("APIError status %d, ErrorId %d, %s %s; want %d, non-zero, %s %s", apiErr.StatusCode, apiErr.ErrorID, apiErr.Method, apiErr.Path, status, method, path)
+	if apiErr.StatusCode != status || apiErr.ErrorID != 0 || apiErr.Method != method || apiErr.Path != path {
+		t.Errorf("APIError status %d, ErrorId %d, %s %s; want %d, 0, %s %s", apiErr.StatusCode, apiErr.ErrorID, apiErr.Method, apiErr.Path, status, method, path)
 	}
 	if len(apiErr.Errors) == 0 {
 		t.Fatalf("APIError has no Errors entry: %v", apiErr)
@@ -1776,9 +1776,9 @@ func TestConformanceErrorBodyOnTheWire(t *testing.T) {
 			if err := json.Unmarshal(b, &body); err != nil {
 				t.Fatalf("body %s: %v", b, err)
 			}
-			if body.ErrorID == nil || *body.ErrorID == 0 || body.HTTPStatusCode == nil || *body.HTTPStatusCode != tc.status ||
+			if body.ErrorID == nil || *body.ErrorID != 0 || body.HTTPStatusCode == nil || *body.HTTPStatusCode != tc.status ||
 				len(body.Errors) != 1 || body.Errors[0].Key == nil || *body.Errors[0].Key != tc.key || body.Errors[0].Value == nil || *body.Errors[0].Value == "" {
-				t.Errorf("body %s, want ErrorId, HttpStatusCode %d and one {Key %q, Value}", b, tc.status, tc.key)
+				t.Errorf("body %s, want ErrorId 0, HttpStatusCode %d and one {Key %q, Value}", b, tc.status, tc.key)
 			}
 		})
 	}

@@ -14,8 +14,43 @@
 //	got, _ := srv.Invoice(inv) // the invoice as the API would now return it
 //
 // The fake answers all twelve operations of the API reference as the
-// reference states them; where the reference leaves a choice open, the
-// fake's choice is written below. It is safe for concurrent use.
+// reference states them, and as the live service (an ASP.NET stack)
+// answers clients other than this SDK; where the reference leaves a
+// choice open, the fake's choice is written below. It is safe for
+// concurrent use.
+//
+// # Requests as clients send them
+//
+// Paths match as the service matches them: without regard to case and
+// with or without one trailing slash, so /v1/invoices/42,
+// /v1/Invoices/42/ and /V1/INVOICES/42 are the same request. A literal
+// segment wins over the wallet's provider segment: POST /v1/invoices is a
+// 405 (Allow: GET), never a billing agreement. A path that exists for
+// another method is 405 with Allow; any other path, including ones with
+// empty, "." or ".." segments, is 404.
+//
+// The query string is read with & as the only separator, so a raw ; is
+// part of its value (?query=name:Seat*;status:Deleted is one filter of two
+// pairs); + is a space and %XX escapes are decoded. Parameter names are
+// compared without regard to case (?PageSize=10); unknown parameters are
+// ignored. A boolean parameter (showTrackedItems, groupCharges) is true
+// or false in any case; absent is false; any other value, 1, 0 and an
+// empty value included, is 400 on every route, as the service's binder
+// knows no other spelling.
+//
+// JSON bodies bind as the service's binder binds them: keys without
+// regard to case, unknown keys ignored, numbers sent as strings converted
+// ({"invoiceId":"910104","amount":"20.00"}), numbers accepted where a
+// string is expected (a wallet token), and booleans sent as "true",
+// "False" or a number. An empty string for a number is no value. A value
+// that cannot convert is 400 with a message naming the field as it is on
+// the wire (paymentCollectOptions.collectionAmount, planProductIds[1]),
+// never quoting the value. A JSON body on a GET is ignored.
+//
+// Response headers go out spelled as the reference writes them
+// (X-NextPage, X-MaxPageIndex, X-Rate-Limit-Remaining-Minute), not in
+// Go's canonical form. Error bodies carry ErrorId 0, as every answer of
+// the live service seen does, unless [WithNumberedErrors].
 //
 // # Seeding
 //
@@ -29,12 +64,21 @@
 //
 // # Inspecting
 //
-// [Server.Invoice], [Server.InvoiceSummary], [Server.Customer],
-// [Server.CreditCard], [Server.CreditCards], [Server.WalletMethods],
-// [Server.SalesTrackingCodes], [Server.Subscriptions], [Server.BulkJob] and
-// [Server.Counts] show the state; [Server.Requests] the requests received
-// (card numbers and CVVs redacted); [Server.Events] the automated
-// communications the writes would have sent.
+// One scheme for every kind of entity: AddX seeds one and returns its id,
+// X(id) returns one and whether it exists, Xs() returns all by id
+// ([Server.Customer], [Server.Customers], [Server.DraftInvoice],
+// [Server.DraftInvoices], [Server.CreditCard], [Server.CreditCards],
+// [Server.WalletMethod], [Server.WalletMethods], [Server.SalesTrackingCode],
+// [Server.SalesTrackingCodes], [Server.Subscription],
+// [Server.Subscriptions], [Server.BulkJob], [Server.BulkJobs]). Invoices,
+// which can number hundreds of thousands, are read one at a time with
+// [Server.Invoice] and [Server.InvoiceSummary]; [Server.Counts] counts
+// every kind. [Server.DumpFixtures] writes the whole state as a fixtures
+// document. [Server.Requests] lists the requests received (card numbers
+// and CVVs redacted), [Server.Events] the automated communications the
+// writes would have sent; [Server.ClearRequests] and [Server.ClearEvents]
+// forget them. [Server.ReplaceFixtures] replaces the whole state and
+// [Server.Reset] goes back to the seeding options' data.
 //
 // # Authentication and throttling
 //
@@ -93,5 +137,49 @@
 // the change is applied, or a truncated body, for testing retries and
 // recovery.
 //
-// The same fake runs as a program: cmd/billing-fake.
+// # Control API
+//
+// Tests in other languages, which run the fake as the cmd/billing-fake
+// program, seed, inspect and steer it over HTTP with the same methods. The
+// control API lives under /_fake/, needs the fake's key like any other
+// request, and is neither recorded, throttled nor faulted. Paths match
+// without regard to case or a trailing slash.
+//
+//	GET    /_fake/state     the whole state as a fixtures document (Server.DumpFixtures)
+//	PUT    /_fake/state     replace the state with a fixtures document (Server.ReplaceFixtures)
+//	POST   /_fake/fixtures  add a fixtures document's entities (Server.LoadFixtures)
+//	POST   /_fake/reset     back to the seed: data, events, requests, faults (Server.Reset)
+//	GET    /_fake/events    [{"kind","operation","entityId","time"}] (Server.Events)
+//	DELETE /_fake/events    forget them (Server.ClearEvents)
+//	GET    /_fake/requests  [{"method","path","query","header","authorized","body","status","time"}] (Server.Requests)
+//	DELETE /_fake/requests  forget them (Server.ClearRequests)
+//	GET    /_fake/routes    [{"name","route"}]: the routes faults take
+//	POST   /_fake/faults    {"route","times","status","retryAfterSeconds","delayMilliseconds","drop","truncate"} (Server.InjectFault)
+//	DELETE /_fake/faults    remove pending faults (Server.ClearFaults)
+//
+// A fault's route is a name from /_fake/routes (Invoices.WriteOff) or a
+// [Route] value (POST /v1/invoices/writeoff); drop is "", "beforeApply"
+// or "afterApply". Changes answer 204; a refused document or fault is 400
+// with the error body, the state left as it was.
+//
+// For example, to find the ids of the generated draft invoices, cards,
+// plans and bulk jobs (with jq):
+//
+//	KEY='Authorization: Basic billingtest-key'
+//	curl -s -H "$KEY" "$URL/_fake/state" | jq '{drafts: [.draftInvoices[].id],
+//	    cards: [.creditCards[] | select(.deleted | not) | select(.replacedBy == 0) | .id],
+//	    plans: [.subscriptions[].planId] | unique,
+//	    validatedJobs: [.bulkJobs[] | select(.validated and (.processed | not)) | .id]}'
+//
+// and to check what a write changed and which events it sent:
+//
+//	curl -s -H "$KEY" -X PUT "$URL/v1/paymentMethods/creditCard" -d @card.json
+//	curl -s -H "$KEY" "$URL/_fake/state" | jq '.creditCards'
+//	curl -s -H "$KEY" "$URL/_fake/events"
+//	curl -s -H "$KEY" -X POST "$URL/_fake/faults" -d '{"route":"Invoices.WriteOff","status":503,"retryAfterSeconds":1}'
+//	curl -s -H "$KEY" -X POST "$URL/_fake/reset"
+//
+// The same fake runs as a program: cmd/billing-fake, whose
+// -dump-fixtures flag writes generated data as a fixtures file to start
+// from.
 package billingtest

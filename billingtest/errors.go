@@ -21,13 +21,17 @@ type errorDetail struct {
 	Value string `json:"Value"`
 }
 
-// errorIDs numbers error answers, as the service's ErrorId does.
+// errorIDs numbers error answers when [WithNumberedErrors] asks for it.
 type errorIDs struct{ n atomic.Int64 }
 
 // writeError answers with the reference's error body.
 func (s *Server) writeError(w http.ResponseWriter, status int, key, message string) {
+	var id int64 // 0, as in every answer of the live service seen
+	if s.cfg.numberedErrors {
+		id = s.errorIDs.n.Add(1)
+	}
 	body := errorBody{
-		ErrorID:        s.errorIDs.n.Add(1),
+		ErrorID:        id,
 		HTTPStatusCode: status,
 		Errors:         []errorDetail{{Key: key, Value: message}},
 	}

@@ -11,9 +11,13 @@ type EventKind string
 
 // The kinds of automated communication in the reference's section 6.
 const (
-	EventEmail      EventKind = "email"
-	EventWebhook    EventKind = "webhook"
-	EventCRM        EventKind = "crm"
+	// EventEmail is an email to the customer.
+	EventEmail EventKind = "email"
+	// EventWebhook is a webhook call to the account's endpoints.
+	EventWebhook EventKind = "webhook"
+	// EventCRM is an update to the CRM system.
+	EventCRM EventKind = "crm"
+	// EventAccounting is an update to the accounting system.
 	EventAccounting EventKind = "accounting"
 )
 
@@ -30,10 +34,15 @@ const (
 // A request with X-SUPPRESS-ALL-EVENTS: True emits none; any other value
 // of that header is ignored.
 type Event struct {
-	Kind      EventKind
+	// Kind is the kind of communication.
+	Kind EventKind
+	// Operation names the write, e.g. "invoice.writeoff".
 	Operation string
-	EntityID  int64
-	Time      time.Time
+	// EntityID is the id of the entity written: the invoice, the new
+	// payment method, the tracking code or the bulk job.
+	EntityID int64
+	// Time is when the write happened, on the fake's clock.
+	Time time.Time
 }
 
 // Events returns the events emitted so far, oldest first.
@@ -41,6 +50,13 @@ func (s *Server) Events() []Event {
 	s.logMu.Lock()
 	defer s.logMu.Unlock()
 	return append([]Event(nil), s.events...)
+}
+
+// ClearEvents forgets the events emitted so far.
+func (s *Server) ClearEvents() {
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	s.events = nil
 }
 
 // suppressed reports whether the request asked for no events. The value

@@ -101,7 +101,7 @@ func ExampleServer_InjectFault() {
 	ctx := context.Background()
 
 	// The next read of an invoice fails once with 503.
-	if err := srv.InjectFault(billingtest.RouteGetInvoice, billingtest.Fault{Status: 503}); err != nil {
+	if err := srv.InjectFault(billingtest.RouteInvoicesGet, billingtest.Fault{Status: 503}); err != nil {
 		log.Fatal(err)
 	}
 	inv, err := c.Invoices.Get(ctx, id, nil)
@@ -111,7 +111,7 @@ func ExampleServer_InjectFault() {
 	fmt.Println("read invoice", inv.ID, "outstanding", inv.OutstandingBalance)
 
 	// The next write-off fails once with 503.
-	if err := srv.InjectFault(billingtest.RouteWriteOff, billingtest.Fault{Status: 503}); err != nil {
+	if err := srv.InjectFault(billingtest.RouteInvoicesWriteOff, billingtest.Fault{Status: 503}); err != nil {
 		log.Fatal(err)
 	}
 	_, err = c.Invoices.WriteOff(ctx, &billing.WriteOffParams{InvoiceID: id, Amount: &inv.OutstandingBalance})

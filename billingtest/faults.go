@@ -6,25 +6,6 @@ import (
 	"time"
 )
 
-// Route names one of the fake's endpoints, as "METHOD pattern".
-type Route string
-
-// The fake's routes, for [Server.InjectFault].
-const (
-	RouteListInvoices         Route = "GET /v1/Invoices"
-	RouteListCustomerInvoices Route = "GET /v1/Customers/{customerId}/Invoices/{$}"
-	RouteGetInvoice           Route = "GET /v1/Invoices/{invoiceId}"
-	RouteInvoiceSummaries     Route = "GET /v1/customers/{customerId}/invoiceSummaries"
-	RouteDraftPDF             Route = "GET /v1/draftInvoices/pdf/{id}"
-	RouteWriteOff             Route = "POST /v1/invoices/writeoff"
-	RouteReplaceCreditCard    Route = "PUT /v1/paymentMethods/creditCard"
-	RouteWalletAgreement      Route = "POST /v1/{provider}"
-	RouteCreateTrackingCode   Route = "POST /v1/salesTrackingCodes"
-	RouteSubscriptionItems    Route = "GET /v1/subscriptionProducts/{subscriptionProductId}/items"
-	RouteBulkPreview          Route = "POST /v1/Subscribers/{planId}/PreviewBulkPriceChange"
-	RouteBulkProcess          Route = "POST /v1/BulkApi/Process"
-)
-
 // Drop says when a fault cuts the connection.
 type Drop int
 
@@ -69,7 +50,7 @@ type faults struct {
 // authentication and throttling, like a failing proxy in front of the
 // service.
 func (s *Server) InjectFault(route Route, f Fault) error {
-	if _, known := knownRoutes[route]; !known {
+	if !knownRoute(route) {
 		return fmt.Errorf("InjectFault: unknown route %q", route)
 	}
 	if f.Times < 0 || f.Status < 0 || f.Delay < 0 || f.RetryAfter < 0 {
@@ -95,6 +76,16 @@ func (s *Server) ClearFaults() {
 	s.faults.mu.Lock()
 	defer s.faults.mu.Unlock()
 	s.faults.pending = nil
+}
+
+// knownRoute reports whether route is one of the route table's.
+func knownRoute(route Route) bool {
+	for i := range routeTable {
+		if routeTable[i].route == route {
+			return true
+		}
+	}
+	return false
 }
 
 // take returns the fault for the next request to route, if any.

@@ -79,6 +79,7 @@ func (s *Server) LoadFixturesFile(path string) error {
 //   - invoices: array of posted [Invoice] objects.
 //   - draftInvoices: array of [DraftInvoice] objects.
 //   - creditCards: array of [CreditCard] objects.
+//   - walletMethods: array of [WalletMethod] objects.
 //   - subscriptionProductItems: array of subscription product item objects.
 //   - bulkJobs: array of [BulkJob] objects.
 //
@@ -165,6 +166,8 @@ func (s *Server) LoadFixturesFile(path string) error {
 //   - status (enum Void, Disputed, Pending, Due, Overdue, Paid, WrittenOff;
 //     derived): forces the summary status; leave it out to have it derived
 //     from the balance, the due date and the clock.
+//   - totalWriteoffs (amount, 0): what write-offs have taken off; a state
+//     dump carries it so that a written-off invoice loads back as it was.
 //
 // # Charge (in an invoice's charges)
 //
@@ -226,6 +229,18 @@ func (s *Server) LoadFixturesFile(path string) error {
 //     the fake.
 //   - modifiedDate (timestamp, now).
 //
+// # Wallet payment method
+//
+//   - id (integer, assigned).
+//   - customerId (integer, required): a customer in the document or the
+//     fake.
+//   - provider (string, the first of [WithWalletProviders]).
+//   - token, baid (string, ""): at least one of them.
+//   - source (enum Manual, Automatic, SelfServicePortal, Import; Manual).
+//   - firstName, lastName (string, ""): empty takes the customer's.
+//   - isDefault (boolean, false).
+//   - modifiedDate (timestamp, now).
+//
 // # Subscription product item
 //
 //   - id (integer, assigned).
@@ -269,6 +284,7 @@ type fixtureFile struct {
 	Invoices                  []fixtureInvoice      `json:"invoices"`
 	DraftInvoices             []fixtureDraft        `json:"draftInvoices"`
 	CreditCards               []fixtureCard         `json:"creditCards"`
+	WalletMethods             []fixtureWallet       `json:"walletMethods"`
 	SubscriptionProductItems  []fixtureItem         `json:"subscriptionProductItems"`
 	BulkJobs                  []fixtureJob          `json:"bulkJobs"`
 }
@@ -363,6 +379,7 @@ type fixtureInvoice struct {
 	AccountingID       int64                 `json:"accountingId"`
 	Notes              string                `json:"notes"`
 	Status             billing.InvoiceStatus `json:"status"`
+	TotalWriteoffs     decimal.Decimal       `json:"totalWriteoffs"`
 }
 
 type fixtureCharge struct {
@@ -424,6 +441,19 @@ type fixtureCard struct {
 	OriginalPaymentMethodID int64             `json:"originalPaymentMethodId"`
 	ReplacedBy              int64             `json:"replacedBy"`
 	ModifiedDate            billing.Timestamp `json:"modifiedDate"`
+}
+
+type fixtureWallet struct {
+	ID           int64                 `json:"id"`
+	CustomerID   int64                 `json:"customerId"`
+	Provider     string                `json:"provider"`
+	Token        string                `json:"token"`
+	Baid         string                `json:"baid"`
+	Source       billing.PaymentSource `json:"source"`
+	FirstName    string                `json:"firstName"`
+	LastName     string                `json:"lastName"`
+	IsDefault    bool                  `json:"isDefault"`
+	ModifiedDate billing.Timestamp     `json:"modifiedDate"`
 }
 
 type fixtureItem struct {
@@ -661,6 +691,7 @@ type fixturePlan struct {
 	invoices      []Invoice
 	drafts        []DraftInvoice
 	cards         []CreditCard
+	wallets       []WalletMethod
 	items         []billing.SubscriptionProductItem
 	jobs          []BulkJob
 	maxID         int64
@@ -762,7 +793,7 @@ func fixtureDec(d *decimal.Decimal, def decimal.Decimal) decimal.Decimal {
 // planFixtures checks the document against itself and the store and
 // converts it. The caller holds s.mu.
 func (s *Server) planFixtures(f *fixtureFile) (*fixturePlan, error) {
-	st := &s.store
+	st := s.store
 	c := &fixtureChecker{
 		st: st, names: st.categoryNames, seen: map[string]map[int64]bool{},
 		codes: map[int64]int{}, products: map[int64]*fixtureSubscription{},
@@ -973,6 +1004,7 @@ func (s *Server) planFixtures(f *fixtureFile) (*fixturePlan, error) {
 			TotalPayments: fi.TotalPayments, SumOfCreditNotes: fi.SumOfCreditNotes,
 			OpeningArBalance: fi.OpeningArBalance, ClosingArBalance: fi.ClosingArBalance,
 			ErpID: fi.ErpID, CrmID: fi.CrmID, AccountingID: fi.AccountingID, Notes: fi.Notes, Status: fi.Status,
+			totalWriteoffs: fi.TotalWriteoffs,
 		}
 		// The charge default needs the invoice's effective date, which
 		// AddInvoice would only settle later.
@@ -1117,6 +1149,10 @@ func (s *Server) planFixtures(f *fixtureFile) (*fixturePlan, error) {
 		})
 	}
 
+	if err := s.planWallets(f, c, p, custInStore); err != nil {
+		return nil, err
+	}
+
 	var storeItems map[int64]bool // built on first use: the store keeps items by product
 	itemInStore := func(id int64) bool {
 		if storeItems == nil {
@@ -1185,7 +1221,7 @@ func (s *Server) planFixtures(f *fixtureFile) (*fixturePlan, error) {
 // applyFixtures adds a checked document. The caller holds s.mu. The add
 // methods check again, so an error here means a check above is missing.
 func (s *Server) applyFixtures(p *fixturePlan) error {
-	st := &s.store
+	st := s.store
 	// Assigned ids come after every id the document gives, so that a
 	// charge or a customer without an id cannot take one the document
 	// uses later on.
@@ -1225,6 +1261,11 @@ func (s *Server) applyFixtures(p *fixturePlan) error {
 			return err
 		}
 	}
+	for _, wm := range p.wallets {
+		if _, err := s.addWalletMethodLocked(wm); err != nil {
+			return err
+		}
+	}
 	for _, item := range p.items {
 		if _, err := s.addSubscriptionProductItemLocked(item); err != nil {
 			return err
@@ -1234,6 +1275,45 @@ func (s *Server) applyFixtures(p *fixturePlan) error {
 		if _, err := s.addBulkJobLocked(j); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// planWallets checks and converts the document's wallet methods.
+func (s *Server) planWallets(f *fixtureFile, c *fixtureChecker, p *fixturePlan, custInStore func(int64) bool) error {
+	walletInStore := func(id int64) bool { _, ok := s.store.wallets[id]; return ok }
+	for i := range f.WalletMethods {
+		fw := &f.WalletMethods[i]
+		at := fixtureAt("walletMethods", i, fw.ID)
+		if err := c.id("wallet", at, fw.ID, walletInStore); err != nil {
+			return err
+		}
+		if !c.has("customer", fw.CustomerID, custInStore) {
+			return fmt.Errorf("%s.customerId: unknown customer %d", at, fw.CustomerID)
+		}
+		provider := s.cfg.walletProviders[0]
+		if fw.Provider != "" {
+			var ok bool
+			if provider, ok = s.walletProvider(fw.Provider); !ok {
+				return fmt.Errorf("%s.provider: %q is not a wallet provider of the fake (%s)", at, fw.Provider, strings.Join(s.cfg.walletProviders, ", "))
+			}
+		}
+		if strings.TrimSpace(fw.Token) == "" && strings.TrimSpace(fw.Baid) == "" {
+			return fmt.Errorf("%s: give token or baid", at)
+		}
+		source := billing.PaymentSourceManual
+		if fw.Source != "" {
+			var ok bool
+			if source, ok = parseSource(fw.Source); !ok {
+				return fmt.Errorf("%s.source: %q, want one of %s", at, fw.Source, joinSources())
+			}
+		}
+		wm := WalletMethod{
+			ID: fw.ID, CustomerID: fw.CustomerID, Provider: provider, Token: fw.Token, Baid: fw.Baid,
+			Source: source, FirstName: fw.FirstName, LastName: fw.LastName, IsDefault: fw.IsDefault,
+			ModifiedDate: fixtureTime(fw.ModifiedDate),
+		}
+		p.wallets = append(p.wallets, wm)
 	}
 	return nil
 }

@@ -466,8 +466,8 @@ func fuzzCheckErrorBody(t *testing.T, status int, contentType string, body []byt
 	if err := json.Unmarshal(body, &eb); err != nil {
 		t.Fatalf("error body does not decode (%v): %s", err, describe())
 	}
-	if eb.ErrorID <= 0 {
-		t.Fatalf("ErrorId %d is not positive: %s", eb.ErrorID, describe())
+	if eb.ErrorID != 0 {
+		t.Fatalf("ErrorId %d, want 0 as the live service sends: %s", eb.ErrorID, describe())
 	}
 	if eb.HTTPStatusCode != status {
 		t.Fatalf("HttpStatusCode %d differs from the status: %s", eb.HTTPStatusCode, describe())

@@ -285,7 +285,7 @@ var genCodes = [5][]struct{ code, name, email string }{
 var genCodeShare = [5]int{90, 80, 60, 40, 30} // % of customers with a code of each category
 
 func (g *generator) trackingCodes() error {
-	st := &g.s.store
+	st := g.s.store
 	for i, name := range genCategoryNames {
 		// A name the test set itself wins over ours.
 		if name != "" && st.categoryNames[i] == "" {
@@ -860,7 +860,7 @@ func (g *generator) invoices() error {
 	if n == 0 {
 		return nil
 	}
-	st := &g.s.store
+	st := g.s.store
 	if len(st.invoices) == 0 {
 		// Presized, so that 100,000 inserts do not regrow the map.
 		st.invoices = make(map[int64]*Invoice, n)

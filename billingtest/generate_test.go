@@ -145,7 +145,7 @@ func TestGenerateInvariants(t *testing.T) {
 	end := gtEnd(o)
 	srv.mu.RLock()
 	defer srv.mu.RUnlock()
-	st := &srv.store
+	st := srv.store
 
 	if len(st.invoiceOrder) != len(st.invoices) || !slices.IsSorted(st.invoiceOrder) {
 		t.Fatal("invoiceOrder is not the sorted invoice ids")

@@ -1,7 +1,6 @@
 package billingtest
 
 import (
-	"cmp"
 	"slices"
 
 	billing "github.com/billingapi/billing-go"
@@ -59,15 +58,11 @@ func (s *Server) CreditCard(id int64) (CreditCard, bool) {
 func (s *Server) WalletMethods() []WalletMethod {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	out := make([]WalletMethod, 0, len(s.store.wallets))
-	for _, w := range s.store.wallets {
-		out = append(out, *w)
-	}
-	slices.SortFunc(out, func(a, b WalletMethod) int { return cmp.Compare(a.ID, b.ID) })
-	return out
+	return copiedValues(s.store.wallets, func(w *WalletMethod) int64 { return w.ID })
 }
 
-// SalesTrackingCodes returns the sales tracking codes, oldest first.
+// SalesTrackingCodes returns the sales tracking codes, oldest first
+// (which is by id).
 func (s *Server) SalesTrackingCodes() []billing.SalesTrackingCode {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -126,12 +121,7 @@ func (s *Server) Counts() map[string]int {
 func (s *Server) CreditCards() []CreditCard {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	out := make([]CreditCard, 0, len(s.store.cards))
-	for _, c := range s.store.cards {
-		out = append(out, *c)
-	}
-	slices.SortFunc(out, func(a, b CreditCard) int { return cmp.Compare(a.ID, b.ID) })
-	return out
+	return copiedValues(s.store.cards, func(c *CreditCard) int64 { return c.ID })
 }
 
 // Subscriptions returns the subscriptions, by id.
@@ -143,6 +133,78 @@ func (s *Server) Subscriptions() []Subscription {
 		sub := *s.store.subscriptions[id]
 		sub.Products = slices.Clone(sub.Products)
 		out = append(out, sub)
+	}
+	return out
+}
+
+// Customers returns the customers, by id.
+func (s *Server) Customers() []Customer {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return copiedValues(s.store.customers, func(c *Customer) int64 { return c.ID })
+}
+
+// DraftInvoice returns a draft invoice and whether it exists.
+func (s *Server) DraftInvoice(id int64) (DraftInvoice, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	d, ok := s.store.drafts[id]
+	if !ok {
+		return DraftInvoice{}, false
+	}
+	out := *d
+	out.Lines = slices.Clone(d.Lines)
+	return out, true
+}
+
+// DraftInvoices returns the draft invoices, by id.
+func (s *Server) DraftInvoices() []DraftInvoice {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := copiedValues(s.store.drafts, func(d *DraftInvoice) int64 { return d.ID })
+	for i := range out {
+		out[i].Lines = slices.Clone(out[i].Lines)
+	}
+	return out
+}
+
+// WalletMethod returns a payment method created by a wallet billing
+// agreement and whether it exists.
+func (s *Server) WalletMethod(id int64) (WalletMethod, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	w, ok := s.store.wallets[id]
+	if !ok {
+		return WalletMethod{}, false
+	}
+	return *w, true
+}
+
+// SalesTrackingCode returns a sales tracking code and whether it exists.
+func (s *Server) SalesTrackingCode(id int64) (billing.SalesTrackingCode, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, c := range s.store.codes {
+		if c.ID == id {
+			return c, true
+		}
+	}
+	return billing.SalesTrackingCode{}, false
+}
+
+// BulkJobs returns the bulk jobs, by id.
+func (s *Server) BulkJobs() []BulkJob {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return copiedValues(s.store.jobs, func(j *BulkJob) int64 { return j.ID })
+}
+
+// copiedValues returns copies of a map's values in ascending id order.
+func copiedValues[T any](m map[int64]*T, id func(*T) int64) []T {
+	sorted := sortedValues(m, id)
+	out := make([]T, len(sorted))
+	for i, v := range sorted {
+		out[i] = *v
 	}
 	return out
 }

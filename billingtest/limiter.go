@@ -72,12 +72,21 @@ func (s *Server) throttle(h http.Header, key string, pdf bool) time.Duration {
 	return wait
 }
 
+// setWindow sets the rate-limit headers of a window, in the map directly
+// so that they go out as the reference spells them.
 func setWindow(h http.Header, name string, st windowState) {
-	h.Set("X-Rate-Limit-Limit-"+name, strconv.Itoa(st.limit))
-	h.Set("X-Rate-Limit-Remaining-"+name, strconv.Itoa(st.remaining))
-	h.Set("X-Rate-Limit-Reset-"+name, strconv.Itoa(ceilSeconds(st.reset)))
+	h["X-Rate-Limit-Limit-"+name] = []string{strconv.Itoa(st.limit)}
+	h["X-Rate-Limit-Remaining-"+name] = []string{strconv.Itoa(st.remaining)}
+	h["X-Rate-Limit-Reset-"+name] = []string{strconv.Itoa(ceilSeconds(st.reset))}
 }
 
 func ceilSeconds(d time.Duration) int {
 	return int((d + time.Second - 1) / time.Second)
+}
+
+// reset forgets every window's count.
+func (l *limiter) reset() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.windows = nil
 }

@@ -5,6 +5,7 @@ import (
 	"iter"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	billing "github.com/billingapi/billing-go"
@@ -210,16 +211,19 @@ func grouped(inv billing.Invoice) groupedInvoice {
 	return groupedInvoice{Invoice: inv, ChargeGroups: groups}
 }
 
-// boolParam reads an optional boolean query parameter: true or false in
-// any case; present with any other value (empty included) it is a 400.
+// boolParam reads an optional boolean query parameter the same way on
+// every route, as the service's binder reads a bool: absent is false;
+// true or false in any case, surrounding spaces ignored; anything else,
+// 1, 0 and an empty value included, is a 400 (its bool parsing knows no
+// numbers, and an empty value does not bind to a bool).
 func boolParam(r *http.Request, name string) (bool, error) {
 	v, ok := param(r.URL.Query(), name)
 	if !ok {
 		return false, nil
 	}
-	b, err := parseBool(v)
+	b, err := parseBool(strings.TrimSpace(v))
 	if err != nil {
-		return false, badRequest("%s: %v", name, err)
+		return false, badRequest("%s must be true or false, got %q", name, v)
 	}
 	return b, nil
 }

@@ -113,8 +113,8 @@ func ltWantError(t *testing.T, r ltResp, status int, fragments ...string) {
 	if err := json.Unmarshal(r.body, &body); err != nil {
 		t.Fatalf("error body %s: %v", r.body, err)
 	}
-	if body.ErrorID == nil || *body.ErrorID <= 0 || body.HTTPStatusCode != status || len(body.Errors) != 1 || body.Errors[0].Key != errorKeyAPI {
-		t.Fatalf("error body %s: want ErrorId, HttpStatusCode %d and one %q entry", r.body, status, errorKeyAPI)
+	if body.ErrorID == nil || *body.ErrorID != 0 || body.HTTPStatusCode != status || len(body.Errors) != 1 || body.Errors[0].Key != errorKeyAPI {
+		t.Fatalf("error body %s: want ErrorId 0, HttpStatusCode %d and one %q entry", r.body, status, errorKeyAPI)
 	}
 	for _, f := range fragments {
 		if !strings.Contains(body.Errors[0].Value, f) {

@@ -131,13 +131,21 @@ type CreditCard struct {
 
 // WalletMethod is a payment method created by a wallet billing agreement.
 type WalletMethod struct {
-	ID, CustomerID      int64
-	Provider            string
-	Token, Baid         string
-	Source              billing.PaymentSource
+	// ID is the payment method's id; CustomerID its customer's.
+	ID, CustomerID int64
+	// Provider is the wallet provider, as [WithWalletProviders] spells it.
+	Provider string
+	// Token and Baid are the payee identifier and the billing agreement
+	// identifier at the provider, as sent; at least one is set.
+	Token, Baid string
+	// Source is the source of the payment.
+	Source billing.PaymentSource
+	// FirstName and LastName are the customer's.
 	FirstName, LastName string
-	IsDefault           bool
-	ModifiedDate        time.Time
+	// IsDefault says whether it is the customer's default payment method.
+	IsDefault bool
+	// ModifiedDate is when it was created, on the fake's clock.
+	ModifiedDate time.Time
 }
 
 // Subscription is a customer's subscription to a plan, the unit a bulk
@@ -171,8 +179,12 @@ type SubscriptionProduct struct {
 
 // BulkJob is a bulk job. Only a validated job can be processed, once.
 type BulkJob struct {
-	ID        int64
-	Type      string
+	// ID is the job's id, which Bulk.Process takes.
+	ID int64
+	// Type is the job's type, e.g. "PriceChange"; the fake only reports it.
+	Type string
+	// Validated says whether the job may be processed.
 	Validated bool
+	// Processed says whether it has been submitted for processing.
 	Processed bool
 }

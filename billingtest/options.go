@@ -23,8 +23,12 @@ const (
 // Default throttling of the fake, per API key. They are high enough that
 // ordinary tests never meet them; lower them to test throttling.
 const (
+	// DefaultRateLimitPerMinute is the requests one key may make per
+	// minute unless [WithRateLimit] says otherwise.
 	DefaultRateLimitPerMinute = 100_000
-	DefaultRateLimitPerDay    = 10_000_000
+	// DefaultRateLimitPerDay is the requests one key may make per day
+	// unless [WithRateLimit] says otherwise.
+	DefaultRateLimitPerDay = 10_000_000
 	// DefaultPDFRateLimitPerMinute throttles the draft-invoice PDF, which
 	// the reference says is throttled on its own.
 	DefaultPDFRateLimitPerMinute = 60
@@ -41,6 +45,7 @@ type config struct {
 	pdfPerMinute       int
 	walletProviders    []string
 	requestLogLimit    int
+	numberedErrors     bool
 	logger             *slog.Logger
 	seed               []func(*Server) error
 }
@@ -120,8 +125,11 @@ func WithPDFRateLimit(perMinute int) Option {
 }
 
 // WithWalletProviders sets the wallet providers whose billing-agreement
-// path (POST /v1/{provider}) the fake serves; default "Paypal". The match
-// is exact, casing included.
+// path (POST /v1/{provider}) the fake serves; default "Paypal". The path
+// segment is compared without regard to case, as the service compares
+// paths (/v1/paypal is Paypal), and the created method records the
+// spelling given here. A path that is another route's (/v1/Invoices) is
+// never taken for a provider.
 func WithWalletProviders(providers ...string) Option {
 	return func(c *config) error {
 		if len(providers) == 0 {
@@ -140,6 +148,16 @@ func WithRequestLogLimit(n int) Option {
 			return fmt.Errorf("WithRequestLogLimit: negative limit %d", n)
 		}
 		c.requestLogLimit = n
+		return nil
+	}
+}
+
+// WithNumberedErrors numbers the ErrorId of error answers 1, 2, 3, ...
+// in the order they are sent, for tests that tell errors apart by it. By
+// default ErrorId is 0, as in every answer of the live service seen.
+func WithNumberedErrors() Option {
+	return func(c *config) error {
+		c.numberedErrors = true
 		return nil
 	}
 }

@@ -25,7 +25,7 @@ import (
 // (case-insensitive); a sortOrder without a sortExpression is a 400, as the
 // reference says to give them together, and so is an empty value of
 // either. query is the filter expression; an empty query is no filter.
-// Parameter names are matched exactly, as the reference spells them. Every
+// Parameter names are matched without regard to case (see parseRawQuery). Every
 // 4xx has the reference's error body with Key "Api Error".
 //
 // Headers, on every 200 list answer, for page n of size s with c matching
@@ -201,14 +201,16 @@ func setPageHeaders[T any](h http.Header, lr listRequest, p listPage[T]) {
 	if lr.desc {
 		order = query.Descending
 	}
+	// Set in the map directly: Header.Set would send Go's canonical form
+	// (X-Nextpage), not the reference's spelling.
 	itoa := strconv.Itoa
-	h.Set("X-Count", itoa(p.count))
-	h.Set("X-MaxCount", itoa(p.maxCount))
-	h.Set("X-CurrentPage", itoa(lr.page))
-	h.Set("X-NextPage", itoa(next))
-	h.Set("X-PreviousPage", itoa(prev))
-	h.Set("X-PageSize", itoa(lr.size))
-	h.Set("X-MaxPageIndex", itoa(pages))
-	h.Set("X-SortOrder", string(order))
-	h.Set("X-SortExpression", lr.sortName)
+	h["X-Count"] = []string{itoa(p.count)}
+	h["X-MaxCount"] = []string{itoa(p.maxCount)}
+	h["X-CurrentPage"] = []string{itoa(lr.page)}
+	h["X-NextPage"] = []string{itoa(next)}
+	h["X-PreviousPage"] = []string{itoa(prev)}
+	h["X-PageSize"] = []string{itoa(lr.size)}
+	h["X-MaxPageIndex"] = []string{itoa(pages)}
+	h["X-SortOrder"] = []string{string(order)}
+	h["X-SortExpression"] = []string{lr.sortName}
 }

@@ -53,7 +53,8 @@ import (
 // tracking code of category N is one of codeN.
 //
 // A preview changes nothing and emits no events. The answer (the reference
-// does not show it) is a [BulkPreview], with amounts as JSON numbers.
+// does not show it) is a [BulkPreview], with amounts as JSON numbers;
+// billing.BulkPriceChangePreview decodes it.
 
 // BulkPreview is the fake's answer to a bulk price-change preview. The
 // reference does not show the service's payload; decode this one with
@@ -208,8 +209,8 @@ func decodePreviewParams(raw json.RawMessage) (*billing.BulkPriceChangeParams, e
 		}
 	}
 	var p billing.BulkPriceChangeParams
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return nil, badRequest("malformed JSON body: %v", err)
+	if err := bindJSON(raw, &p); err != nil {
+		return nil, badRequest("%v", err)
 	}
 	return &p, nil
 }

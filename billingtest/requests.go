@@ -10,9 +10,13 @@ import (
 // Authorization header is kept only as whether it was right, never its
 // value.
 type Request struct {
+	// Method is the HTTP method.
 	Method string
 	// Path is the escaped path, exactly as sent.
-	Path  string
+	Path string
+	// Query is the query string as the fake read it: split on & only (a
+	// raw ; stays in its value), names it knows in the reference's
+	// spelling.
 	Query url.Values
 	// Header holds the request's headers without Authorization.
 	Header http.Header
@@ -36,8 +40,8 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.requests...)
 }
 
-// ResetRequests forgets the requests received so far.
-func (s *Server) ResetRequests() {
+// ClearRequests forgets the requests received so far.
+func (s *Server) ClearRequests() {
 	s.logMu.Lock()
 	defer s.logMu.Unlock()
 	s.requests = nil

@@ -3,12 +3,11 @@ package billingtest
 import (
 	"bytes"
 	"crypto/subtle"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
-	"path"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -19,11 +18,17 @@ import (
 // maxRequestBody bounds what the fake reads of a request body.
 const maxRequestBody = 1 << 20
 
-// ServeHTTP serves one request: faults first (like a proxy in front of
-// the service), then authentication, throttling and the endpoint.
+// ServeHTTP serves one request: the control API (see the package doc)
+// apart, faults first (like a proxy in front of the service), then
+// authentication, throttling and the endpoint.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if isControlPath(r.URL.EscapedPath()) {
+		s.serveControl(w, r)
+		return
+	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBody+1))
-	rec := Request{Method: r.Method, Path: r.URL.EscapedPath(), Query: r.URL.Query(), Header: r.Header.Clone(), Body: redactBody(body), Time: s.now()}
+	q := parseRawQuery(r.URL.RawQuery)
+	rec := Request{Method: r.Method, Path: r.URL.EscapedPath(), Query: q, Header: r.Header.Clone(), Body: redactBody(body), Time: s.now()}
 	rec.Header.Del("Authorization")
 	// The request is logged when its status is written, before any byte of
 	// the answer leaves: a test that inspects Requests right after its call
@@ -51,11 +56,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 
-	// The pattern names the route for faults; dispatch itself goes through
-	// mux.ServeHTTP, the only path that sets r.PathValue.
-	pattern := s.route(r)
-	route := Route(pattern)
-	fault, faulty := s.faults.take(route)
+	// Matching happens once, here: handlers see the path values and the
+	// query already read the service's way, whatever the request's casing,
+	// trailing slash or raw ;.
+	matches := s.matchPath(r.URL.EscapedPath())
+	m, found := selectRoute(matches, r.Method)
+	fault, faulty := Fault{}, false
+	if found {
+		fault, faulty = s.faults.take(m.spec.route)
+	}
 	if faulty {
 		if !s.applyFaultBefore(rw, r, fault) {
 			return
@@ -68,23 +77,24 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.writeError(rw, status, errorKeyAPI, msg)
 		return
 	}
-	if wait := s.throttle(rw.Header(), s.cfg.apiKey, route == RouteDraftPDF); wait > 0 {
+	if wait := s.throttle(rw.Header(), s.cfg.apiKey, found && m.spec.route == RouteDraftInvoicesPDF); wait > 0 {
 		rw.Header().Set("Retry-After", strconv.Itoa(ceilSeconds(wait)))
 		s.writeError(rw, http.StatusTooManyRequests, errorKeyAPI, fmt.Sprintf("rate limit exceeded; retry after %d seconds", ceilSeconds(wait)))
 		return
 	}
-	if pattern == "" {
-		s.notFound(rw, r)
+	if !found {
+		s.notFound(rw, r, matches)
 		return
 	}
+	r = routedRequest(r, m, q)
 
 	if !faulty || (fault.Drop != DropAfterApply && !fault.Truncate) {
-		s.mux.ServeHTTP(rw, r)
+		m.spec.handler(s, rw, r)
 		return
 	}
 	// The change is applied; then the answer is lost or cut short.
 	buf := &bufferedWriter{header: rw.Header()}
-	s.mux.ServeHTTP(buf, r)
+	m.spec.handler(s, buf, r)
 	if fault.Drop == DropAfterApply {
 		panic(http.ErrAbortHandler) // net/http closes the connection without an answer
 	}
@@ -95,6 +105,20 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.Flush()
 	}
 	panic(http.ErrAbortHandler)
+}
+
+// routedRequest is r as a handler sees it: the path values of m set, and
+// the query re-encoded from q so that r.URL.Query() reads what the
+// service would (url.ParseQuery would drop a pair holding a raw ;).
+func routedRequest(r *http.Request, m routeMatch, q url.Values) *http.Request {
+	r = r.WithContext(r.Context()) // a shallow copy: the caller's request stays as received
+	u := *r.URL
+	u.RawQuery = q.Encode()
+	r.URL = &u
+	for name, v := range m.values {
+		r.SetPathValue(name, v)
+	}
+	return r
 }
 
 // applyFaultBefore applies the parts of a fault that come before handling
@@ -140,46 +164,18 @@ func (s *Server) authenticate(r *http.Request) (ok bool, status int, msg string)
 	return true, 0, ""
 }
 
-// route returns the pattern of the route that serves r exactly, or "".
-// ServeMux would also match a path that is not canonical, or that lacks
-// the trailing slash of a route ending in /{$}, and redirect it; the
-// service knows neither, so for the fake they match no route.
-func (s *Server) route(r *http.Request) string {
-	if !canonicalPath(r.URL.Path) {
-		return ""
-	}
-	_, pattern := s.mux.Handler(r)
-	if strings.HasSuffix(pattern, "/{$}") && !strings.HasSuffix(r.URL.Path, "/") {
-		return ""
-	}
-	return pattern
-}
-
-// canonicalPath reports whether p is already clean. ServeMux would
-// redirect any other path (//v1/Invoices, /v1/./Invoices); the service
-// knows no such path, so the fake treats it as unknown.
-func canonicalPath(p string) bool {
-	clean := path.Clean(p)
-	if strings.HasSuffix(p, "/") && clean != "/" {
-		clean += "/"
-	}
-	return p == clean
-}
-
-// notFound answers a request no route matches: 405 when the path exists
-// for another method, else 404, always with the error body.
-func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
-	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete} {
-		if m == r.Method {
-			continue
+// notFound answers a request no route serves: 405 with Allow when its
+// path is a route's for other methods, else 404, always with the error
+// body.
+func (s *Server) notFound(w http.ResponseWriter, r *http.Request, matches []routeMatch) {
+	if len(matches) > 0 {
+		methods := make([]string, 0, len(matches))
+		for _, m := range matches {
+			methods = append(methods, m.spec.method)
 		}
-		probe := r.Clone(r.Context())
-		probe.Method = m
-		if s.route(probe) != "" {
-			w.Header().Set("Allow", m)
-			s.writeError(w, http.StatusMethodNotAllowed, errorKeyAPI, r.Method+" is not allowed on "+r.URL.Path)
-			return
-		}
+		w.Header().Set("Allow", strings.Join(methods, ", "))
+		s.writeError(w, http.StatusMethodNotAllowed, errorKeyAPI, r.Method+" is not allowed on "+r.URL.Path)
+		return
 	}
 	s.writeError(w, http.StatusNotFound, errorKeyAPI, "no such endpoint: "+r.Method+" "+r.URL.Path)
 }
@@ -200,21 +196,6 @@ func (s *Server) writeRawJSON(w http.ResponseWriter, status int, b []byte) {
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(status)
 	_, _ = w.Write(b)
-}
-
-// decodeBody decodes the JSON body into v, answering 400 (never 500) when
-// it is not JSON of the right shape. It reports whether v is usable.
-func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
-	b, _ := io.ReadAll(r.Body)
-	if len(bytes.TrimSpace(b)) == 0 {
-		s.writeError(w, http.StatusBadRequest, errorKeyAPI, "a JSON body is required")
-		return false
-	}
-	if err := json.Unmarshal(b, v); err != nil {
-		s.writeError(w, http.StatusBadRequest, errorKeyAPI, "malformed JSON body: "+err.Error())
-		return false
-	}
-	return true
 }
 
 // pathInt reads an integer path value, answering 404 (the service's answer

@@ -21,11 +21,10 @@ type Server struct {
 
 	cfg      config
 	ts       *httptest.Server
-	mux      *http.ServeMux
 	errorIDs errorIDs
 
 	mu    sync.RWMutex
-	store store
+	store *store
 
 	logMu    sync.Mutex
 	requests []Request
@@ -66,8 +65,7 @@ func newServer(opts ...Option) (*Server, error) {
 			return nil, err
 		}
 	}
-	s.store.init()
-	s.mux = s.routes()
+	s.store = newStore()
 	for _, seed := range s.cfg.seed {
 		if err := seed(s); err != nil {
 			return nil, err

@@ -34,6 +34,12 @@ type store struct {
 	lastID int64 // ids are unique across entity kinds, like a database sequence per account
 }
 
+func newStore() *store {
+	st := &store{}
+	st.init()
+	return st
+}
+
 func (st *store) init() {
 	st.customers = map[int64]*Customer{}
 	st.invoices = map[int64]*Invoice{}
@@ -209,6 +215,43 @@ func (s *Server) addCreditCardLocked(c CreditCard) (int64, error) {
 		c.ModifiedDate = s.now()
 	}
 	s.store.cards[id] = &c
+	return id, nil
+}
+
+// AddWalletMethod adds a payment method as a wallet billing agreement
+// would have created it, and returns its id. Provider "" is the first of
+// [WithWalletProviders]; empty names take the customer's; a zero
+// ModifiedDate is now.
+func (s *Server) AddWalletMethod(w WalletMethod) (int64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.addWalletMethodLocked(w)
+}
+
+// addWalletMethodLocked is AddWalletMethod without the lock, for callers that hold s.mu.
+func (s *Server) addWalletMethodLocked(w WalletMethod) (int64, error) {
+	cust, ok := s.store.customers[w.CustomerID]
+	if !ok {
+		return 0, fmt.Errorf("AddWalletMethod: unknown customer %d", w.CustomerID)
+	}
+	if w.Provider == "" {
+		w.Provider = s.cfg.walletProviders[0]
+	}
+	id, err := s.store.assign(w.ID)
+	if err != nil {
+		return 0, fmt.Errorf("AddWalletMethod: %w", err)
+	}
+	w.ID = id
+	if w.FirstName == "" {
+		w.FirstName = cust.FirstName
+	}
+	if w.LastName == "" {
+		w.LastName = cust.LastName
+	}
+	if w.ModifiedDate.IsZero() {
+		w.ModifiedDate = s.now()
+	}
+	s.store.wallets[id] = &w
 	return id, nil
 }
 

@@ -1,13 +1,8 @@
 package billingtest
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -112,7 +107,7 @@ func (s *Server) writeOff(id int64, amount decimal.Decimal) (billing.Invoice, *f
 // the store keeps the last four digits, and no message repeats either.
 func (s *Server) handleReplaceCreditCard(w http.ResponseWriter, r *http.Request) {
 	var p billing.ReplaceCreditCardParams
-	if !s.decodeSecretBody(w, r, &p) {
+	if !s.decodeBody(w, r, &p) {
 		return
 	}
 	digits, f := checkCardParams(&p)
@@ -127,46 +122,6 @@ func (s *Server) handleReplaceCreditCard(w http.ResponseWriter, r *http.Request)
 	}
 	s.emit(r, "paymentMethod.replaced", card.ID, EventWebhook, EventEmail)
 	s.writeJSON(w, http.StatusOK, card)
-}
-
-// decodeSecretBody is decodeBody for a body holding a card number: its
-// errors name the field and the JSON type at fault but never quote the
-// body, because encoding/json's messages can quote a value (an integer
-// that overflows, say) and an error body is not a place for card data.
-func (s *Server) decodeSecretBody(w http.ResponseWriter, r *http.Request, v any) bool {
-	b, _ := io.ReadAll(r.Body)
-	if len(bytes.TrimSpace(b)) == 0 {
-		s.writeError(w, http.StatusBadRequest, errorKeyAPI, "a JSON body is required")
-		return false
-	}
-	err := json.Unmarshal(b, v)
-	if err == nil {
-		return true
-	}
-	msg := "malformed JSON body"
-	var typeErr *json.UnmarshalTypeError
-	var syntaxErr *json.SyntaxError
-	switch {
-	case errors.As(err, &typeErr) && typeErr.Field != "":
-		msg = fmt.Sprintf("malformed JSON body: %s must be a %s", typeErr.Field, jsonKind(typeErr.Type.String()))
-	case errors.As(err, &syntaxErr):
-		msg = fmt.Sprintf("malformed JSON body: syntax error at offset %d", syntaxErr.Offset)
-	}
-	s.writeError(w, http.StatusBadRequest, errorKeyAPI, msg)
-	return false
-}
-
-// jsonKind names the JSON type a Go type decodes from, for error messages.
-func jsonKind(goType string) string {
-	switch {
-	case strings.Contains(goType, "int"), strings.Contains(goType, "Decimal"):
-		return "number"
-	case goType == "bool" || goType == "*bool":
-		return "boolean"
-	case strings.Contains(goType, "string"):
-		return "string"
-	}
-	return "value of another type"
 }
 
 // cardFieldMax are the field length limits of the reference's section 8,
@@ -355,57 +310,26 @@ var paymentSources = []billing.PaymentSource{
 
 // walletAgreementBody is billing.WalletAgreementParams as the service
 // reads it: the reference documents token and baid as decimals although
-// clients send strings, so both JSON types are accepted.
+// clients send strings; the binder takes both (see bindJSON).
 type walletAgreementBody struct {
-	Token                 flexString                     `json:"token"`
-	Baid                  flexString                     `json:"baid"`
+	Token                 string                         `json:"token"`
+	Baid                  string                         `json:"baid"`
 	PaymentCollectOptions *billing.PaymentCollectOptions `json:"paymentCollectOptions"`
 	CustomerID            int64                          `json:"customerId"`
 	Source                billing.PaymentSource          `json:"source"`
 }
 
-// flexString decodes a JSON string or number as its text; null is empty.
-type flexString string
-
-// UnmarshalJSON accepts a string or a number.
-func (f *flexString) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	switch {
-	case bytes.Equal(b, []byte("null")):
-		*f = ""
-		return nil
-	case len(b) > 0 && b[0] == '"':
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
-		*f = flexString(s)
-		return nil
-	}
-	var n json.Number
-	if err := json.Unmarshal(b, &n); err != nil {
-		return fmt.Errorf("want a string or a number")
-	}
-	*f = flexString(n.String())
-	return nil
-}
-
 // handleWalletAgreement creates a payment method from a wallet
 // provider's billing agreement.
 func (s *Server) handleWalletAgreement(w http.ResponseWriter, r *http.Request) {
+	// The front door matched the provider without regard to case and
+	// passes its configured spelling.
 	provider := r.PathValue("provider")
-	// The path segment is the provider's name; any other segment is a
-	// path the service does not have, so it is 404 before the body is
-	// even read.
-	if !slices.Contains(s.cfg.walletProviders, provider) {
-		s.writeError(w, http.StatusNotFound, errorKeyAPI, "no such endpoint: "+r.Method+" "+r.URL.Path)
-		return
-	}
 	var p walletAgreementBody
 	if !s.decodeBody(w, r, &p) {
 		return
 	}
-	token, baid := strings.TrimSpace(string(p.Token)), strings.TrimSpace(string(p.Baid))
+	token, baid := strings.TrimSpace(p.Token), strings.TrimSpace(p.Baid)
 	if token == "" && baid == "" {
 		s.writeError(w, http.StatusBadRequest, "agreement", "a token or a baid is required")
 		return
@@ -606,9 +530,9 @@ func (s *Server) handleDraftPDF(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	showTracked, err := parseBoolParam(r.URL.Query().Get("showTrackedItems"))
+	showTracked, err := boolParam(r, "showTrackedItems")
 	if err != nil {
-		s.writeFailure(w, fail(http.StatusBadRequest, "showTrackedItems must be true or false"))
+		s.writeRequestError(w, err)
 		return
 	}
 	s.mu.RLock()
@@ -627,18 +551,6 @@ func (s *Server) handleDraftPDF(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`inline; filename="draft-invoice-%d.pdf"`, id))
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(doc)
-}
-
-// parseBoolParam reads a boolean query parameter as the service does:
-// true or false in any case; absent is false.
-func parseBoolParam(v string) (bool, error) {
-	switch {
-	case v == "" || strings.EqualFold(v, "false"):
-		return false, nil
-	case strings.EqualFold(v, "true"):
-		return true, nil
-	}
-	return false, fmt.Errorf("not a boolean: %q", v)
 }
 
 // draftDocument lays out a draft invoice: title, customer, one line per

@@ -89,8 +89,8 @@ func wtWantError(t *testing.T, r wtResp, status int, key, contains string) {
 	if err := dec.Decode(&body); err != nil {
 		t.Fatalf("error body %s: %v", r.body, err)
 	}
-	if body.ErrorID == nil || *body.ErrorID <= 0 {
-		t.Errorf("ErrorId missing or not positive in %s", r.body)
+	if body.ErrorID == nil || *body.ErrorID != 0 {
+		t.Errorf("ErrorId missing or not 0 in %s", r.body)
 	}
 	if body.HTTPStatusCode == nil || *body.HTTPStatusCode != status {
 		t.Errorf("HttpStatusCode in %s, want %d", r.body, status)
@@ -272,7 +272,7 @@ func TestWriteOffErrors(t *testing.T) {
 		{"empty body", "", 400, "JSON body is required"},
 		{"malformed JSON", `{"invoiceId":`, 400, "malformed JSON"},
 		{"not an object", `[1,2]`, 400, "malformed JSON"},
-		{"invoiceId as a string", fmt.Sprintf(`{"invoiceId":"%d","amount":10.125}`, id), 400, "malformed JSON"},
+		{"invoiceId as a string that is not a number", `{"invoiceId":"inv-1","amount":10.125}`, 400, "invoiceId must be an integer"},
 		{"invoiceId not an integer", `{"invoiceId":1.5,"amount":10.125}`, 400, "malformed JSON"},
 		{"amount not a number", fmt.Sprintf(`{"invoiceId":%d,"amount":"ten"}`, id), 400, "malformed JSON"},
 		{"missing invoiceId", `{"amount":10.125}`, 400, "invoiceId is required"},
@@ -572,9 +572,9 @@ func TestReplaceCreditCardErrors(t *testing.T) {
 	}{
 		{"empty body", "", 400, "JSON body is required"},
 		{"malformed JSON", `{"id":` + fmt.Sprint(card) + `,"cardNumber":"` + wtCardNumber, 400, "malformed JSON"},
-		{"id as a string", wtCardBody(card, map[string]any{"id": fmt.Sprint(card)}), 400, "id must be a number"},
-		{"cardNumber as a number", wtCardBody(card, map[string]any{"cardNumber": 4242424242424242}), 400, "cardNumber must be a string"},
-		{"expirationMonth overflows", strings.Replace(wtCardBody(card, nil), `"expirationMonth":12`, `"expirationMonth":4242424242424242424242`, 1), 400, "expirationMonth must be a number"},
+		{"id as a string that is not a number", wtCardBody(card, map[string]any{"id": "card-" + fmt.Sprint(card)}), 400, "id must be an integer"},
+		{"cardNumber as an object", wtCardBody(card, map[string]any{"cardNumber": map[string]any{"n": 4242424242424242}}), 400, "cardNumber must be a string"},
+		{"expirationMonth overflows", strings.Replace(wtCardBody(card, nil), `"expirationMonth":12`, `"expirationMonth":4242424242424242424242`, 1), 400, "expirationMonth must be an integer"},
 		{"missing id", wtCardBody(card, map[string]any{"id": nil}), 400, "id is required"},
 		{"zero id", wtCardBody(0, nil), 400, "id is required"},
 		{"firstName 51 characters", wtCardBody(card, map[string]any{"firstName": long(51)}), 400, "firstName is at most 50 characters, got 51"},
@@ -753,7 +753,7 @@ func TestWalletAgreementErrors(t *testing.T) {
 		status           int
 		key, contains    string
 	}{
-		{"provider in another case", "/v1/paypal", `{"token":"t","customerId":%d,"source":"Manual"}`, 404, errorKeyAPI, "no such endpoint"},
+		{"provider not configured", "/v1/Stripe", `{"token":"t","customerId":%d,"source":"Manual"}`, 404, errorKeyAPI, "no such endpoint"},
 		{"unknown provider", "/v1/Stripe", `{"token":"t","customerId":%d,"source":"Manual"}`, 404, errorKeyAPI, "no such endpoint"},
 		{"neither token nor baid", "/v1/Paypal", `{"customerId":%d,"source":"Manual"}`, 400, "agreement", "token or a baid is required"},
 		{"empty token and baid", "/v1/Paypal", `{"token":"","baid":" ","customerId":%d,"source":"Manual"}`, 400, "agreement", "token or a baid"},
@@ -762,7 +762,7 @@ func TestWalletAgreementErrors(t *testing.T) {
 		{"missing source", "/v1/Paypal", `{"token":"t","customerId":%d}`, 400, errorKeyAPI, "Manual, Automatic, SelfServicePortal, Import"},
 		{"missing customerId", "/v1/Paypal", `{"token":"t","source":"Manual"}`, 400, errorKeyAPI, "customerId is required"},
 		{"unknown customer", "/v1/Paypal", `{"token":"t","customerId":987654,"source":"Manual"}`, 404, errorKeyAPI, "customer 987654 does not exist"},
-		{"customerId as a string", "/v1/Paypal", `{"token":"t","customerId":"%d","source":"Manual"}`, 400, errorKeyAPI, "malformed JSON"},
+		{"customerId as a string that is not a number", "/v1/Paypal", `{"token":"t","customerId":"c%d","source":"Manual"}`, 400, errorKeyAPI, "customerId must be an integer"},
 		{"token as an object", "/v1/Paypal", `{"token":{},"customerId":%d,"source":"Manual"}`, 400, errorKeyAPI, "malformed JSON"},
 		{"malformed JSON", "/v1/Paypal", `{"token":`, 400, errorKeyAPI, "malformed JSON"},
 		{"negative collection amount", "/v1/Paypal", `{"token":"t","customerId":%d,"source":"Manual","paymentCollectOptions":{"collectionAmount":-1}}`, 400, errorKeyAPI, "collectionAmount"},
@@ -883,7 +883,7 @@ func TestCreateTrackingCodeErrors(t *testing.T) {
 		{"missing name", `{"type":"Sales Tracking Code 1","code":"c"}`, 400, "name is required"},
 		{"missing type", `{"code":"c","name":"n"}`, 400, "valid types: Sales Tracking Code 1, Sales Tracking Code 2, Region, Sales Tracking Code 3, Sales Tracking Code 4, Sales Tracking Code 5"},
 		{"unknown type", `{"type":"Sales Tracking Code 6","code":"c","name":"n"}`, 400, `type "Sales Tracking Code 6" is not a sales tracking code type; valid types: Sales Tracking Code 1`},
-		{"type as a number", `{"type":1,"code":"c","name":"n"}`, 400, "malformed JSON"},
+		{"type as a number", `{"type":1,"code":"c","name":"n"}`, 400, "is not a sales tracking code type"},
 		{"malformed JSON", `{"type":"Sales Tracking Code 1",`, 400, "malformed JSON"},
 		{"duplicate code", `{"type":"Sales Tracking Code 1","code":"WEST","name":"again"}`, 409, `code "WEST" already exists in category Sales Tracking Code 1`},
 		{"duplicate code in another case", `{"type":"sales tracking code 1","code":"west","name":"again"}`, 409, "already exists"},
@@ -955,7 +955,7 @@ func TestBulkProcessErrors(t *testing.T) {
 	}{
 		{"empty body", "", 400, "JSON body is required"},
 		{"malformed JSON", `{"id":`, 400, "malformed JSON"},
-		{"id as a string", fmt.Sprintf(`{"id":"%d"}`, draft), 400, "malformed JSON"},
+		{"id as a string that is not a number", fmt.Sprintf(`{"id":"job-%d"}`, draft), 400, "id must be an integer"},
 		{"missing id", `{}`, 400, "id is required"},
 		{"zero id", `{"id":0}`, 400, "id is required"},
 		{"negative id", `{"id":-1}`, 400, "id is required"},

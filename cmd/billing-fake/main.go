@@ -5,11 +5,22 @@
 //
 //	billing-fake [-addr 127.0.0.1:8080] [-api-key KEY] [-fixtures FILE]
 //	             [-generate N] [-seed S] [-writeoff-permission=true]
+//	             [-numbered-errors] [-v]
+//	billing-fake [-fixtures FILE] [-generate N] [-seed S] -dump-fixtures FILE
 //
 // The first line it prints is its base URL; give it to a client with the
 // API key (default "billingtest-key"):
 //
 //	curl -H 'Authorization: Basic billingtest-key' "$URL/v1/Invoices?pageSize=2"
+//
+// The control API under /_fake/ (see package billingtest) shows and
+// changes the fake's state over HTTP, for tests in any language:
+//
+//	curl -H 'Authorization: Basic billingtest-key' "$URL/_fake/state"
+//
+// -dump-fixtures writes the data the other flags seed (generated, loaded
+// or both) as a fixtures file, "-" for stdout, and exits without serving:
+// a starting point for hand-written fixtures.
 //
 // It stops cleanly on SIGINT and SIGTERM, finishing requests in flight.
 package main
@@ -51,8 +62,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	generate := fs.Int("generate", 0, "number of invoices to generate, with customers and the rest in proportion")
 	seed := fs.Uint64("seed", 1, "seed of the generator; the same seed gives the same data")
 	writeOff := fs.Bool("writeoff-permission", true, "whether the account may write off invoices (off: 404)")
+	numberedErrors := fs.Bool("numbered-errors", false, "number the ErrorId of error answers 1, 2, ... (default 0, as the live service)")
+	dump := fs.String("dump-fixtures", "", "write the seeded data as a fixtures file (- for stdout) and exit")
 	verbose := fs.Bool("v", false, "log every request to stderr")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil // asking for help is not a failure; the usage is printed
+		}
 		return err
 	}
 	if fs.NArg() > 0 {
@@ -69,12 +85,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *generate > 0 {
 		opts = append(opts, billingtest.WithGenerated(billingtest.GenerateOptions{Seed: *seed, Invoices: *generate}))
 	}
+	if *numberedErrors {
+		opts = append(opts, billingtest.WithNumberedErrors())
+	}
 	if *verbose {
 		opts = append(opts, billingtest.WithLogger(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	}
 	fake, err := billingtest.NewHandler(opts...)
 	if err != nil {
 		return err
+	}
+	if *dump != "" {
+		return dumpFixtures(fake, *dump, stdout)
 	}
 
 	ln, err := net.Listen("tcp", *addr)
@@ -100,4 +122,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return nil
+}
+
+// dumpFixtures writes the fake's state to path, or to stdout for "-".
+func dumpFixtures(fake *billingtest.Server, path string, stdout io.Writer) error {
+	if path == "-" {
+		return fake.DumpFixtures(stdout)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := fake.DumpFixtures(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

@@ -2,13 +2,19 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/billingapi/billing-go/billingtest"
 )
 
 // startFake runs the command in-process on a free port and returns its
@@ -85,5 +91,83 @@ func TestFlagErrors(t *testing.T) {
 		if err == nil {
 			t.Errorf("run(%q) succeeded", args)
 		}
+	}
+}
+
+func TestHelpExitsCleanly(t *testing.T) {
+	t.Parallel()
+	for _, arg := range []string{"-h", "-help", "--help"} {
+		var usage bytes.Buffer
+		if err := run(context.Background(), []string{arg}, io.Discard, &usage); err != nil {
+			t.Errorf("run(%s) = %v, want nil", arg, err)
+		}
+		if !strings.Contains(usage.String(), "-dump-fixtures") {
+			t.Errorf("run(%s) printed %q, want the usage", arg, usage.String())
+		}
+	}
+}
+
+func TestDumpFixturesLoadsBack(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "seed.json")
+	if err := run(context.Background(), []string{"-generate", "40", "-seed", "3", "-dump-fixtures", path}, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Invoices, DraftInvoices, CreditCards, BulkJobs []struct{ ID int64 }
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Invoices) != 40 || len(doc.DraftInvoices) == 0 || len(doc.CreditCards) == 0 || len(doc.BulkJobs) == 0 {
+		t.Errorf("dump has %d invoices, %d drafts, %d cards, %d jobs; want 40 and some of each", len(doc.Invoices), len(doc.DraftInvoices), len(doc.CreditCards), len(doc.BulkJobs))
+	}
+	fake, err := billingtest.NewHandler(billingtest.WithFixtures(path))
+	if err != nil {
+		t.Fatalf("the dump does not load: %v", err)
+	}
+	if n := fake.Counts()["invoices"]; n != 40 {
+		t.Errorf("%d invoices loaded from the dump, want 40", n)
+	}
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"-fixtures", path, "-dump-fixtures", "-"}, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(out.Bytes(), data) {
+		t.Error("dumping a loaded dump to stdout gives another document")
+	}
+}
+
+// TestControlAPIOverTheBinary finds generated ids the way a test in
+// another language would: through GET /_fake/state.
+func TestControlAPIOverTheBinary(t *testing.T) {
+	url, stop := startFake(t, "-generate", "20", "-seed", "9")
+	defer stop()
+	get := func(path string) *http.Response {
+		req, _ := http.NewRequest("GET", url+path, nil)
+		req.Header.Set("Authorization", "Basic "+billingtest.DefaultAPIKey)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	resp := get("/_fake/state")
+	var state struct {
+		DraftInvoices []struct{ ID int64 }
+	}
+	err := json.NewDecoder(resp.Body).Decode(&state)
+	resp.Body.Close()
+	if err != nil || len(state.DraftInvoices) == 0 {
+		t.Fatalf("state: %v, %d drafts", err, len(state.DraftInvoices))
+	}
+	pdf := get("/v1/draftinvoices/pdf/" + strconv.FormatInt(state.DraftInvoices[0].ID, 10))
+	pdf.Body.Close()
+	if pdf.StatusCode != http.StatusOK || pdf.Header.Get("Content-Type") != "application/pdf" {
+		t.Errorf("PDF of draft %d: %d %s", state.DraftInvoices[0].ID, pdf.StatusCode, pdf.Header.Get("Content-Type"))
 	}
 }
