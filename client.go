@@ -28,16 +28,18 @@ type Client struct {
 	// address, never the API key.
 	cfg *clientConfig
 
-	// Invoices reads invoices and invoice summaries and writes off invoices.
+	// Invoices lists, reads and writes off invoices.
 	Invoices *InvoicesService
+	// InvoiceSummaries lists a customer's invoice summaries.
+	InvoiceSummaries *InvoiceSummariesService
 	// DraftInvoices reads draft invoices.
 	DraftInvoices *DraftInvoicesService
 	// PaymentMethods replaces credit cards and creates wallet agreements.
 	PaymentMethods *PaymentMethodsService
 	// SalesTrackingCodes creates sales tracking codes.
 	SalesTrackingCodes *SalesTrackingCodesService
-	// SubscriptionProducts lists subscription product items.
-	SubscriptionProducts *SubscriptionProductsService
+	// SubscriptionItems lists the items of subscription products.
+	SubscriptionItems *SubscriptionItemsService
 	// Bulk previews bulk price changes and submits bulk jobs.
 	Bulk *BulkService
 }
@@ -63,6 +65,7 @@ type clientConfig struct {
 	// set by options, resolved in NewClient
 	userHTTPClient *http.Client
 	timeout        time.Duration
+	timeoutSet     bool // WithTimeout was given: it wins over the caller's client
 	userAgentExtra string
 }
 
@@ -77,11 +80,11 @@ type service struct {
 // checked here, and the first bad one is returned as an error that names it.
 func NewClient(apiKey string, opts ...Option) (*Client, error) {
 	if apiKey == "" {
-		return nil, fmt.Errorf("billing: NewClient: apiKey is empty")
+		return nil, optionError(errors.New("apiKey is empty"))
 	}
 	if strings.ContainsAny(apiKey, "\r\n\x00") || strings.TrimSpace(apiKey) != apiKey {
 		// Said without echoing the key: it must never reach an error string.
-		return nil, fmt.Errorf("billing: NewClient: apiKey contains white space or control characters")
+		return nil, optionError(errors.New("apiKey contains white space or control characters"))
 	}
 	header := "Basic " + apiKey
 	cfg := &clientConfig{
@@ -95,14 +98,17 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 	}
 	for _, opt := range opts {
 		if opt == nil {
-			return nil, fmt.Errorf("billing: NewClient: nil Option")
+			return nil, optionError(errors.New("nil Option"))
 		}
 		if err := opt(cfg); err != nil {
-			return nil, fmt.Errorf("billing: NewClient: %w", err)
+			return nil, optionError(err)
 		}
 	}
 	if cfg.baseURL == nil {
-		return nil, fmt.Errorf("billing: NewClient: WithBaseURL is required")
+		return nil, optionError(errors.New("WithBaseURL is required"))
+	}
+	if cfg.userHTTPClient != nil && !cfg.timeoutSet {
+		cfg.timeout = cfg.userHTTPClient.Timeout
 	}
 	cfg.httpClient = buildHTTPClient(cfg.userHTTPClient, cfg.timeout, cfg.baseURL)
 	writeClient := *cfg.httpClient
@@ -119,10 +125,21 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 	c.DraftInvoices = &DraftInvoicesService{s}
 	c.PaymentMethods = &PaymentMethodsService{s}
 	c.SalesTrackingCodes = &SalesTrackingCodesService{s}
-	c.SubscriptionProducts = &SubscriptionProductsService{s}
+	c.InvoiceSummaries = &InvoiceSummariesService{s}
+	c.SubscriptionItems = &SubscriptionItemsService{s}
 	c.Bulk = &BulkService{s}
 	return c, nil
 }
+
+// optionError is the error of NewClient: it matches [ErrInvalidParams],
+// like every error the SDK returns before sending anything.
+func optionError(err error) error { return &newClientError{err} }
+
+type newClientError struct{ err error }
+
+func (e *newClientError) Error() string        { return "billing: NewClient: " + e.err.Error() }
+func (e *newClientError) Unwrap() error        { return e.err }
+func (e *newClientError) Is(target error) bool { return target == ErrInvalidParams }
 
 // BaseURL returns the base URL the client sends requests to.
 func (c *Client) BaseURL() string { return c.cfg.baseURL.String() }

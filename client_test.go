@@ -37,7 +37,7 @@ func TestNewClientOptions(t *testing.T) {
 		{"key with newline", "abc\r\nX-Evil: 1", []billing.Option{billing.WithBaseURL(testBaseURL)}, "apiKey contains"},
 		{"nil HTTP client", testKey, []billing.Option{billing.WithBaseURL(testBaseURL), billing.WithHTTPClient(nil)}, "WithHTTPClient"},
 		{"zero timeout", testKey, []billing.Option{billing.WithBaseURL(testBaseURL), billing.WithTimeout(0)}, "WithTimeout"},
-		{"negative retries", testKey, []billing.Option{billing.WithBaseURL(testBaseURL), billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: -1})}, "WithRetryPolicy"},
+		{"negative retries", testKey, []billing.Option{billing.WithBaseURL(testBaseURL), billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: -2})}, "WithRetryPolicy"},
 		{"max backoff below min", testKey, []billing.Option{billing.WithBaseURL(testBaseURL), billing.WithRetryPolicy(billing.RetryPolicy{MinBackoff: time.Second, MaxBackoff: time.Millisecond})}, "WithRetryPolicy"},
 		{"nil logger", testKey, []billing.Option{billing.WithBaseURL(testBaseURL), billing.WithLogger(nil)}, "WithLogger"},
 		{"empty user agent", testKey, []billing.Option{billing.WithBaseURL(testBaseURL), billing.WithUserAgent(" ")}, "WithUserAgent"},
@@ -51,7 +51,7 @@ func TestNewClientOptions(t *testing.T) {
 				if err != nil {
 					t.Fatalf("NewClient: %v", err)
 				}
-				if c.Invoices == nil || c.DraftInvoices == nil || c.PaymentMethods == nil || c.SalesTrackingCodes == nil || c.SubscriptionProducts == nil || c.Bulk == nil {
+				if c.Invoices == nil || c.DraftInvoices == nil || c.PaymentMethods == nil || c.SalesTrackingCodes == nil || c.InvoiceSummaries == nil || c.SubscriptionItems == nil || c.Bulk == nil {
 					t.Fatal("a service is nil")
 				}
 				return

@@ -13,14 +13,19 @@
 //	inv, err := c.Invoices.Get(ctx, 42, &billing.GetInvoiceParams{GroupCharges: true})
 //
 // The operations are grouped into services that share the client:
-// c.Invoices, c.DraftInvoices, c.PaymentMethods, c.SalesTrackingCodes,
-// c.SubscriptionProducts and c.Bulk. Every method takes a [context.Context]
-// first and accepts [RequestOption] values last.
+// c.Invoices, c.InvoiceSummaries, c.DraftInvoices, c.PaymentMethods,
+// c.SalesTrackingCodes, c.SubscriptionItems and c.Bulk. Every method takes a
+// [context.Context] first and accepts [RequestOption] values last. For an
+// endpoint the SDK does not wrap, [Client.Do] sends any request under /v1
+// with the same authentication, retries, errors and logging.
 //
 // # Lists, filters and pages
 //
-// A List method returns one [Page]; All iterates over every item and Pages
-// over every page, following the X-* paging headers; Count returns X-Count.
+// Every list endpoint has the same four methods: List returns one [Page];
+// Pages iterates over every page and All over every item, following the X-*
+// paging headers; Count returns X-Count. A list scoped to a parent keeps a
+// suffix on all four (Invoices.ListByCustomer, PagesByCustomer,
+// AllByCustomer, CountByCustomer).
 // Filters are typed per endpoint (for example [InvoiceFilter]) and rendered
 // with package [github.com/billingapi/billing-go/query], which escapes values
 // so that no value can change the structure of the expression.

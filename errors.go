@@ -38,6 +38,11 @@ var (
 	// ErrResponseTooLarge matches a call whose answer was longer than the
 	// client's limit (see [WithMaxResponseBytes]).
 	ErrResponseTooLarge = errors.New("billing: response body too large")
+	// ErrInvalidParams matches every error the SDK returns before sending
+	// anything: a [*ValidationError] for params, ids, options or a context
+	// the API reference rules out, and a request body that cannot be
+	// encoded. Nothing was sent, so nothing was applied.
+	ErrInvalidParams = errors.New("billing: invalid parameters")
 	// ErrPagination matches a failed iteration over pages: the server did
 	// not advance to the page that was asked for, or sent a paging header
 	// that cannot be read. Iterating further would repeat or skip items.
@@ -154,7 +159,7 @@ func (e *APIError) HasKey(key string) bool {
 }
 
 // ValidationError reports parameters that the API reference rules out. It is
-// returned before anything is sent.
+// returned before anything is sent, and matches [ErrInvalidParams].
 type ValidationError struct {
 	// Field is the wire name of the offending field or parameter, e.g.
 	// "firstName" or "invoiceId".
@@ -167,6 +172,9 @@ type ValidationError struct {
 func (e *ValidationError) Error() string {
 	return "billing: invalid " + e.Field + ": " + e.Reason
 }
+
+// Is makes every ValidationError match [ErrInvalidParams].
+func (e *ValidationError) Is(target error) bool { return target == ErrInvalidParams }
 
 func invalid(field, format string, args ...any) *ValidationError {
 	return &ValidationError{Field: field, Reason: fmt.Sprintf(format, args...)}

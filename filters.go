@@ -1,7 +1,6 @@
 package billing
 
 import (
-	"fmt"
 	"net/url"
 
 	"github.com/billingapi/billing-go/query"
@@ -79,7 +78,7 @@ func (f CustomerInvoiceFilter) EncodeValues(key string, v *url.Values) error {
 	return encodeFilter(key, f, v)
 }
 
-// InvoiceSummaryFilter filters [InvoicesService.ListSummaries]
+// InvoiceSummaryFilter filters [InvoiceSummariesService.List]
 // (GET /v1/customers/{customerId}/invoiceSummaries).
 type InvoiceSummaryFilter struct {
 	ID            query.Ints         `query:"Id"`
@@ -107,7 +106,7 @@ func (f InvoiceSummaryFilter) EncodeValues(key string, v *url.Values) error {
 	return encodeFilter(key, f, v)
 }
 
-// SubscriptionProductItemFilter filters [SubscriptionProductsService.ListItems]
+// SubscriptionProductItemFilter filters [SubscriptionItemsService.List]
 // (GET /v1/subscriptionProducts/{subscriptionProductId}/items).
 type SubscriptionProductItemFilter struct {
 	CreatedTimestamp  query.TimeRange `query:"createdTimestamp"`
@@ -178,27 +177,17 @@ func encodeFilter(key string, filter any, v *url.Values) error {
 	return nil
 }
 
-// checkFilter builds the filter once before sending, so that a bad value
-// is a ValidationError and nothing is sent.
-func checkFilter(filter any) error {
-	if _, err := query.Build(filter); err != nil {
-		return &ValidationError{Field: "query", Reason: err.Error()}
-	}
-	return nil
-}
-
 // encodeParams turns params into URL values with go-querystring, after the
 // checks that must fail before anything is sent.
 func encodeParams(params any, opts ListOptions, filter any) (url.Values, error) {
 	if err := opts.check(filter); err != nil {
 		return nil, err
 	}
-	if err := checkFilter(filter); err != nil {
-		return nil, err
-	}
+	// The filter is built as the params are encoded (its EncodeValues), so
+	// an error here is a bad filter value, caught before sending.
 	v, err := querystring.Values(params)
 	if err != nil {
-		return nil, fmt.Errorf("billing: encoding query: %w", err)
+		return nil, &ValidationError{Field: "query", Reason: err.Error()}
 	}
 	return v, nil
 }

@@ -75,8 +75,8 @@ var fuzzOps = [12]fuzzOp{
 		r, err := c.Invoices.Get(ctx, ids.invoice, &billing.GetInvoiceParams{GroupCharges: ids.invoice%2 == 1})
 		return r, nil, err
 	}},
-	{"Invoices.ListSummaries", func(ctx context.Context, c *billing.Client, ids fuzzIDs) (any, io.ReadCloser, error) {
-		r, err := c.Invoices.ListSummaries(ctx, ids.customer, nil)
+	{"InvoiceSummaries.List", func(ctx context.Context, c *billing.Client, ids fuzzIDs) (any, io.ReadCloser, error) {
+		r, err := c.InvoiceSummaries.List(ctx, ids.customer, nil)
 		return r, nil, err
 	}},
 	{"DraftInvoices.PDF", func(ctx context.Context, c *billing.Client, ids fuzzIDs) (any, io.ReadCloser, error) {
@@ -107,8 +107,8 @@ var fuzzOps = [12]fuzzOp{
 		})
 		return r, nil, err
 	}},
-	{"SubscriptionProducts.ListItems", func(ctx context.Context, c *billing.Client, ids fuzzIDs) (any, io.ReadCloser, error) {
-		r, err := c.SubscriptionProducts.ListItems(ctx, ids.product, nil)
+	{"SubscriptionItems.List", func(ctx context.Context, c *billing.Client, ids fuzzIDs) (any, io.ReadCloser, error) {
+		r, err := c.SubscriptionItems.List(ctx, ids.product, nil)
 		return r, nil, err
 	}},
 	{"Bulk.PreviewPriceChange", func(ctx context.Context, c *billing.Client, ids fuzzIDs) (any, io.ReadCloser, error) {
@@ -380,7 +380,7 @@ func newFuzzClient(rt http.RoundTripper) (*billing.Client, error) {
 	return billing.NewClient(fuzzKey,
 		billing.WithBaseURL("https://billing.example.test"),
 		billing.WithHTTPClient(&http.Client{Transport: rt}),
-		billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: 0}),
+		billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: billing.NoRetries}),
 	)
 }
 

@@ -449,7 +449,7 @@ func TestMemoryStaysNearTheResponseLimit(t *testing.T) {
 				tr := &sampledTransport{base: http.DefaultTransport.(*http.Transport).Clone(), step: 1 << 20}
 				defer tr.base.(*http.Transport).CloseIdleConnections()
 				c := hostileClient(t, srv.URL, billing.WithHTTPClient(&http.Client{Transport: tr}), billing.WithMaxResponseBytes(limit),
-					billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: 0}))
+					billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: billing.NoRetries}))
 
 				base := heapAfterGC()
 				var before, after runtime.MemStats

@@ -50,7 +50,7 @@ func newWire(t *testing.T, opts ...billing.Option) *wire {
 	base := []billing.Option{
 		billing.WithBaseURL(testBaseURL),
 		billing.WithHTTPClient(&http.Client{Transport: mt}),
-		billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: 0}),
+		billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: billing.NoRetries}),
 	}
 	c, err := billing.NewClient(testKey, append(base, opts...)...)
 	if err != nil {

@@ -9,8 +9,9 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// InvoicesService reads invoices and invoice summaries and writes off
-// invoices.
+// InvoicesService lists, reads and writes off invoices. Like every list
+// endpoint, each list has four methods: List (one page), Pages, All (every
+// item) and Count.
 type InvoicesService struct{ service }
 
 // ListInvoicesParams are the parameters of [InvoicesService.List].
@@ -31,6 +32,8 @@ func (s *InvoicesService) List(ctx context.Context, params *ListInvoicesParams, 
 
 // Pages iterates over the pages of [InvoicesService.List], from
 // params.PageNumber to the last page.
+//
+// API: GET /v1/Invoices, once per page
 func (s *InvoicesService) Pages(ctx context.Context, params *ListInvoicesParams, opts ...RequestOption) iter.Seq2[*Page[Invoice], error] {
 	return pagesOf(ctx, params, opts, func(ctx context.Context, p *ListInvoicesParams) (*Page[Invoice], error) {
 		return s.List(ctx, p, opts...)
@@ -39,12 +42,16 @@ func (s *InvoicesService) Pages(ctx context.Context, params *ListInvoicesParams,
 
 // All iterates over every invoice of [InvoicesService.List], page by page.
 // On error it yields the error once and stops.
+//
+// API: GET /v1/Invoices, once per page
 func (s *InvoicesService) All(ctx context.Context, params *ListInvoicesParams, opts ...RequestOption) iter.Seq2[Invoice, error] {
 	return items(s.Pages(ctx, params, opts...))
 }
 
 // Count returns the number of invoices matching params (X-Count), with a
 // single one-item request.
+//
+// API: GET /v1/Invoices?pageSize=1
 func (s *InvoicesService) Count(ctx context.Context, params *ListInvoicesParams, opts ...RequestOption) (int, error) {
 	return countOf(ctx, params, func(ctx context.Context, p *ListInvoicesParams) (*Page[Invoice], error) {
 		return s.List(ctx, p, opts...)
@@ -76,19 +83,26 @@ func (s *InvoicesService) ListByCustomer(ctx context.Context, customerID int64, 
 }
 
 // PagesByCustomer iterates over the pages of [InvoicesService.ListByCustomer].
+//
+// API: GET /v1/Customers/{customerId}/Invoices/, once per page
 func (s *InvoicesService) PagesByCustomer(ctx context.Context, customerID int64, params *ListCustomerInvoicesParams, opts ...RequestOption) iter.Seq2[*Page[Invoice], error] {
 	return pagesOf(ctx, params, opts, func(ctx context.Context, p *ListCustomerInvoicesParams) (*Page[Invoice], error) {
 		return s.ListByCustomer(ctx, customerID, p, opts...)
 	})
 }
 
-// AllByCustomer iterates over every invoice of a customer.
+// AllByCustomer iterates over every invoice of a customer, page by page.
+// On error it yields the error once and stops.
+//
+// API: GET /v1/Customers/{customerId}/Invoices/, once per page
 func (s *InvoicesService) AllByCustomer(ctx context.Context, customerID int64, params *ListCustomerInvoicesParams, opts ...RequestOption) iter.Seq2[Invoice, error] {
 	return items(s.PagesByCustomer(ctx, customerID, params, opts...))
 }
 
 // CountByCustomer returns the number of a customer's invoices matching
-// params (X-Count).
+// params (X-Count), with a single one-item request.
+//
+// API: GET /v1/Customers/{customerId}/Invoices/?pageSize=1
 func (s *InvoicesService) CountByCustomer(ctx context.Context, customerID int64, params *ListCustomerInvoicesParams, opts ...RequestOption) (int, error) {
 	return countOf(ctx, params, func(ctx context.Context, p *ListCustomerInvoicesParams) (*Page[Invoice], error) {
 		return s.ListByCustomer(ctx, customerID, p, opts...)
@@ -124,47 +138,6 @@ func (s *InvoicesService) Get(ctx context.Context, invoiceID int64, params *GetI
 		return nil, err
 	}
 	return &inv, nil
-}
-
-// ListInvoiceSummariesParams are the parameters of
-// [InvoicesService.ListSummaries].
-type ListInvoiceSummariesParams struct {
-	ListOptions
-	// Filter becomes the query parameter.
-	Filter InvoiceSummaryFilter `url:"query"`
-}
-
-// ListSummaries returns one page of a customer's invoice summaries. It
-// fails with [ErrNotFound] when the customer does not exist.
-//
-// API: GET /v1/customers/{customerId}/invoiceSummaries
-func (s *InvoicesService) ListSummaries(ctx context.Context, customerID int64, params *ListInvoiceSummariesParams, opts ...RequestOption) (*Page[InvoiceSummary], error) {
-	id, err := pathID("customerId", customerID)
-	if err != nil {
-		return nil, err
-	}
-	p := orZero(params)
-	return listWith[InvoiceSummary](ctx, s.client, "/v1/customers/"+id+"/invoiceSummaries", &p, p.ListOptions, p.Filter, opts)
-}
-
-// SummaryPages iterates over the pages of [InvoicesService.ListSummaries].
-func (s *InvoicesService) SummaryPages(ctx context.Context, customerID int64, params *ListInvoiceSummariesParams, opts ...RequestOption) iter.Seq2[*Page[InvoiceSummary], error] {
-	return pagesOf(ctx, params, opts, func(ctx context.Context, p *ListInvoiceSummariesParams) (*Page[InvoiceSummary], error) {
-		return s.ListSummaries(ctx, customerID, p, opts...)
-	})
-}
-
-// AllSummaries iterates over every invoice summary of a customer.
-func (s *InvoicesService) AllSummaries(ctx context.Context, customerID int64, params *ListInvoiceSummariesParams, opts ...RequestOption) iter.Seq2[InvoiceSummary, error] {
-	return items(s.SummaryPages(ctx, customerID, params, opts...))
-}
-
-// CountSummaries returns the number of a customer's invoice summaries
-// matching params (X-Count).
-func (s *InvoicesService) CountSummaries(ctx context.Context, customerID int64, params *ListInvoiceSummariesParams, opts ...RequestOption) (int, error) {
-	return countOf(ctx, params, func(ctx context.Context, p *ListInvoiceSummariesParams) (*Page[InvoiceSummary], error) {
-		return s.ListSummaries(ctx, customerID, p, opts...)
-	})
 }
 
 // WriteOffParams are the parameters of [InvoicesService.WriteOff].

@@ -629,20 +629,20 @@ func TestInvoiceFiltersRendering(t *testing.T) {
 				return err
 			},
 			want: query.Expr{
-				query.NewRange("createdTimestamp", "2024-01-01T08:00:00", ""),
-				query.NewRange("postedTimestamp", "2024-01-16", "2024-02-01"),
-				query.NewRange("closingArBalance", "0", ""),
-				query.NewRange("openingArBalance", "-25.375", "100.1"),
-				query.In("customerId", "42", "43"),
-				query.Equal("invoiceNumber", "1047"),
-				query.Equal("erpId", hostile),
-				query.StartsWithCond("crmId", "00;x"),
-				query.Equal("Customer.AccountStatus", "PoorStanding"),
-				query.In("Customer.Status", "Active", "Hold"),
-				query.ContainsCond("Customer.CustomerReference.Reference1", "a,b&c"),
-				query.IsEmptyCond("Customer.CustomerReference.Reference2"),
-				query.EndsWithCond("Customer.CustomerReference.Reference3", "%25"),
-				query.Equal("totalInstallments", "3"),
+				query.CondRange("createdTimestamp", "2024-01-01T08:00:00", ""),
+				query.CondRange("postedTimestamp", "2024-01-16", "2024-02-01"),
+				query.CondRange("closingArBalance", "0", ""),
+				query.CondRange("openingArBalance", "-25.375", "100.1"),
+				query.CondIn("customerId", "42", "43"),
+				query.CondEquals("invoiceNumber", "1047"),
+				query.CondEquals("erpId", hostile),
+				query.CondStartsWith("crmId", "00;x"),
+				query.CondEquals("Customer.AccountStatus", "PoorStanding"),
+				query.CondIn("Customer.Status", "Active", "Hold"),
+				query.CondContains("Customer.CustomerReference.Reference1", "a,b&c"),
+				query.CondIsEmpty("Customer.CustomerReference.Reference2"),
+				query.CondEndsWith("Customer.CustomerReference.Reference3", "%25"),
+				query.CondEquals("totalInstallments", "3"),
 			},
 		},
 		{
@@ -659,10 +659,10 @@ func TestInvoiceFiltersRendering(t *testing.T) {
 			},
 			// In field order of CustomerInvoiceFilter.
 			want: query.Expr{
-				query.NewRange("effectiveTimestamp", "", "2024-03-01T12:00:00"),
-				query.In("invoiceNumber", "1", "2", "3"),
-				query.Equal("poNumber", "PO-1;invoiceNumber:1"),
-				query.Equal("accountingId", "9"),
+				query.CondRange("effectiveTimestamp", "", "2024-03-01T12:00:00"),
+				query.CondIn("invoiceNumber", "1", "2", "3"),
+				query.CondEquals("poNumber", "PO-1;invoiceNumber:1"),
+				query.CondEquals("accountingId", "9"),
 			},
 		},
 		{
@@ -670,7 +670,7 @@ func TestInvoiceFiltersRendering(t *testing.T) {
 			path: "/v1/customers/42/invoiceSummaries",
 			call: func(c *billing.Client) error {
 				f := false
-				_, err := c.Invoices.ListSummaries(context.Background(), 42, &billing.ListInvoiceSummariesParams{Filter: billing.InvoiceSummaryFilter{
+				_, err := c.InvoiceSummaries.List(context.Background(), 42, &billing.ListInvoiceSummariesParams{Filter: billing.InvoiceSummaryFilter{
 					ID:            query.Ints{7},
 					Reference:     query.Equals(hostile),
 					InvoiceAmount: query.Below(decimal.RequireFromString("10.125")),
@@ -680,11 +680,11 @@ func TestInvoiceFiltersRendering(t *testing.T) {
 				return err
 			},
 			want: query.Expr{
-				query.Equal("Id", "7"),
-				query.Equal("reference", hostile),
-				query.NewRange("invoiceAmount", "", "10.125"),
-				query.In("invoiceStatus", "WrittenOff", "Overdue"),
-				query.Equal("unsettled", "false"),
+				query.CondEquals("Id", "7"),
+				query.CondEquals("reference", hostile),
+				query.CondRange("invoiceAmount", "", "10.125"),
+				query.CondIn("invoiceStatus", "WrittenOff", "Overdue"),
+				query.CondEquals("unsettled", "false"),
 			},
 		},
 	}
@@ -736,7 +736,7 @@ func TestInvoiceFiltersRendering(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := (query.Expr{query.Equal("erpId", "x&pageSize=1000&query=customerId:1#frag")}); !reflect.DeepEqual(got, want) {
+		if want := (query.Expr{query.CondEquals("erpId", "x&pageSize=1000&query=customerId:1#frag")}); !reflect.DeepEqual(got, want) {
 			t.Errorf("parsed %#v, want %#v", got, want)
 		}
 	})
@@ -768,7 +768,7 @@ func TestInvoicesSortOnNonSortableField(t *testing.T) {
 			return err
 		}},
 		{"ListSummaries on customerId", func(c *billing.Client) error {
-			_, err := c.Invoices.ListSummaries(context.Background(), 42, &billing.ListInvoiceSummariesParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: "customerId"}}})
+			_, err := c.InvoiceSummaries.List(context.Background(), 42, &billing.ListInvoiceSummariesParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: "customerId"}}})
 			return err
 		}},
 		{"All on customerId", func(c *billing.Client) error {
@@ -834,11 +834,11 @@ func TestInvoicesValidationSendsNothing(t *testing.T) {
 			return err
 		}},
 		{"ListSummaries customerId 0", "customerId", func(c *billing.Client) error {
-			_, err := c.Invoices.ListSummaries(ctx, 0, nil)
+			_, err := c.InvoiceSummaries.List(ctx, 0, nil)
 			return err
 		}},
 		{"CountSummaries customerId -1", "customerId", func(c *billing.Client) error {
-			_, err := c.Invoices.CountSummaries(ctx, -1, nil)
+			_, err := c.InvoiceSummaries.Count(ctx, -1, nil)
 			return err
 		}},
 		{"WriteOff nil params", "WriteOffParams", func(c *billing.Client) error {
@@ -895,11 +895,11 @@ func TestInvoicesValidationSendsNothing(t *testing.T) {
 			return err
 		}},
 		{"ListSummaries invalid Raw filter", "query", func(c *billing.Client) error {
-			_, err := c.Invoices.ListSummaries(ctx, 42, &billing.ListInvoiceSummariesParams{Filter: billing.InvoiceSummaryFilter{Raw: "1bad:x"}})
+			_, err := c.InvoiceSummaries.List(ctx, 42, &billing.ListInvoiceSummariesParams{Filter: billing.InvoiceSummaryFilter{Raw: "1bad:x"}})
 			return err
 		}},
 		{"ListSummaries empty decimal range", "query", func(c *billing.Client) error {
-			_, err := c.Invoices.ListSummaries(ctx, 42, &billing.ListInvoiceSummariesParams{Filter: billing.InvoiceSummaryFilter{
+			_, err := c.InvoiceSummaries.List(ctx, 42, &billing.ListInvoiceSummariesParams{Filter: billing.InvoiceSummaryFilter{
 				InvoiceAmount: query.DecimalBetween(decimal.RequireFromString("5"), decimal.RequireFromString("5.000")),
 			}})
 			return err
@@ -1148,7 +1148,7 @@ func TestInvoicesListSummaries(t *testing.T) {
 	w.on(http.MethodGet, "/v1/customers/42/invoiceSummaries", http.StatusOK, invSummaries,
 		"X-Count", "2", "X-MaxCount", "2", "X-CurrentPage", "0", "X-NextPage", "1", "X-PreviousPage", "-1",
 		"X-PageSize", "50", "X-MaxPageIndex", "1", "X-SortOrder", "Ascending", "X-SortExpression", "postedTimestamp")
-	page, err := w.client.Invoices.ListSummaries(context.Background(), 42, &billing.ListInvoiceSummariesParams{
+	page, err := w.client.InvoiceSummaries.List(context.Background(), 42, &billing.ListInvoiceSummariesParams{
 		ListOptions: billing.ListOptions{PageSize: 50, Sort: query.Sort{Field: "postedTimestamp"}},
 		Filter:      billing.InvoiceSummaryFilter{InvoiceStatus: []billing.InvoiceStatus{billing.InvoiceStatusDue}},
 	})
@@ -1334,7 +1334,7 @@ func TestInvoicesErrors(t *testing.T) {
 		return err
 	}
 	summaries := func(c *billing.Client) error {
-		_, err := c.Invoices.ListSummaries(ctx, 42, nil)
+		_, err := c.InvoiceSummaries.List(ctx, 42, nil)
 		return err
 	}
 	writeOff := func(c *billing.Client) error {
@@ -1683,7 +1683,7 @@ func TestInvoicesAllPagesCount(t *testing.T) {
 			return resp, nil
 		})
 		var sids []int64
-		for s, err := range w2.client.Invoices.AllSummaries(ctx, 42, nil) {
+		for s, err := range w2.client.InvoiceSummaries.All(ctx, 42, nil) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -1715,7 +1715,7 @@ func TestInvoicesAllPagesCount(t *testing.T) {
 			})
 		}},
 		{"CountSummaries", "/v1/customers/42/invoiceSummaries", func(c *billing.Client) (int, error) {
-			return c.Invoices.CountSummaries(ctx, 42, &billing.ListInvoiceSummariesParams{
+			return c.InvoiceSummaries.Count(ctx, 42, &billing.ListInvoiceSummariesParams{
 				ListOptions: billing.ListOptions{PageNumber: 4, PageSize: 200},
 				Filter:      billing.InvoiceSummaryFilter{CustomerID: query.Ints{42}},
 			})

@@ -107,8 +107,8 @@ var leakOps = []struct {
 		_, err := c.Invoices.Get(ctx, f.invoice, &billing.GetInvoiceParams{GroupCharges: true})
 		return err
 	}},
-	{"Invoices.ListSummaries", billingtest.RouteInvoiceSummariesList, func(ctx context.Context, c *billing.Client, f leakFixture) error {
-		_, err := c.Invoices.ListSummaries(ctx, f.customer, nil)
+	{"InvoiceSummaries.List", billingtest.RouteInvoiceSummariesList, func(ctx context.Context, c *billing.Client, f leakFixture) error {
+		_, err := c.InvoiceSummaries.List(ctx, f.customer, nil)
 		return err
 	}},
 	{"DraftInvoices.PDF", billingtest.RouteDraftInvoicesPDF, func(ctx context.Context, c *billing.Client, f leakFixture) error {
@@ -138,8 +138,8 @@ var leakOps = []struct {
 		_, err := c.SalesTrackingCodes.Create(ctx, &billing.CreateSalesTrackingCodeParams{Type: billing.TrackingCodeType2, Code: "LEAK", Name: "Leak check"})
 		return err
 	}},
-	{"SubscriptionProducts.ListItems", billingtest.RouteSubscriptionItemsList, func(ctx context.Context, c *billing.Client, f leakFixture) error {
-		_, err := c.SubscriptionProducts.ListItems(ctx, f.product, nil)
+	{"SubscriptionItems.List", billingtest.RouteSubscriptionItemsList, func(ctx context.Context, c *billing.Client, f leakFixture) error {
+		_, err := c.SubscriptionItems.List(ctx, f.product, nil)
 		return err
 	}},
 	{"Bulk.PreviewPriceChange", billingtest.RouteBulkPreviewPriceChange, func(ctx context.Context, c *billing.Client, f leakFixture) error {
@@ -308,27 +308,27 @@ var leakIterators = []struct {
 		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.RequestOption) iter.Seq2[int64, error] {
 			return pageIDs(c.Invoices.PagesByCustomer(ctx, f.customer, &billing.ListCustomerInvoicesParams{ListOptions: listOpts(0)}, opts...), invoiceID)
 		}, nil},
-	{"Invoices.AllSummaries", billingtest.RouteInvoiceSummariesList,
+	{"InvoiceSummaries.All", billingtest.RouteInvoiceSummariesList,
 		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.RequestOption) iter.Seq2[int64, error] {
-			return itemIDs(c.Invoices.AllSummaries(ctx, f.customer, &billing.ListInvoiceSummariesParams{ListOptions: listOpts(0)}, opts...), summaryID)
+			return itemIDs(c.InvoiceSummaries.All(ctx, f.customer, &billing.ListInvoiceSummariesParams{ListOptions: listOpts(0)}, opts...), summaryID)
 		},
 		func(ctx context.Context, c *billing.Client, f leakFixture) (int, error) {
-			return c.Invoices.CountSummaries(ctx, f.customer, nil)
+			return c.InvoiceSummaries.Count(ctx, f.customer, nil)
 		}},
-	{"Invoices.SummaryPages", billingtest.RouteInvoiceSummariesList,
+	{"InvoiceSummaries.Pages", billingtest.RouteInvoiceSummariesList,
 		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.RequestOption) iter.Seq2[int64, error] {
-			return pageIDs(c.Invoices.SummaryPages(ctx, f.customer, &billing.ListInvoiceSummariesParams{ListOptions: listOpts(0)}, opts...), summaryID)
+			return pageIDs(c.InvoiceSummaries.Pages(ctx, f.customer, &billing.ListInvoiceSummariesParams{ListOptions: listOpts(0)}, opts...), summaryID)
 		}, nil},
-	{"SubscriptionProducts.AllItems", billingtest.RouteSubscriptionItemsList,
+	{"SubscriptionItems.All", billingtest.RouteSubscriptionItemsList,
 		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.RequestOption) iter.Seq2[int64, error] {
-			return itemIDs(c.SubscriptionProducts.AllItems(ctx, f.product, &billing.ListItemsParams{ListOptions: listOpts(0)}, opts...), itemID)
+			return itemIDs(c.SubscriptionItems.All(ctx, f.product, &billing.ListSubscriptionItemsParams{ListOptions: listOpts(0)}, opts...), itemID)
 		},
 		func(ctx context.Context, c *billing.Client, f leakFixture) (int, error) {
-			return c.SubscriptionProducts.CountItems(ctx, f.product, nil)
+			return c.SubscriptionItems.Count(ctx, f.product, nil)
 		}},
-	{"SubscriptionProducts.ItemPages", billingtest.RouteSubscriptionItemsList,
+	{"SubscriptionItems.Pages", billingtest.RouteSubscriptionItemsList,
 		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.RequestOption) iter.Seq2[int64, error] {
-			return pageIDs(c.SubscriptionProducts.ItemPages(ctx, f.product, &billing.ListItemsParams{ListOptions: listOpts(0)}, opts...), itemID)
+			return pageIDs(c.SubscriptionItems.Pages(ctx, f.product, &billing.ListSubscriptionItemsParams{ListOptions: listOpts(0)}, opts...), itemID)
 		}, nil},
 }
 

@@ -53,10 +53,13 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// WithHTTPClient makes the client send requests through a copy of hc, keeping
-// its Transport (proxies, TLS settings, instrumentation). The copy's Timeout
-// is set from [WithTimeout] and its redirect policy refuses redirects to
-// another host; hc itself is not changed.
+// WithHTTPClient makes the client send requests through a copy of hc; hc
+// itself is not changed. The caller's settings win: its Transport (proxies,
+// TLS settings, instrumentation), Jar and Timeout are kept, and
+// [WithTimeout], given too, replaces that Timeout; without either, the copy
+// keeps hc.Timeout even when it is zero (no timeout). Applied on top: a
+// redirect policy that refuses redirects to another host (after hc's own
+// CheckRedirect, if any, allows them), and none at all for writes.
 func WithHTTPClient(hc *http.Client) Option {
 	return func(c *clientConfig) error {
 		if hc == nil {
@@ -77,12 +80,15 @@ func WithTimeout(d time.Duration) Option {
 			return fmt.Errorf("WithTimeout: must be positive, got %s", d)
 		}
 		c.timeout = d
+		c.timeoutSet = true
 		return nil
 	}
 }
 
 // WithRetryPolicy replaces [DefaultRetryPolicy]; see [RetryPolicy] for
-// which requests are retried. Zero durations take their defaults.
+// which requests are retried. Fields left zero keep their defaults, so
+// RetryPolicy{MaxBackoff: time.Second} changes only the cap; say
+// RetryPolicy{MaxRetries: NoRetries} to turn retries off.
 func WithRetryPolicy(p RetryPolicy) Option {
 	return func(c *clientConfig) error {
 		resolved, err := p.resolve()

@@ -349,7 +349,7 @@ func count[T any](ctx context.Context, fetch func(ctx context.Context, pageSize 
 		return 0, err
 	}
 	if p.Count < 0 {
-		return 0, fmt.Errorf("billing: the answer carried no valid X-Count header")
+		return 0, fmt.Errorf("%w: the answer carried no X-Count header", ErrPagination)
 	}
 	return p.Count, nil
 }

@@ -134,7 +134,7 @@ func TestPrefetchYieldsErrorOnce(t *testing.T) {
 		}
 		return http.DefaultTransport.RoundTrip(r)
 	})}
-	c := srv.Client(billing.WithHTTPClient(hc), billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: 0}))
+	c := srv.Client(billing.WithHTTPClient(hc), billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: billing.NoRetries}))
 	errs, items := 0, 0
 	for _, err := range c.Invoices.All(context.Background(), &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 10}}, billing.Prefetch(4)) {
 		if err != nil {

@@ -60,8 +60,8 @@ func WithHeader(key, value string) RequestOption {
 }
 
 // WithRetries replaces the client's [RetryPolicy] for one call, e.g.
-// RetryPolicy{MaxRetries: 0} to fail fast. Zero durations take their
-// defaults.
+// RetryPolicy{MaxRetries: NoRetries} to fail fast. Fields left zero take
+// the defaults of [DefaultRetryPolicy].
 func WithRetries(p RetryPolicy) RequestOption {
 	return func(rc *requestConfig) error {
 		resolved, err := p.resolve()

@@ -30,9 +30,13 @@ import (
 // the [*APIError], whose RetryAfter says when to come back. Otherwise the
 // wait grows exponentially from MinBackoff to MaxBackoff, with jitter.
 // Waiting ends at once when the context is done.
+//
+// A field left zero takes its value from [DefaultRetryPolicy], so a policy
+// that sets only some fields keeps the defaults for the rest. To turn
+// retries off, set MaxRetries to [NoRetries].
 type RetryPolicy struct {
 	// MaxRetries is how many times a request is retried after its first
-	// attempt; 0 disables retries.
+	// attempt: 0 means the default (2), [NoRetries] means none.
 	MaxRetries int
 	// MinBackoff is the wait before the first retry (default 500ms).
 	MinBackoff time.Duration
@@ -42,6 +46,10 @@ type RetryPolicy struct {
 	MaxRetryAfter time.Duration
 }
 
+// NoRetries, as RetryPolicy.MaxRetries, turns retries off: each request is
+// sent once.
+const NoRetries = -1
+
 // DefaultRetryPolicy returns the policy a client uses unless told
 // otherwise: 2 retries, backoff from 500ms to 30s, server-requested waits up
 // to 60s.
@@ -49,11 +57,16 @@ func DefaultRetryPolicy() RetryPolicy {
 	return RetryPolicy{MaxRetries: 2, MinBackoff: 500 * time.Millisecond, MaxBackoff: 30 * time.Second, MaxRetryAfter: time.Minute}
 }
 
-// resolve fills zero durations with defaults and checks the policy.
+// resolve fills zero fields with the defaults and checks the policy.
 func (p RetryPolicy) resolve() (RetryPolicy, error) {
 	def := DefaultRetryPolicy()
-	if p.MaxRetries < 0 {
-		return p, fmt.Errorf("MaxRetries must not be negative, got %d", p.MaxRetries)
+	switch {
+	case p.MaxRetries == NoRetries:
+		p.MaxRetries = 0
+	case p.MaxRetries == 0:
+		p.MaxRetries = def.MaxRetries
+	case p.MaxRetries < 0:
+		return p, fmt.Errorf("MaxRetries must be NoRetries (-1), 0 for the default, or positive; got %d", p.MaxRetries)
 	}
 	if p.MinBackoff < 0 || p.MaxBackoff < 0 || p.MaxRetryAfter < 0 {
 		return p, fmt.Errorf("durations must not be negative")

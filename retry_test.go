@@ -196,7 +196,7 @@ func TestWaitEndsWhenContextIsDone(t *testing.T) {
 func TestPerRequestRetryOverride(t *testing.T) {
 	srv, hits := scriptServer(t, 503, 200)
 	c := newLoopbackClient(t, srv.URL)
-	_, err := c.Invoices.Get(context.Background(), 7, nil, billing.WithRetries(billing.RetryPolicy{MaxRetries: 0}))
+	_, err := c.Invoices.Get(context.Background(), 7, nil, billing.WithRetries(billing.RetryPolicy{MaxRetries: billing.NoRetries}))
 	if !errors.Is(err, billing.ErrServer) || hits.Load() != 1 {
 		t.Errorf("err = %v after %d attempts, want ErrServer after 1", err, hits.Load())
 	}

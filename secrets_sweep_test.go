@@ -345,10 +345,10 @@ func sweepOps() []sweepOp {
 			},
 		},
 		{
-			name: "Invoices.ListSummaries", route: billingtest.RouteInvoiceSummariesList,
+			name: "InvoiceSummaries.List", route: billingtest.RouteInvoiceSummariesList,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
 				p := &billing.ListInvoiceSummariesParams{ListOptions: sweepListOptions(in), Filter: billing.InvoiceSummaryFilter{Raw: in.raw}}
-				r, err := c.Invoices.ListSummaries(ctx, in.customer, p, opts...)
+				r, err := c.InvoiceSummaries.List(ctx, in.customer, p, opts...)
 				return sweepOutcome{[]any{in.customer, p}, r, err}
 			},
 			fails: []sweepFail{sweepNoCustomer, sweepRefusedQuery, sweepBadSort},
@@ -424,10 +424,10 @@ func sweepOps() []sweepOp {
 			},
 		},
 		{
-			name: "SubscriptionProducts.ListItems", route: billingtest.RouteSubscriptionItemsList,
+			name: "SubscriptionItems.List", route: billingtest.RouteSubscriptionItemsList,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
-				p := &billing.ListItemsParams{ListOptions: sweepListOptions(in), Filter: billing.SubscriptionProductItemFilter{Raw: in.raw}}
-				r, err := c.SubscriptionProducts.ListItems(ctx, in.product, p, opts...)
+				p := &billing.ListSubscriptionItemsParams{ListOptions: sweepListOptions(in), Filter: billing.SubscriptionProductItemFilter{Raw: in.raw}}
+				r, err := c.SubscriptionItems.List(ctx, in.product, p, opts...)
 				return sweepOutcome{[]any{in.product, p}, r, err}
 			},
 			fails: []sweepFail{sweepNoProduct, sweepRefusedQuery, sweepZeroProduct},
@@ -518,55 +518,55 @@ func sweepOps() []sweepOp {
 			fails: []sweepFail{sweepNoCustomer, sweepZeroCustomer},
 		},
 		{
-			name: "Invoices.AllSummaries", route: billingtest.RouteInvoiceSummariesList,
+			name: "InvoiceSummaries.All", route: billingtest.RouteInvoiceSummariesList,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
 				p := &billing.ListInvoiceSummariesParams{ListOptions: sweepListOptions(in)}
-				r, err := sweepAll(c.Invoices.AllSummaries(ctx, in.customer, p, opts...))
+				r, err := sweepAll(c.InvoiceSummaries.All(ctx, in.customer, p, opts...))
 				return sweepOutcome{[]any{in.customer, p}, r, err}
 			},
 			fails: []sweepFail{sweepNoCustomer, sweepBadSort},
 		},
 		{
-			name: "Invoices.SummaryPages", route: billingtest.RouteInvoiceSummariesList,
+			name: "InvoiceSummaries.Pages", route: billingtest.RouteInvoiceSummariesList,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
 				p := &billing.ListInvoiceSummariesParams{ListOptions: sweepListOptions(in)}
-				r, err := sweepPages(c.Invoices.SummaryPages(ctx, in.customer, p, opts...))
+				r, err := sweepPages(c.InvoiceSummaries.Pages(ctx, in.customer, p, opts...))
 				return sweepOutcome{[]any{in.customer, p}, r, err}
 			},
 			fails: []sweepFail{sweepNoCustomer, sweepZeroCustomer},
 		},
 		{
-			name: "Invoices.CountSummaries", route: billingtest.RouteInvoiceSummariesList,
+			name: "InvoiceSummaries.Count", route: billingtest.RouteInvoiceSummariesList,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
 				p := &billing.ListInvoiceSummariesParams{ListOptions: sweepListOptions(in)}
-				r, err := c.Invoices.CountSummaries(ctx, in.customer, p, opts...)
+				r, err := c.InvoiceSummaries.Count(ctx, in.customer, p, opts...)
 				return sweepOutcome{[]any{in.customer, p}, r, err}
 			},
 			fails: []sweepFail{sweepNoCustomer, sweepBadSort},
 		},
 		{
-			name: "SubscriptionProducts.AllItems", route: billingtest.RouteSubscriptionItemsList,
+			name: "SubscriptionItems.All", route: billingtest.RouteSubscriptionItemsList,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
-				p := &billing.ListItemsParams{ListOptions: sweepListOptions(in)}
-				r, err := sweepAll(c.SubscriptionProducts.AllItems(ctx, in.product, p, opts...))
+				p := &billing.ListSubscriptionItemsParams{ListOptions: sweepListOptions(in)}
+				r, err := sweepAll(c.SubscriptionItems.All(ctx, in.product, p, opts...))
 				return sweepOutcome{[]any{in.product, p}, r, err}
 			},
 			fails: []sweepFail{sweepNoProduct, sweepZeroProduct},
 		},
 		{
-			name: "SubscriptionProducts.ItemPages", route: billingtest.RouteSubscriptionItemsList,
+			name: "SubscriptionItems.Pages", route: billingtest.RouteSubscriptionItemsList,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
-				p := &billing.ListItemsParams{ListOptions: sweepListOptions(in)}
-				r, err := sweepPages(c.SubscriptionProducts.ItemPages(ctx, in.product, p, opts...))
+				p := &billing.ListSubscriptionItemsParams{ListOptions: sweepListOptions(in)}
+				r, err := sweepPages(c.SubscriptionItems.Pages(ctx, in.product, p, opts...))
 				return sweepOutcome{[]any{in.product, p}, r, err}
 			},
 			fails: []sweepFail{sweepNoProduct, sweepBadSort},
 		},
 		{
-			name: "SubscriptionProducts.CountItems", route: billingtest.RouteSubscriptionItemsList,
+			name: "SubscriptionItems.Count", route: billingtest.RouteSubscriptionItemsList,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
-				p := &billing.ListItemsParams{ListOptions: sweepListOptions(in)}
-				r, err := c.SubscriptionProducts.CountItems(ctx, in.product, p, opts...)
+				p := &billing.ListSubscriptionItemsParams{ListOptions: sweepListOptions(in)}
+				r, err := c.SubscriptionItems.Count(ctx, in.product, p, opts...)
 				return sweepOutcome{[]any{in.product, p}, r, err}
 			},
 			fails: []sweepFail{sweepNoProduct, sweepZeroProduct},
@@ -652,7 +652,7 @@ func TestSecretsSweep(t *testing.T) {
 			sweepPrint(&printed, "client value", *env.client)
 			for name, svc := range map[string]any{
 				"Invoices": env.client.Invoices, "DraftInvoices": env.client.DraftInvoices, "PaymentMethods": env.client.PaymentMethods,
-				"SalesTrackingCodes": env.client.SalesTrackingCodes, "SubscriptionProducts": env.client.SubscriptionProducts, "Bulk": env.client.Bulk,
+				"SalesTrackingCodes": env.client.SalesTrackingCodes, "InvoiceSummaries": env.client.InvoiceSummaries, "SubscriptionItems": env.client.SubscriptionItems, "Bulk": env.client.Bulk,
 			} {
 				sweepPrint(&printed, name, svc)
 			}

@@ -8,8 +8,8 @@ import (
 	"iter"
 )
 
-// SubscriptionProductsService lists subscription product items.
-type SubscriptionProductsService struct{ service }
+// SubscriptionItemsService lists the items of subscription products.
+type SubscriptionItemsService struct{ service }
 
 // SubscriptionProductItem is one item of a subscription product.
 type SubscriptionProductItem struct {
@@ -80,18 +80,21 @@ func isJSONNumber(s string) bool {
 	return s != "" && (s[0] == '-' || (s[0] >= '0' && s[0] <= '9')) && json.Valid([]byte(s))
 }
 
-// ListItemsParams are the parameters of [SubscriptionProductsService.ListItems].
-type ListItemsParams struct {
+// ListSubscriptionItemsParams are the parameters of
+// [SubscriptionItemsService.List].
+type ListSubscriptionItemsParams struct {
 	ListOptions
 	// Filter becomes the query parameter.
 	Filter SubscriptionProductItemFilter `url:"query"`
 }
 
-// ListItems returns one page of a subscription product's items. It fails
-// with [ErrNotFound] for an unknown subscription product.
+// List returns one page of a subscription product's items. It fails with
+// [ErrNotFound] for an unknown subscription product, and with a
+// [*ValidationError] (matching [ErrInvalidParams]) for an id that is not
+// positive or bad params, before sending anything.
 //
 // API: GET /v1/subscriptionProducts/{subscriptionProductId}/items
-func (s *SubscriptionProductsService) ListItems(ctx context.Context, subscriptionProductID int64, params *ListItemsParams, opts ...RequestOption) (*Page[SubscriptionProductItem], error) {
+func (s *SubscriptionItemsService) List(ctx context.Context, subscriptionProductID int64, params *ListSubscriptionItemsParams, opts ...RequestOption) (*Page[SubscriptionProductItem], error) {
 	id, err := pathID("subscriptionProductId", subscriptionProductID)
 	if err != nil {
 		return nil, err
@@ -100,22 +103,30 @@ func (s *SubscriptionProductsService) ListItems(ctx context.Context, subscriptio
 	return listWith[SubscriptionProductItem](ctx, s.client, "/v1/subscriptionProducts/"+id+"/items", &p, p.ListOptions, p.Filter, opts)
 }
 
-// ItemPages iterates over the pages of [SubscriptionProductsService.ListItems].
-func (s *SubscriptionProductsService) ItemPages(ctx context.Context, subscriptionProductID int64, params *ListItemsParams, opts ...RequestOption) iter.Seq2[*Page[SubscriptionProductItem], error] {
-	return pagesOf(ctx, params, opts, func(ctx context.Context, p *ListItemsParams) (*Page[SubscriptionProductItem], error) {
-		return s.ListItems(ctx, subscriptionProductID, p, opts...)
+// Pages iterates over the pages of [SubscriptionItemsService.List], from
+// params.PageNumber to the last page.
+//
+// API: GET /v1/subscriptionProducts/{subscriptionProductId}/items, once per page
+func (s *SubscriptionItemsService) Pages(ctx context.Context, subscriptionProductID int64, params *ListSubscriptionItemsParams, opts ...RequestOption) iter.Seq2[*Page[SubscriptionProductItem], error] {
+	return pagesOf(ctx, params, opts, func(ctx context.Context, p *ListSubscriptionItemsParams) (*Page[SubscriptionProductItem], error) {
+		return s.List(ctx, subscriptionProductID, p, opts...)
 	})
 }
 
-// AllItems iterates over every item of a subscription product.
-func (s *SubscriptionProductsService) AllItems(ctx context.Context, subscriptionProductID int64, params *ListItemsParams, opts ...RequestOption) iter.Seq2[SubscriptionProductItem, error] {
-	return items(s.ItemPages(ctx, subscriptionProductID, params, opts...))
+// All iterates over every item of a subscription product, page by page.
+// On error it yields the error once and stops.
+//
+// API: GET /v1/subscriptionProducts/{subscriptionProductId}/items, once per page
+func (s *SubscriptionItemsService) All(ctx context.Context, subscriptionProductID int64, params *ListSubscriptionItemsParams, opts ...RequestOption) iter.Seq2[SubscriptionProductItem, error] {
+	return items(s.Pages(ctx, subscriptionProductID, params, opts...))
 }
 
-// CountItems returns the number of a subscription product's items matching
-// params (X-Count).
-func (s *SubscriptionProductsService) CountItems(ctx context.Context, subscriptionProductID int64, params *ListItemsParams, opts ...RequestOption) (int, error) {
-	return countOf(ctx, params, func(ctx context.Context, p *ListItemsParams) (*Page[SubscriptionProductItem], error) {
-		return s.ListItems(ctx, subscriptionProductID, p, opts...)
+// Count returns the number of a subscription product's items matching
+// params (X-Count), with a single one-item request.
+//
+// API: GET /v1/subscriptionProducts/{subscriptionProductId}/items?pageSize=1
+func (s *SubscriptionItemsService) Count(ctx context.Context, subscriptionProductID int64, params *ListSubscriptionItemsParams, opts ...RequestOption) (int, error) {
+	return countOf(ctx, params, func(ctx context.Context, p *ListSubscriptionItemsParams) (*Page[SubscriptionProductItem], error) {
+		return s.List(ctx, subscriptionProductID, p, opts...)
 	})
 }

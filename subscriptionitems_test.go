@@ -39,7 +39,7 @@ func TestListItemsQuery(t *testing.T) {
 	to := time.Date(2024, 2, 1, 0, 0, 0, 0, time.UTC)
 	tests := []struct {
 		name      string
-		params    *billing.ListItemsParams
+		params    *billing.ListSubscriptionItemsParams
 		rawQuery  string
 		wantQuery string // decoded value of the query parameter, "" for absent
 	}{
@@ -50,12 +50,12 @@ func TestListItemsQuery(t *testing.T) {
 		},
 		{
 			name:     "page number and size",
-			params:   &billing.ListItemsParams{ListOptions: billing.ListOptions{PageNumber: 3, PageSize: 25}},
+			params:   &billing.ListSubscriptionItemsParams{ListOptions: billing.ListOptions{PageNumber: 3, PageSize: 25}},
 			rawQuery: "pageNumber=3&pageSize=25",
 		},
 		{
 			name: "filter and sort on a string field",
-			params: &billing.ListItemsParams{
+			params: &billing.ListSubscriptionItemsParams{
 				ListOptions: billing.ListOptions{PageNumber: 2, PageSize: 50, Sort: query.Sort{Field: "name", Order: query.Descending}},
 				Filter: billing.SubscriptionProductItemFilter{
 					CreatedTimestamp: query.TimeRange{From: from, To: to},
@@ -70,14 +70,14 @@ func TestListItemsQuery(t *testing.T) {
 		},
 		{
 			name: "sort on a date field defaults to ascending",
-			params: &billing.ListItemsParams{
+			params: &billing.ListSubscriptionItemsParams{
 				ListOptions: billing.ListOptions{Sort: query.Sort{Field: "modifiedTimestamp"}},
 			},
 			rawQuery: "pageNumber=0&sortExpression=modifiedTimestamp&sortOrder=Ascending",
 		},
 		{
 			name: "values with reserved characters are escaped inside the expression",
-			params: &billing.ListItemsParams{Filter: billing.SubscriptionProductItemFilter{
+			params: &billing.ListSubscriptionItemsParams{Filter: billing.SubscriptionProductItemFilter{
 				Reference:   query.Equals("A&B, C;D"),
 				Description: query.IsEmpty(),
 			}},
@@ -86,7 +86,7 @@ func TestListItemsQuery(t *testing.T) {
 		},
 		{
 			name: "open-ended modified range",
-			params: &billing.ListItemsParams{Filter: billing.SubscriptionProductItemFilter{
+			params: &billing.ListSubscriptionItemsParams{Filter: billing.SubscriptionProductItemFilter{
 				ModifiedTimestamp: query.TimeRange{From: from},
 			}},
 			rawQuery:  "pageNumber=0&query=modifiedTimestamp%3A2024-01-01T00%3A00%3A00%7C",
@@ -97,7 +97,7 @@ func TestListItemsQuery(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			w := newWire(t)
 			w.on(http.MethodGet, siPath, http.StatusOK, "[]")
-			if _, err := w.client.SubscriptionProducts.ListItems(context.Background(), 5, tt.params); err != nil {
+			if _, err := w.client.SubscriptionItems.List(context.Background(), 5, tt.params); err != nil {
 				t.Fatalf("ListItems: %v", err)
 			}
 			r := w.last()
@@ -123,7 +123,7 @@ func TestListItemsDecodesResponse(t *testing.T) {
 	w.on(http.MethodGet, siPath, http.StatusOK, siItemsResponse,
 		"X-Count", "4", "X-MaxCount", "9", "X-CurrentPage", "0", "X-NextPage", "1", "X-PreviousPage", "-1",
 		"X-PageSize", "4", "X-MaxPageIndex", "1", "X-SortOrder", "Ascending", "X-SortExpression", "name")
-	page, err := w.client.SubscriptionProducts.ListItems(context.Background(), 5, nil)
+	page, err := w.client.SubscriptionItems.List(context.Background(), 5, nil)
 	if err != nil {
 		t.Fatalf("ListItems: %v", err)
 	}
@@ -275,16 +275,16 @@ func TestListItemsValidation(t *testing.T) {
 	tests := []struct {
 		name   string
 		id     int64
-		params *billing.ListItemsParams
+		params *billing.ListSubscriptionItemsParams
 		field  string
 	}{
-		{"sort on enum field status", 5, &billing.ListItemsParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: "status", Order: query.Ascending}}}, "sortExpression"},
-		{"sort on unknown field", 5, &billing.ListItemsParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: "price"}}}, "sortExpression"},
-		{"sort order without field", 5, &billing.ListItemsParams{ListOptions: billing.ListOptions{Sort: query.Sort{Order: query.Descending}}}, "sortOrder"},
-		{"bad sort order", 5, &billing.ListItemsParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: "name", Order: "Up"}}}, "sortOrder"},
-		{"negative page number", 5, &billing.ListItemsParams{ListOptions: billing.ListOptions{PageNumber: -1}}, "pageNumber"},
-		{"negative page size", 5, &billing.ListItemsParams{ListOptions: billing.ListOptions{PageSize: -1}}, "pageSize"},
-		{"empty time range", 5, &billing.ListItemsParams{Filter: billing.SubscriptionProductItemFilter{
+		{"sort on enum field status", 5, &billing.ListSubscriptionItemsParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: "status", Order: query.Ascending}}}, "sortExpression"},
+		{"sort on unknown field", 5, &billing.ListSubscriptionItemsParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: "price"}}}, "sortExpression"},
+		{"sort order without field", 5, &billing.ListSubscriptionItemsParams{ListOptions: billing.ListOptions{Sort: query.Sort{Order: query.Descending}}}, "sortOrder"},
+		{"bad sort order", 5, &billing.ListSubscriptionItemsParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: "name", Order: "Up"}}}, "sortOrder"},
+		{"negative page number", 5, &billing.ListSubscriptionItemsParams{ListOptions: billing.ListOptions{PageNumber: -1}}, "pageNumber"},
+		{"negative page size", 5, &billing.ListSubscriptionItemsParams{ListOptions: billing.ListOptions{PageSize: -1}}, "pageSize"},
+		{"empty time range", 5, &billing.ListSubscriptionItemsParams{Filter: billing.SubscriptionProductItemFilter{
 			CreatedTimestamp: query.TimeRange{From: time.Date(2024, 2, 1, 0, 0, 0, 0, time.UTC), To: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)},
 		}}, "query"},
 		{"subscription product id zero", 0, nil, "subscriptionProductId"},
@@ -294,7 +294,7 @@ func TestListItemsValidation(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			w := newWire(t)
 			w.on(http.MethodGet, siPath, http.StatusOK, "[]")
-			_, err := w.client.SubscriptionProducts.ListItems(context.Background(), tt.id, tt.params)
+			_, err := w.client.SubscriptionItems.List(context.Background(), tt.id, tt.params)
 			assertValidation(t, err, tt.field)
 			if w.sent() != 0 {
 				t.Errorf("requests sent = %d, want 0", w.sent())
@@ -305,8 +305,8 @@ func TestListItemsValidation(t *testing.T) {
 		t.Run("sort on "+field+" accepted", func(t *testing.T) {
 			w := newWire(t)
 			w.on(http.MethodGet, siPath, http.StatusOK, "[]")
-			_, err := w.client.SubscriptionProducts.ListItems(context.Background(), 5,
-				&billing.ListItemsParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: field}}})
+			_, err := w.client.SubscriptionItems.List(context.Background(), 5,
+				&billing.ListSubscriptionItemsParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: field}}})
 			if err != nil {
 				t.Fatalf("err = %v", err)
 			}
@@ -321,7 +321,7 @@ func TestListItemsRequestOptions(t *testing.T) {
 	t.Run("suppress events and custom header", func(t *testing.T) {
 		w := newWire(t)
 		w.on(http.MethodGet, siPath, http.StatusOK, "[]")
-		if _, err := w.client.SubscriptionProducts.ListItems(context.Background(), 5, nil,
+		if _, err := w.client.SubscriptionItems.List(context.Background(), 5, nil,
 			billing.SuppressEvents(), billing.WithHeader("X-Correlation-Id", "corr-si")); err != nil {
 			t.Fatal(err)
 		}
@@ -337,7 +337,7 @@ func TestListItemsRequestOptions(t *testing.T) {
 	t.Run("no suppress header by default", func(t *testing.T) {
 		w := newWire(t)
 		w.on(http.MethodGet, siPath, http.StatusOK, "[]")
-		if _, err := w.client.SubscriptionProducts.ListItems(context.Background(), 5, nil); err != nil {
+		if _, err := w.client.SubscriptionItems.List(context.Background(), 5, nil); err != nil {
 			t.Fatal(err)
 		}
 		if got := w.last().Header.Values("X-SUPPRESS-ALL-EVENTS"); len(got) != 0 {
@@ -347,7 +347,7 @@ func TestListItemsRequestOptions(t *testing.T) {
 	t.Run("WithHeader Authorization rejected before sending", func(t *testing.T) {
 		w := newWire(t)
 		w.on(http.MethodGet, siPath, http.StatusOK, "[]")
-		_, err := w.client.SubscriptionProducts.ListItems(context.Background(), 5, nil, billing.WithHeader("Authorization", "Basic other"))
+		_, err := w.client.SubscriptionItems.List(context.Background(), 5, nil, billing.WithHeader("Authorization", "Basic other"))
 		var ve *billing.ValidationError
 		if !errors.As(err, &ve) {
 			t.Fatalf("err = %v (%T), want *billing.ValidationError", err, err)
@@ -363,7 +363,7 @@ func TestListItemsErrors(t *testing.T) {
 		w := newWire(t)
 		w.on(http.MethodGet, "/v1/subscriptionProducts/999/items", http.StatusNotFound,
 			errorBody(404, "Api Error", "Subscription product 999 was not found"))
-		_, err := w.client.SubscriptionProducts.ListItems(context.Background(), 999, nil)
+		_, err := w.client.SubscriptionItems.List(context.Background(), 999, nil)
 		ae := pmAPIError(t, err, http.StatusNotFound, billing.ErrNotFound)
 		if ae.Path != "/v1/subscriptionProducts/999/items" || ae.Method != http.MethodGet {
 			t.Errorf("Method/Path = %s %s", ae.Method, ae.Path)
@@ -375,7 +375,7 @@ func TestListItemsErrors(t *testing.T) {
 	t.Run("invalid query is ErrBadRequest without the query string in the message", func(t *testing.T) {
 		w := newWire(t)
 		w.on(http.MethodGet, siPath, http.StatusBadRequest, errorBody(400, "Api Error", "The query is not valid"))
-		_, err := w.client.SubscriptionProducts.ListItems(context.Background(), 5, &billing.ListItemsParams{
+		_, err := w.client.SubscriptionItems.List(context.Background(), 5, &billing.ListSubscriptionItemsParams{
 			Filter: billing.SubscriptionProductItemFilter{Raw: "name:secretvalue"},
 		})
 		ae := pmAPIError(t, err, http.StatusBadRequest, billing.ErrBadRequest)
@@ -400,7 +400,7 @@ func TestListItemsErrors(t *testing.T) {
 		t.Run(sc.name, func(t *testing.T) {
 			w := newWire(t)
 			w.on(http.MethodGet, siPath, sc.status, errorBody(sc.status, "Api Error", http.StatusText(sc.status)))
-			_, err := w.client.SubscriptionProducts.ListItems(context.Background(), 5, nil)
+			_, err := w.client.SubscriptionItems.List(context.Background(), 5, nil)
 			pmAPIError(t, err, sc.status, sc.category)
 		})
 	}
@@ -426,8 +426,8 @@ func TestAllItemsFollowsPages(t *testing.T) {
 		return resp, nil
 	})
 	var ids []int64
-	for item, err := range w.client.SubscriptionProducts.AllItems(context.Background(), 5,
-		&billing.ListItemsParams{ListOptions: billing.ListOptions{PageSize: 2}}) {
+	for item, err := range w.client.SubscriptionItems.All(context.Background(), 5,
+		&billing.ListSubscriptionItemsParams{ListOptions: billing.ListOptions{PageSize: 2}}) {
 		if err != nil {
 			t.Fatalf("AllItems: %v", err)
 		}

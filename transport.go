@@ -95,7 +95,7 @@ func (c *Client) newRequest(ctx context.Context, cl *call, extra http.Header) (*
 	if cl.body != nil {
 		b, err := wirejson.Marshal(cl.body)
 		if err != nil {
-			return nil, fmt.Errorf("billing: %s %s: encoding request body: %w", cl.method, cl.path, err)
+			return nil, fmt.Errorf("billing: %s %s: encoding request body: %w: %w", cl.method, cl.path, ErrInvalidParams, err)
 		}
 		body = b
 	}
@@ -104,7 +104,7 @@ func (c *Client) newRequest(ctx context.Context, cl *call, extra http.Header) (*
 	trace := &httptrace.ClientTrace{WroteHeaders: func() { cl.attempt.wroteHeaders.Store(true) }}
 	req, err := retryablehttp.NewRequestWithContext(httptrace.WithClientTrace(ctx, trace), cl.method, c.endpoint(cl.path, cl.query), body)
 	if err != nil {
-		return nil, fmt.Errorf("billing: %s %s: %w", cl.method, cl.path, err)
+		return nil, fmt.Errorf("billing: %s %s: %w: %w", cl.method, cl.path, ErrInvalidParams, err)
 	}
 	for k, vs := range extra {
 		for _, v := range vs {

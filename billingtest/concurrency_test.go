@@ -113,7 +113,7 @@ func TestConcurrentClients(t *testing.T) {
 				}
 			},
 			func() { // summaries
-				page, err := f.c.Invoices.ListSummaries(ctx, f.customer, &billing.ListInvoiceSummariesParams{ListOptions: billing.ListOptions{PageSize: 1000}})
+				page, err := f.c.InvoiceSummaries.List(ctx, f.customer, &billing.ListInvoiceSummariesParams{ListOptions: billing.ListOptions{PageSize: 1000}})
 				if err != nil || page.Count != len(f.allInvoices) {
 					t.Errorf("worker %d: summaries: %v", i, err)
 				}

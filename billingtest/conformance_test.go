@@ -668,7 +668,7 @@ func TestConformanceInvoiceSummaries(t *testing.T) {
 	clock := &movableClock{now: ctNow}
 	w := seedWorld(t, billingtest.WithClock(clock.Now))
 
-	page, err := w.c.Invoices.ListSummaries(ctx, w.ada, nil)
+	page, err := w.c.InvoiceSummaries.List(ctx, w.ada, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -716,7 +716,7 @@ func TestConformanceInvoiceSummaries(t *testing.T) {
 	}
 	for _, tc := range filters {
 		t.Run(tc.name, func(t *testing.T) {
-			page, err := w.c.Invoices.ListSummaries(ctx, w.ada, &billing.ListInvoiceSummariesParams{Filter: tc.filter})
+			page, err := w.c.InvoiceSummaries.List(ctx, w.ada, &billing.ListInvoiceSummariesParams{Filter: tc.filter})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -729,7 +729,7 @@ func TestConformanceInvoiceSummaries(t *testing.T) {
 	// The status follows the clock: once the due date passes, Due becomes
 	// Overdue, in the API and in the inspection alike.
 	clock.Set(time.Date(2024, 7, 2, 0, 0, 0, 0, time.UTC))
-	page, err = w.c.Invoices.ListSummaries(ctx, w.ada, &billing.ListInvoiceSummariesParams{Filter: billing.InvoiceSummaryFilter{ID: query.Ints{w.invDue}}})
+	page, err = w.c.InvoiceSummaries.List(ctx, w.ada, &billing.ListInvoiceSummariesParams{Filter: billing.InvoiceSummaryFilter{ID: query.Ints{w.invDue}}})
 	if err != nil || len(page.Items) != 1 || page.Items[0].InvoiceStatus != billing.InvoiceStatusOverdue {
 		t.Fatalf("after the due date: %+v, %v; want Overdue", page, err)
 	}
@@ -741,7 +741,7 @@ func TestConformanceInvoiceSummaries(t *testing.T) {
 	if _, err := w.c.Invoices.WriteOff(ctx, &billing.WriteOffParams{InvoiceID: w.invDue, Amount: billing.Ptr(dec("32.24"))}); err != nil {
 		t.Fatal(err)
 	}
-	page, err = w.c.Invoices.ListSummaries(ctx, w.ada, &billing.ListInvoiceSummariesParams{Filter: billing.InvoiceSummaryFilter{InvoiceStatus: []billing.InvoiceStatus{billing.InvoiceStatusWrittenOff}}})
+	page, err = w.c.InvoiceSummaries.List(ctx, w.ada, &billing.ListInvoiceSummariesParams{Filter: billing.InvoiceSummaryFilter{InvoiceStatus: []billing.InvoiceStatus{billing.InvoiceStatusWrittenOff}}})
 	if err != nil || len(page.Items) != 1 || page.Items[0].ID != w.invDue {
 		t.Fatalf("WrittenOff summaries: %+v, %v", page, err)
 	}
@@ -1059,7 +1059,7 @@ func TestConformanceCreateTrackingCode(t *testing.T) {
 func TestConformanceSubscriptionItems(t *testing.T) {
 	ctx := context.Background()
 	w := seedWorld(t)
-	page, err := w.c.SubscriptionProducts.ListItems(ctx, w.sp1, nil)
+	page, err := w.c.SubscriptionItems.List(ctx, w.sp1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1091,7 +1091,7 @@ func TestConformanceSubscriptionItems(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			page, err := w.c.SubscriptionProducts.ListItems(ctx, w.sp1, &billing.ListItemsParams{Filter: tc.filter})
+			page, err := w.c.SubscriptionItems.List(ctx, w.sp1, &billing.ListSubscriptionItemsParams{Filter: tc.filter})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -1101,7 +1101,7 @@ func TestConformanceSubscriptionItems(t *testing.T) {
 		})
 	}
 	// A known subscription product without items lists nothing.
-	page, err = w.c.SubscriptionProducts.ListItems(ctx, w.sp2, nil)
+	page, err = w.c.SubscriptionItems.List(ctx, w.sp2, nil)
 	if err != nil || len(page.Items) != 0 || page.Count != 0 {
 		t.Errorf("product without items: %+v, %v", page, err)
 	}
@@ -1267,11 +1267,11 @@ func TestConformanceErrors(t *testing.T) {
 			return err
 		}, target: billing.ErrBadRequest, status: 400, key: api, method: "GET", path: "/v1/Customers/{ada}/Invoices/", contains: []string{"customerId"}},
 		{name: "invalid query/invoice summaries", call: func(ctx context.Context, t *testing.T, w *ctWorld) error {
-			_, err := w.c.Invoices.ListSummaries(ctx, w.ada, &billing.ListInvoiceSummariesParams{Filter: billing.InvoiceSummaryFilter{Raw: "nosuch:1"}})
+			_, err := w.c.InvoiceSummaries.List(ctx, w.ada, &billing.ListInvoiceSummariesParams{Filter: billing.InvoiceSummaryFilter{Raw: "nosuch:1"}})
 			return err
 		}, target: billing.ErrBadRequest, status: 400, key: api, method: "GET", path: "/v1/customers/{ada}/invoiceSummaries", contains: []string{"nosuch"}},
 		{name: "invalid query/subscription items", call: func(ctx context.Context, t *testing.T, w *ctWorld) error {
-			_, err := w.c.SubscriptionProducts.ListItems(ctx, w.sp1, &billing.ListItemsParams{Filter: billing.SubscriptionProductItemFilter{Raw: "nosuch:1"}})
+			_, err := w.c.SubscriptionItems.List(ctx, w.sp1, &billing.ListSubscriptionItemsParams{Filter: billing.SubscriptionProductItemFilter{Raw: "nosuch:1"}})
 			return err
 		}, target: billing.ErrBadRequest, status: 400, key: api, method: "GET", path: "/v1/subscriptionProducts/{sp1}/items", contains: []string{"nosuch"}},
 		{name: "invalid query/wildcard on an integer", call: func(ctx context.Context, t *testing.T, w *ctWorld) error {
@@ -1279,7 +1279,7 @@ func TestConformanceErrors(t *testing.T) {
 			return err
 		}, target: billing.ErrBadRequest, status: 400, key: api, method: "GET", path: "/v1/Invoices", contains: []string{"invoiceNumber"}},
 		{name: "invalid query/enum value", call: func(ctx context.Context, t *testing.T, w *ctWorld) error {
-			_, err := w.c.Invoices.ListSummaries(ctx, w.ada, &billing.ListInvoiceSummariesParams{Filter: billing.InvoiceSummaryFilter{InvoiceStatus: []billing.InvoiceStatus{"Lost"}}})
+			_, err := w.c.InvoiceSummaries.List(ctx, w.ada, &billing.ListInvoiceSummariesParams{Filter: billing.InvoiceSummaryFilter{InvoiceStatus: []billing.InvoiceStatus{"Lost"}}})
 			return err
 		}, target: billing.ErrBadRequest, status: 400, key: api, method: "GET", path: "/v1/customers/{ada}/invoiceSummaries", contains: []string{"Lost"}},
 		{name: "invalid query/bulk preview search", call: func(ctx context.Context, t *testing.T, w *ctWorld) error {
@@ -1339,7 +1339,7 @@ func TestConformanceErrors(t *testing.T) {
 			return err
 		}, target: billing.ErrNotFound, status: 404, key: api, method: "GET", path: "/v1/Customers/" + unknown + "/Invoices/", contains: []string{unknown}},
 		{name: "unknown customer/summaries", call: func(ctx context.Context, t *testing.T, w *ctWorld) error {
-			_, err := w.c.Invoices.ListSummaries(ctx, ctUnknownID, nil)
+			_, err := w.c.InvoiceSummaries.List(ctx, ctUnknownID, nil)
 			return err
 		}, target: billing.ErrNotFound, status: 404, key: api, method: "GET", path: "/v1/customers/" + unknown + "/invoiceSummaries", contains: []string{unknown}},
 		{name: "unknown customer/wallet agreement", call: func(ctx context.Context, t *testing.T, w *ctWorld) error {
@@ -1362,7 +1362,7 @@ func TestConformanceErrors(t *testing.T) {
 			return err
 		}, target: billing.ErrNotFound, status: 404, key: api, method: "GET", path: "/v1/draftInvoices/pdf/" + unknown, contains: []string{unknown}},
 		{name: "unknown subscription product", call: func(ctx context.Context, t *testing.T, w *ctWorld) error {
-			_, err := w.c.SubscriptionProducts.ListItems(ctx, ctUnknownID, nil)
+			_, err := w.c.SubscriptionItems.List(ctx, ctUnknownID, nil)
 			return err
 		}, target: billing.ErrNotFound, status: 404, key: api, method: "GET", path: "/v1/subscriptionProducts/" + unknown + "/items"},
 		{name: "unknown bulk plan", call: func(ctx context.Context, t *testing.T, w *ctWorld) error {
@@ -1632,7 +1632,7 @@ func TestConformanceEvents(t *testing.T) {
 		if _, err := w.c.Invoices.Get(ctx, w.invDue, nil); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := w.c.Invoices.ListSummaries(ctx, w.ada, nil); err != nil {
+		if _, err := w.c.InvoiceSummaries.List(ctx, w.ada, nil); err != nil {
 			t.Fatal(err)
 		}
 		if ev := w.srv.Events(); len(ev) != 0 {
@@ -1663,7 +1663,7 @@ func TestConformanceRequestsRecordedBeforeAnswer(t *testing.T) {
 	var late []int
 	for i := 0; i < calls && len(late) < enough; i++ {
 		tag := fmt.Sprintf("lag-%d", i)
-		if _, err := c.Invoices.ListSummaries(ctx, cust, params, billing.WithHeader(tagHeader, tag)); err != nil {
+		if _, err := c.InvoiceSummaries.List(ctx, cust, params, billing.WithHeader(tagHeader, tag)); err != nil {
 			t.Fatal(err)
 		}
 		recorded := false

@@ -141,7 +141,7 @@ func fuzzSDKRequests(tb testing.TB) []Request {
 	c, err := billing.NewClient(fuzzKey,
 		billing.WithBaseURL("https://billing.example.test"),
 		billing.WithHTTPClient(&http.Client{Transport: fuzzInProcess{srv}}),
-		billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: 0}),
+		billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: billing.NoRetries}),
 	)
 	if err != nil {
 		tb.Fatal(err)
@@ -168,7 +168,7 @@ func fuzzSDKRequests(tb testing.TB) []Request {
 	_, _ = c.Invoices.Get(ctx, 500, &billing.GetInvoiceParams{GroupCharges: true, ShowTrackedItems: true})
 	_, _ = c.Invoices.Get(ctx, 501, nil)
 	unsettled := true
-	_, _ = c.Invoices.ListSummaries(ctx, 100, &billing.ListInvoiceSummariesParams{
+	_, _ = c.InvoiceSummaries.List(ctx, 100, &billing.ListInvoiceSummariesParams{
 		ListOptions: billing.ListOptions{PageSize: 1000, Sort: query.Sort{Field: "dueDate", Order: query.Ascending}},
 		Filter: billing.InvoiceSummaryFilter{
 			InvoiceStatus: []billing.InvoiceStatus{billing.InvoiceStatusDue, billing.InvoiceStatusOverdue},
@@ -195,7 +195,7 @@ func fuzzSDKRequests(tb testing.TB) []Request {
 	_, _ = c.SalesTrackingCodes.Create(ctx, &billing.CreateSalesTrackingCodeParams{
 		Type: "Region", Code: "WEST", Name: "West", Description: "Western region", Email: "west@example.test",
 	})
-	_, _ = c.SubscriptionProducts.ListItems(ctx, 202, &billing.ListItemsParams{
+	_, _ = c.SubscriptionItems.List(ctx, 202, &billing.ListSubscriptionItemsParams{
 		ListOptions: billing.ListOptions{Sort: query.Sort{Field: "name", Order: query.Descending}},
 		Filter:      billing.SubscriptionProductItemFilter{Name: query.Contains("User"), Status: []billing.ItemStatus{billing.ItemStatusActive}},
 	})

@@ -820,7 +820,7 @@ func TestSDKIteratesFilteredSortedList(t *testing.T) {
 	}
 
 	var summaries []int64
-	for s, err := range c.Invoices.AllSummaries(ctx, f.c1, &billing.ListInvoiceSummariesParams{
+	for s, err := range c.InvoiceSummaries.All(ctx, f.c1, &billing.ListInvoiceSummariesParams{
 		ListOptions: billing.ListOptions{PageSize: 1, Sort: query.Sort{Field: "dueDate"}},
 		Filter:      billing.InvoiceSummaryFilter{Unsettled: new(true)},
 	}) {
@@ -834,7 +834,7 @@ func TestSDKIteratesFilteredSortedList(t *testing.T) {
 	}
 
 	var items []int64
-	for it, err := range c.SubscriptionProducts.AllItems(ctx, f.product, &billing.ListItemsParams{
+	for it, err := range c.SubscriptionItems.All(ctx, f.product, &billing.ListSubscriptionItemsParams{
 		ListOptions: billing.ListOptions{PageSize: 2, Sort: query.Sort{Field: "name", Order: query.Descending}},
 		Filter:      billing.SubscriptionProductItemFilter{Status: []billing.ItemStatus{billing.ItemStatusActive}},
 	}) {

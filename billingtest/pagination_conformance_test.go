@@ -152,14 +152,14 @@ func (f *ptFixture) endpoints() []ptEndpoint {
 		}
 		return p
 	}
-	items := func(q ptQuery) *billing.ListItemsParams {
-		p := &billing.ListItemsParams{ListOptions: q.opts}
+	items := func(q ptQuery) *billing.ListSubscriptionItemsParams {
+		p := &billing.ListSubscriptionItemsParams{ListOptions: q.opts}
 		if q.nothing {
 			p.Filter.Name = query.Equals("no such item")
 		}
 		return p
 	}
-	inv, sp := f.c.Invoices, f.c.SubscriptionProducts
+	inv, sums, sp := f.c.Invoices, f.c.InvoiceSummaries, f.c.SubscriptionItems
 	return []ptEndpoint{
 		{
 			name: "Invoices", path: "/v1/Invoices",
@@ -200,39 +200,39 @@ func (f *ptFixture) endpoints() []ptEndpoint {
 		{
 			name: "InvoiceSummaries", path: fmt.Sprintf("/v1/customers/%d/invoiceSummaries", f.customer),
 			list: func(ctx context.Context, q ptQuery) (ptPage, error) {
-				p, err := inv.ListSummaries(ctx, f.customer, summaries(q), q.ropts...)
+				p, err := sums.List(ctx, f.customer, summaries(q), q.ropts...)
 				if err != nil {
 					return ptPage{}, err
 				}
 				return project(p, summaryID), nil
 			},
 			pages: func(ctx context.Context, q ptQuery) iter.Seq2[ptPage, error] {
-				return projectPages(inv.SummaryPages(ctx, f.customer, summaries(q), q.ropts...), summaryID)
+				return projectPages(sums.Pages(ctx, f.customer, summaries(q), q.ropts...), summaryID)
 			},
 			all: func(ctx context.Context, q ptQuery) iter.Seq2[int64, error] {
-				return projectItems(inv.AllSummaries(ctx, f.customer, summaries(q), q.ropts...), summaryID)
+				return projectItems(sums.All(ctx, f.customer, summaries(q), q.ropts...), summaryID)
 			},
 			count: func(ctx context.Context, q ptQuery) (int, error) {
-				return inv.CountSummaries(ctx, f.customer, summaries(q), q.ropts...)
+				return sums.Count(ctx, f.customer, summaries(q), q.ropts...)
 			},
 		},
 		{
 			name: "SubscriptionItems", path: fmt.Sprintf("/v1/subscriptionProducts/%d/items", f.product),
 			list: func(ctx context.Context, q ptQuery) (ptPage, error) {
-				p, err := sp.ListItems(ctx, f.product, items(q), q.ropts...)
+				p, err := sp.List(ctx, f.product, items(q), q.ropts...)
 				if err != nil {
 					return ptPage{}, err
 				}
 				return project(p, itemID), nil
 			},
 			pages: func(ctx context.Context, q ptQuery) iter.Seq2[ptPage, error] {
-				return projectPages(sp.ItemPages(ctx, f.product, items(q), q.ropts...), itemID)
+				return projectPages(sp.Pages(ctx, f.product, items(q), q.ropts...), itemID)
 			},
 			all: func(ctx context.Context, q ptQuery) iter.Seq2[int64, error] {
-				return projectItems(sp.AllItems(ctx, f.product, items(q), q.ropts...), itemID)
+				return projectItems(sp.All(ctx, f.product, items(q), q.ropts...), itemID)
 			},
 			count: func(ctx context.Context, q ptQuery) (int, error) {
-				return sp.CountItems(ctx, f.product, items(q), q.ropts...)
+				return sp.Count(ctx, f.product, items(q), q.ropts...)
 			},
 		},
 	}
@@ -434,7 +434,7 @@ func TestPaginationPageSizeCap(t *testing.T) {
 	for _, size := range []int{1000, 1001, 5000} {
 		t.Run(fmt.Sprint(size), func(t *testing.T) {
 			params := &billing.ListInvoiceSummariesParams{ListOptions: billing.ListOptions{PageSize: size}}
-			page, err := c.Invoices.ListSummaries(ctx, cust, params)
+			page, err := c.InvoiceSummaries.List(ctx, cust, params)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -448,7 +448,7 @@ func TestPaginationPageSizeCap(t *testing.T) {
 
 			tag, sent := tagged(t, srv)
 			var all []int64
-			for s, err := range c.Invoices.AllSummaries(ctx, cust, params, tag) {
+			for s, err := range c.InvoiceSummaries.All(ctx, cust, params, tag) {
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -604,7 +604,7 @@ func TestPaginationSortedIteration(t *testing.T) {
 			{query.Descending, append(slices.Clone(late), early...)},
 		} {
 			opts := billing.ListOptions{PageSize: 2, Sort: query.Sort{Field: "postedTimestamp", Order: tc.order}}
-			got := collect(t, projectItems(c.Invoices.AllSummaries(ctx, cust, &billing.ListInvoiceSummariesParams{ListOptions: opts}), summaryID))
+			got := collect(t, projectItems(c.InvoiceSummaries.All(ctx, cust, &billing.ListInvoiceSummariesParams{ListOptions: opts}), summaryID))
 			if !equalIDs(got, tc.want) {
 				t.Errorf("%s: %v, want %v", tc.order, got, tc.want)
 			}

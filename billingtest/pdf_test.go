@@ -447,7 +447,7 @@ func TestDraftPDFThrottled(t *testing.T) {
 	wtWantStatus(t, wtDo(t, srv, "POST", "/v1/salesTrackingCodes", `{"type":"Sales Tracking Code 1","code":"C","name":"N"}`), http.StatusOK)
 
 	// Through the SDK, with retries off so that it does not wait.
-	_, err := srv.Client().DraftInvoices.PDF(context.Background(), id, nil, billing.WithRetries(billing.RetryPolicy{MaxRetries: 0}))
+	_, err := srv.Client().DraftInvoices.PDF(context.Background(), id, nil, billing.WithRetries(billing.RetryPolicy{MaxRetries: billing.NoRetries}))
 	var apiErr *billing.APIError
 	if !errors.Is(err, billing.ErrRateLimited) || !errors.As(err, &apiErr) || apiErr.RetryAfter != 30*time.Second {
 		t.Errorf("SDK: %v, want ErrRateLimited with RetryAfter 30s", err)

@@ -19,26 +19,26 @@ func TestConditionString(t *testing.T) {
 		c    Condition
 		want string
 	}{
-		{Equal("customerId", "42"), "customerId:42"},
-		{Equal("erpId", ""), "erpId:"},
-		{Equal("erpId", "a;b:c"), "erpId:a%3Bb%3Ac"},
-		{Equal("erpId", "[empty]"), "erpId:%5Bempty%5D"},
-		{StartsWithCond("erpId", "555"), "erpId:555*"},
-		{StartsWithCond("erpId", ""), "erpId:*"},
-		{EndsWithCond("erpId", "555"), "erpId:*555"},
-		{EndsWithCond("erpId", ""), "erpId:*"},
-		{ContainsCond("erpId", "555"), "erpId:*555*"},
-		{ContainsCond("erpId", ""), "erpId:*"},
-		{ContainsCond("erpId", "a*b"), "erpId:*a%2Ab*"},
+		{CondEquals("customerId", "42"), "customerId:42"},
+		{CondEquals("erpId", ""), "erpId:"},
+		{CondEquals("erpId", "a;b:c"), "erpId:a%3Bb%3Ac"},
+		{CondEquals("erpId", "[empty]"), "erpId:%5Bempty%5D"},
+		{CondStartsWith("erpId", "555"), "erpId:555*"},
+		{CondStartsWith("erpId", ""), "erpId:*"},
+		{CondEndsWith("erpId", "555"), "erpId:*555"},
+		{CondEndsWith("erpId", ""), "erpId:*"},
+		{CondContains("erpId", "555"), "erpId:*555*"},
+		{CondContains("erpId", ""), "erpId:*"},
+		{CondContains("erpId", "a*b"), "erpId:*a%2Ab*"},
 		{Condition{Name: "n", Kind: Match, Pattern: []string{"a", "b"}}, "n:a*b"},
-		{IsEmptyCond("crmId"), "crmId:[empty]"},
-		{In("Customer.Status", "Active", "Draft"), "Customer.Status:Active,Draft"},
-		{In("id", "1"), "id:1"},
-		{In("x", "a,b", "c|d"), "x:a%2Cb,c%7Cd"},
-		{NewRange("postedTimestamp", "2024-01-01", "2024-02-01"), "postedTimestamp:2024-01-01|2024-02-01"},
-		{NewRange("x", "", "2024-01-01T10:00:00"), "x:|2024-01-01T10:00:00"},
-		{NewRange("closingArBalance", "-10.5", ""), "closingArBalance:-10.5|"},
-		{NewRange("x", "a|b,c*", ""), "x:a%7Cb%2Cc%2A|"},
+		{CondIsEmpty("crmId"), "crmId:[empty]"},
+		{CondIn("Customer.Status", "Active", "Draft"), "Customer.Status:Active,Draft"},
+		{CondIn("id", "1"), "id:1"},
+		{CondIn("x", "a,b", "c|d"), "x:a%2Cb,c%7Cd"},
+		{CondRange("postedTimestamp", "2024-01-01", "2024-02-01"), "postedTimestamp:2024-01-01|2024-02-01"},
+		{CondRange("x", "", "2024-01-01T10:00:00"), "x:|2024-01-01T10:00:00"},
+		{CondRange("closingArBalance", "-10.5", ""), "closingArBalance:-10.5|"},
+		{CondRange("x", "a|b,c*", ""), "x:a%7Cb%2Cc%2A|"},
 	}
 	for _, tt := range tests {
 		if got := tt.c.String(); got != tt.want {
@@ -51,7 +51,7 @@ func TestConditionString(t *testing.T) {
 }
 
 func TestExprString(t *testing.T) {
-	e := Expr{Equal("customerId", "42"), NewRange("postedTimestamp", "2024-01-01", "2024-02-01"), IsEmptyCond("crmId")}
+	e := Expr{CondEquals("customerId", "42"), CondRange("postedTimestamp", "2024-01-01", "2024-02-01"), CondIsEmpty("crmId")}
 	if got, want := e.String(), "customerId:42;postedTimestamp:2024-01-01|2024-02-01;crmId:[empty]"; got != want {
 		t.Errorf("String() = %q, want %q", got, want)
 	}
@@ -66,12 +66,12 @@ func TestLiteral(t *testing.T) {
 		want string
 		ok   bool
 	}{
-		{Equal("a", "x"), "x", true},
-		{Equal("a", ""), "", true},
-		{StartsWithCond("a", "x"), "", false},
-		{In("a", "x", "y"), "", false},
-		{IsEmptyCond("a"), "", false},
-		{NewRange("a", "1", "2"), "", false},
+		{CondEquals("a", "x"), "x", true},
+		{CondEquals("a", ""), "", true},
+		{CondStartsWith("a", "x"), "", false},
+		{CondIn("a", "x", "y"), "", false},
+		{CondIsEmpty("a"), "", false},
+		{CondRange("a", "1", "2"), "", false},
 	}
 	for _, tt := range tests {
 		if got, ok := tt.c.Literal(); got != tt.want || ok != tt.ok {
@@ -87,23 +87,23 @@ func TestInvalidConditionsFailClosed(t *testing.T) {
 		c       Condition
 		wantErr string
 	}{
-		{Equal("", "x"), `invalid filter name ""`},
-		{Equal("1a", "x"), `invalid filter name "1a"`},
-		{Equal("a;b:1;c", "x"), `invalid filter name`},
-		{Equal("a b", "x"), `invalid filter name`},
+		{CondEquals("", "x"), `invalid filter name ""`},
+		{CondEquals("1a", "x"), `invalid filter name "1a"`},
+		{CondEquals("a;b:1;c", "x"), `invalid filter name`},
+		{CondEquals("a b", "x"), `invalid filter name`},
 		{Condition{Name: "a"}, "unknown kind Kind(0)"},
 		{Condition{Name: "a", Kind: 7}, "unknown kind Kind(7)"},
 		{Condition{Name: "a", Kind: Match}, "match without a pattern"},
 		{Condition{Name: "a", Kind: Match, Pattern: []string{"", "", ""}}, "empty pattern segment"},
 		{Condition{Name: "a", Kind: Match, Pattern: []string{"x", "", "y"}}, "empty pattern segment"},
-		{In("a"), "a set needs at least 2 values, has 0"},
+		{CondIn("a"), "a set needs at least 2 values, has 0"},
 		{Condition{Name: "a", Kind: Set, Values: []string{"x"}}, "a set needs at least 2 values, has 1"},
-		{In("a", "x", ""), "empty value in set"},
-		{In("a", "", "x"), "empty value in set"},
-		{Equal("a", "\xff"), "not valid UTF-8"},
-		{In("a", "x", "y\xc3"), "not valid UTF-8"},
-		{NewRange("a", "\xff", ""), "not valid UTF-8"},
-		{StartsWithCond("a", "\xe2\x82"), "not valid UTF-8"},
+		{CondIn("a", "x", ""), "empty value in set"},
+		{CondIn("a", "", "x"), "empty value in set"},
+		{CondEquals("a", "\xff"), "not valid UTF-8"},
+		{CondIn("a", "x", "y\xc3"), "not valid UTF-8"},
+		{CondRange("a", "\xff", ""), "not valid UTF-8"},
+		{CondStartsWith("a", "\xe2\x82"), "not valid UTF-8"},
 	}
 	for _, tt := range tests {
 		err := tt.c.Validate()
@@ -118,10 +118,10 @@ func TestInvalidConditionsFailClosed(t *testing.T) {
 }
 
 func TestExprValidate(t *testing.T) {
-	if err := (Expr{Equal("a", "1"), IsEmptyCond("b")}).Validate(); err != nil {
+	if err := (Expr{CondEquals("a", "1"), CondIsEmpty("b")}).Validate(); err != nil {
 		t.Errorf("valid Expr: %v", err)
 	}
-	err := Expr{Equal("a", "1"), Equal("b", "1"), In("c")}.Validate()
+	err := Expr{CondEquals("a", "1"), CondEquals("b", "1"), CondIn("c")}.Validate()
 	if err == nil || !strings.HasPrefix(err.Error(), "query: condition 3: condition c: a set needs") {
 		t.Errorf("Validate() = %v", err)
 	}

@@ -190,7 +190,7 @@ func (f structField) condition(v reflect.Value) (c Condition, ok bool, err error
 		if v.IsNil() {
 			return Condition{}, false, nil
 		}
-		return Equal(f.Name, strconv.FormatBool(v.Elem().Bool())), true, nil
+		return CondEquals(f.Name, strconv.FormatBool(v.Elem().Bool())), true, nil
 	case EnumField:
 		if v.Len() == 0 {
 			return Condition{}, false, nil
@@ -199,7 +199,7 @@ func (f structField) condition(v reflect.Value) (c Condition, ok bool, err error
 		for i := range values {
 			values[i] = v.Index(i).String()
 		}
-		return In(f.Name, values...), true, nil
+		return CondIn(f.Name, values...), true, nil
 	}
 	// schemaOf only produces the kinds above.
 	return Condition{}, false, fmt.Errorf("unsupported field kind %v", f.Kind)

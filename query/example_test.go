@@ -11,10 +11,10 @@ import (
 
 func Example() {
 	e := query.Expr{
-		query.Equal("customerId", "42"),
-		query.StartsWithCond("erpId", "ABC;x"), // the ';' is data, not a separator
-		query.In("Customer.Status", "Active", "Draft"),
-		query.IsEmptyCond("crmId"),
+		query.CondEquals("customerId", "42"),
+		query.CondStartsWith("erpId", "ABC;x"), // the ';' is data, not a separator
+		query.CondIn("Customer.Status", "Active", "Draft"),
+		query.CondIsEmpty("crmId"),
 	}
 	fmt.Println(e)
 

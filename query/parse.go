@@ -91,7 +91,7 @@ func (p parser) condition(start, end int) (Condition, error) {
 	at := start + colon + 1 // offset of the value
 	raw := part[colon+1:]
 	if raw == "[empty]" {
-		return IsEmptyCond(name), nil
+		return CondIsEmpty(name), nil
 	}
 	if i := strings.IndexAny(raw, "[]"); i >= 0 {
 		return Condition{}, p.errorf(at+i, "unescaped %q outside [empty]", raw[i])
@@ -121,7 +121,7 @@ func (p parser) rangeCond(name, raw string, at int) (Condition, error) {
 	if err != nil {
 		return Condition{}, err
 	}
-	return NewRange(name, lower, upper), nil
+	return CondRange(name, lower, upper), nil
 }
 
 func (p parser) setCond(name, raw string, at int) (Condition, error) {

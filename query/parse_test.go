@@ -23,32 +23,32 @@ func TestParse(t *testing.T) {
 		{"erpId:*555", Expr{match("erpId", "", "555")}},
 		{"erpId:*", Expr{match("erpId", "", "")}},
 		{"erpId:5*5", Expr{match("erpId", "5", "5")}},
-		{"crmId:[empty]", Expr{IsEmptyCond("crmId")}},
-		{"status:Active,Draft", Expr{In("status", "Active", "Draft")}},
-		{"id:1,2,3", Expr{In("id", "1", "2", "3")}},
-		{"postedTimestamp:2024-01-01|2024-02-01", Expr{NewRange("postedTimestamp", "2024-01-01", "2024-02-01")}},
-		{"x:|2024-01-01T10:00:00", Expr{NewRange("x", "", "2024-01-01T10:00:00")}},
-		{"closingArBalance:-10.5|", Expr{NewRange("closingArBalance", "-10.5", "")}},
-		{"x:|", Expr{NewRange("x", "", "")}},
-		{"Customer.CustomerReference.Reference1:ABC", Expr{Equal("Customer.CustomerReference.Reference1", "ABC")}},
-		{"a:b:c", Expr{Equal("a", "b:c")}}, // only the first ':' separates
-		{"a:%3B%2C%7C%2A%5Bempty%5D", Expr{Equal("a", ";,|*[empty]")}},
-		{"a:%3b", Expr{Equal("a", ";")}}, // lowercase hex is accepted
-		{"a:x+y z", Expr{Equal("a", "x+y z")}},
+		{"crmId:[empty]", Expr{CondIsEmpty("crmId")}},
+		{"status:Active,Draft", Expr{CondIn("status", "Active", "Draft")}},
+		{"id:1,2,3", Expr{CondIn("id", "1", "2", "3")}},
+		{"postedTimestamp:2024-01-01|2024-02-01", Expr{CondRange("postedTimestamp", "2024-01-01", "2024-02-01")}},
+		{"x:|2024-01-01T10:00:00", Expr{CondRange("x", "", "2024-01-01T10:00:00")}},
+		{"closingArBalance:-10.5|", Expr{CondRange("closingArBalance", "-10.5", "")}},
+		{"x:|", Expr{CondRange("x", "", "")}},
+		{"Customer.CustomerReference.Reference1:ABC", Expr{CondEquals("Customer.CustomerReference.Reference1", "ABC")}},
+		{"a:b:c", Expr{CondEquals("a", "b:c")}}, // only the first ':' separates
+		{"a:%3B%2C%7C%2A%5Bempty%5D", Expr{CondEquals("a", ";,|*[empty]")}},
+		{"a:%3b", Expr{CondEquals("a", ";")}}, // lowercase hex is accepted
+		{"a:x+y z", Expr{CondEquals("a", "x+y z")}},
 		{"a:%2A*", Expr{match("a", "*", "")}},
-		{"a:%2C,%7C", Expr{In("a", ",", "|")}},
-		{"a:%7C|%2C", Expr{NewRange("a", "|", ",")}},
-		{"a:Müller", Expr{Equal("a", "Müller")}},
-		{"a:%C3%BC", Expr{Equal("a", "ü")}},
-		{"a:1;", Expr{Equal("a", "1")}},
+		{"a:%2C,%7C", Expr{CondIn("a", ",", "|")}},
+		{"a:%7C|%2C", Expr{CondRange("a", "|", ",")}},
+		{"a:Müller", Expr{CondEquals("a", "Müller")}},
+		{"a:%C3%BC", Expr{CondEquals("a", "ü")}},
+		{"a:1;", Expr{CondEquals("a", "1")}},
 		{
 			"customerId:42;postedTimestamp:2024-01-01|2024-02-01;erpId:ABC*;Customer.Status:Active,Draft;crmId:[empty]",
 			Expr{
-				Equal("customerId", "42"),
-				NewRange("postedTimestamp", "2024-01-01", "2024-02-01"),
-				StartsWithCond("erpId", "ABC"),
-				In("Customer.Status", "Active", "Draft"),
-				IsEmptyCond("crmId"),
+				CondEquals("customerId", "42"),
+				CondRange("postedTimestamp", "2024-01-01", "2024-02-01"),
+				CondStartsWith("erpId", "ABC"),
+				CondIn("Customer.Status", "Active", "Draft"),
+				CondIsEmpty("crmId"),
 			},
 		},
 	}
@@ -123,7 +123,7 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestMustParse(t *testing.T) {
-	if got := MustParse("a:1"); !reflect.DeepEqual(got, Expr{Equal("a", "1")}) {
+	if got := MustParse("a:1"); !reflect.DeepEqual(got, Expr{CondEquals("a", "1")}) {
 		t.Errorf("MustParse = %#v", got)
 	}
 	defer func() {

@@ -22,20 +22,20 @@ var hostile = []string{
 func TestRoundTripConstructors(t *testing.T) {
 	for _, v := range hostile {
 		conds := []query.Condition{
-			query.Equal("n", v),
-			query.StartsWithCond("n", v),
-			query.EndsWithCond("n", v),
-			query.ContainsCond("n", v),
-			query.IsEmptyCond("n"),
-			query.NewRange("n", v, ""),
-			query.NewRange("n", "", v),
-			query.NewRange("n", v, v),
+			query.CondEquals("n", v),
+			query.CondStartsWith("n", v),
+			query.CondEndsWith("n", v),
+			query.CondContains("n", v),
+			query.CondIsEmpty("n"),
+			query.CondRange("n", v, ""),
+			query.CondRange("n", "", v),
+			query.CondRange("n", v, v),
 		}
 		if v != "" {
-			conds = append(conds, query.In("n", v, v+"x"), query.In("n", "x", v, "y"), query.In("n", v))
+			conds = append(conds, query.CondIn("n", v, v+"x"), query.CondIn("n", "x", v, "y"), query.CondIn("n", v))
 		}
 		for _, c := range conds {
-			assertRoundTrip(t, query.Expr{query.Equal("before", "1"), c, query.Equal("after", "2")})
+			assertRoundTrip(t, query.Expr{query.CondEquals("before", "1"), c, query.CondEquals("after", "2")})
 		}
 	}
 }
@@ -149,8 +149,8 @@ func FuzzBuildParse(f *testing.F) {
 		}
 
 		// Hand-made conditions either round-trip or fail closed.
-		for _, c := range []query.Condition{query.Equal("x", a), query.In("x", a, b), query.NewRange("x", a, b), query.ContainsCond("x", b)} {
-			e := query.Expr{query.Equal("p", "1"), c, query.Equal("q", "2")}
+		for _, c := range []query.Condition{query.CondEquals("x", a), query.CondIn("x", a, b), query.CondRange("x", a, b), query.CondContains("x", b)} {
+			e := query.Expr{query.CondEquals("p", "1"), c, query.CondEquals("q", "2")}
 			back, err := query.Parse(e.String())
 			if c.Validate() != nil {
 				if err == nil {

@@ -53,15 +53,15 @@ func (t Text) IsZero() bool { return t.op == noText }
 func (t Text) condition(name string) (c Condition, ok bool) {
 	switch t.op {
 	case textEquals:
-		return Equal(name, t.value), true
+		return CondEquals(name, t.value), true
 	case textStartsWith:
-		return StartsWithCond(name, t.value), true
+		return CondStartsWith(name, t.value), true
 	case textEndsWith:
-		return EndsWithCond(name, t.value), true
+		return CondEndsWith(name, t.value), true
 	case textContains:
-		return ContainsCond(name, t.value), true
+		return CondContains(name, t.value), true
 	case textEmpty:
-		return IsEmptyCond(name), true
+		return CondIsEmpty(name), true
 	}
 	return Condition{}, false
 }
@@ -75,7 +75,7 @@ func (v Ints) condition(name string) Condition {
 	for i, n := range v {
 		s[i] = strconv.FormatInt(n, 10)
 	}
-	return In(name, s...)
+	return CondIn(name, s...)
 }
 
 // TimeRange is a condition on a date-time field: From <= field < To. A zero
@@ -108,7 +108,7 @@ func (r TimeRange) condition(name string) (Condition, error) {
 	if fromText != "" && toText != "" && !from.Before(to) {
 		return Condition{}, fmt.Errorf("empty range: from %s is not before to %s", fromText, toText)
 	}
-	return NewRange(name, fromText, toText), nil
+	return CondRange(name, fromText, toText), nil
 }
 
 // bound returns t as sent, and its text; the zero time is an open end ("").
@@ -152,7 +152,7 @@ func (r DecimalRange) condition(name string) (Condition, error) {
 	if r.From != nil && r.To != nil && !r.From.LessThan(*r.To) {
 		return Condition{}, errors.New("empty range: from " + decimalText(r.From) + " is not below to " + decimalText(r.To))
 	}
-	return NewRange(name, decimalText(r.From), decimalText(r.To)), nil
+	return CondRange(name, decimalText(r.From), decimalText(r.To)), nil
 }
 
 // decimalText renders d exactly and without exponent, like Decimal.String

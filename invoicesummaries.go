@@ -1,0 +1,61 @@
+package billing
+
+import (
+	"context"
+	"iter"
+)
+
+// InvoiceSummariesService lists a customer's invoice summaries: invoices
+// without their charges, with the filters of the summary endpoint.
+type InvoiceSummariesService struct{ service }
+
+// ListInvoiceSummariesParams are the parameters of
+// [InvoiceSummariesService.List].
+type ListInvoiceSummariesParams struct {
+	ListOptions
+	// Filter becomes the query parameter.
+	Filter InvoiceSummaryFilter `url:"query"`
+}
+
+// List returns one page of a customer's invoice summaries. It fails with
+// [ErrNotFound] when the customer does not exist, and with a
+// [*ValidationError] (matching [ErrInvalidParams]) for a customerID that
+// is not positive or bad params, before sending anything.
+//
+// API: GET /v1/customers/{customerId}/invoiceSummaries
+func (s *InvoiceSummariesService) List(ctx context.Context, customerID int64, params *ListInvoiceSummariesParams, opts ...RequestOption) (*Page[InvoiceSummary], error) {
+	id, err := pathID("customerId", customerID)
+	if err != nil {
+		return nil, err
+	}
+	p := orZero(params)
+	return listWith[InvoiceSummary](ctx, s.client, "/v1/customers/"+id+"/invoiceSummaries", &p, p.ListOptions, p.Filter, opts)
+}
+
+// Pages iterates over the pages of [InvoiceSummariesService.List], from
+// params.PageNumber to the last page.
+//
+// API: GET /v1/customers/{customerId}/invoiceSummaries, once per page
+func (s *InvoiceSummariesService) Pages(ctx context.Context, customerID int64, params *ListInvoiceSummariesParams, opts ...RequestOption) iter.Seq2[*Page[InvoiceSummary], error] {
+	return pagesOf(ctx, params, opts, func(ctx context.Context, p *ListInvoiceSummariesParams) (*Page[InvoiceSummary], error) {
+		return s.List(ctx, customerID, p, opts...)
+	})
+}
+
+// All iterates over every invoice summary of a customer, page by page. On
+// error it yields the error once and stops.
+//
+// API: GET /v1/customers/{customerId}/invoiceSummaries, once per page
+func (s *InvoiceSummariesService) All(ctx context.Context, customerID int64, params *ListInvoiceSummariesParams, opts ...RequestOption) iter.Seq2[InvoiceSummary, error] {
+	return items(s.Pages(ctx, customerID, params, opts...))
+}
+
+// Count returns the number of a customer's invoice summaries matching
+// params (X-Count), with a single one-item request.
+//
+// API: GET /v1/customers/{customerId}/invoiceSummaries?pageSize=1
+func (s *InvoiceSummariesService) Count(ctx context.Context, customerID int64, params *ListInvoiceSummariesParams, opts ...RequestOption) (int, error) {
+	return countOf(ctx, params, func(ctx context.Context, p *ListInvoiceSummariesParams) (*Page[InvoiceSummary], error) {
+		return s.List(ctx, customerID, p, opts...)
+	})
+}
