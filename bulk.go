@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/billingapi/billing-go/query"
 )
@@ -36,15 +37,22 @@ type BulkPriceChangeParams struct {
 }
 
 // BulkFilterOptions searches the subscriptions of a bulk price change. Each
-// date pair keeps subscriptions whose date lies between start and end; a
-// zero Timestamp is not sent. The lists are sent comma-separated.
+// date pair keeps subscriptions whose date lies between start and end,
+// both included; a zero time is not sent. Times are sent in UTC, as
+// [Timestamp] writes them. The lists are sent comma-separated.
 type BulkFilterOptions struct {
-	CustomerCreatedDateRangeStartDate     Timestamp
-	CustomerCreatedDateRangeEndDate       Timestamp
-	SubscriptionCreatedDateRangeStartDate Timestamp
-	SubscriptionCreatedDateRangeEndDate   Timestamp
-	NextBillingDateRangeStartDate         Timestamp
-	NextBillingDateRangeEndDate           Timestamp
+	// CustomerCreatedDateRangeStartDate and ...EndDate bound the customer's
+	// creation time.
+	CustomerCreatedDateRangeStartDate time.Time
+	CustomerCreatedDateRangeEndDate   time.Time
+	// SubscriptionCreatedDateRangeStartDate and ...EndDate bound the
+	// subscription's creation time.
+	SubscriptionCreatedDateRangeStartDate time.Time
+	SubscriptionCreatedDateRangeEndDate   time.Time
+	// NextBillingDateRangeStartDate and ...EndDate bound the subscription's
+	// next billing date.
+	NextBillingDateRangeStartDate time.Time
+	NextBillingDateRangeEndDate   time.Time
 	// CustomerStatuses keeps subscriptions of customers in these statuses.
 	CustomerStatuses []CustomerStatus
 	// SubscriptionStatuses keeps subscriptions in these statuses.
@@ -80,12 +88,12 @@ type bulkFilterOptionsWire struct {
 // MarshalJSON writes the lists comma-separated, as the API expects.
 func (o BulkFilterOptions) MarshalJSON() ([]byte, error) {
 	return json.Marshal(bulkFilterOptionsWire{
-		CustomerCreatedDateRangeStartDate:     o.CustomerCreatedDateRangeStartDate,
-		CustomerCreatedDateRangeEndDate:       o.CustomerCreatedDateRangeEndDate,
-		SubscriptionCreatedDateRangeStartDate: o.SubscriptionCreatedDateRangeStartDate,
-		SubscriptionCreatedDateRangeEndDate:   o.SubscriptionCreatedDateRangeEndDate,
-		NextBillingDateRangeStartDate:         o.NextBillingDateRangeStartDate,
-		NextBillingDateRangeEndDate:           o.NextBillingDateRangeEndDate,
+		CustomerCreatedDateRangeStartDate:     NewTimestamp(o.CustomerCreatedDateRangeStartDate),
+		CustomerCreatedDateRangeEndDate:       NewTimestamp(o.CustomerCreatedDateRangeEndDate),
+		SubscriptionCreatedDateRangeStartDate: NewTimestamp(o.SubscriptionCreatedDateRangeStartDate),
+		SubscriptionCreatedDateRangeEndDate:   NewTimestamp(o.SubscriptionCreatedDateRangeEndDate),
+		NextBillingDateRangeStartDate:         NewTimestamp(o.NextBillingDateRangeStartDate),
+		NextBillingDateRangeEndDate:           NewTimestamp(o.NextBillingDateRangeEndDate),
 		CustomerStatuses:                      joinStrings(o.CustomerStatuses),
 		SubscriptionStatuses:                  joinStrings(o.SubscriptionStatuses),
 		Intervals:                             joinStrings(o.Intervals),
@@ -105,12 +113,12 @@ func (o *BulkFilterOptions) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	out := BulkFilterOptions{
-		CustomerCreatedDateRangeStartDate:     w.CustomerCreatedDateRangeStartDate,
-		CustomerCreatedDateRangeEndDate:       w.CustomerCreatedDateRangeEndDate,
-		SubscriptionCreatedDateRangeStartDate: w.SubscriptionCreatedDateRangeStartDate,
-		SubscriptionCreatedDateRangeEndDate:   w.SubscriptionCreatedDateRangeEndDate,
-		NextBillingDateRangeStartDate:         w.NextBillingDateRangeStartDate,
-		NextBillingDateRangeEndDate:           w.NextBillingDateRangeEndDate,
+		CustomerCreatedDateRangeStartDate:     w.CustomerCreatedDateRangeStartDate.Time,
+		CustomerCreatedDateRangeEndDate:       w.CustomerCreatedDateRangeEndDate.Time,
+		SubscriptionCreatedDateRangeStartDate: w.SubscriptionCreatedDateRangeStartDate.Time,
+		SubscriptionCreatedDateRangeEndDate:   w.SubscriptionCreatedDateRangeEndDate.Time,
+		NextBillingDateRangeStartDate:         w.NextBillingDateRangeStartDate.Time,
+		NextBillingDateRangeEndDate:           w.NextBillingDateRangeEndDate.Time,
 		CustomerStatuses:                      splitStrings[CustomerStatus](w.CustomerStatuses),
 		SubscriptionStatuses:                  splitStrings[SubscriptionStatus](w.SubscriptionStatuses),
 		Intervals:                             splitStrings[Interval](w.Intervals),

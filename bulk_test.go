@@ -19,8 +19,8 @@ const (
 
 const bkPreviewResponse = `{"subscriptions":[{"subscriptionId":901,"planProductId":11,"currentAmount":10.125,"newAmount":12.50}],"totalCount":1,"note":null}`
 
-func bkTS(y int, m time.Month, d, hh, mm, ss int, loc *time.Location) billing.Timestamp {
-	return billing.NewTimestamp(time.Date(y, m, d, hh, mm, ss, 0, loc))
+func bkTS(y int, m time.Month, d, hh, mm, ss int, loc *time.Location) time.Time {
+	return time.Date(y, m, d, hh, mm, ss, 0, loc)
 }
 
 func TestPreviewPriceChangeRequest(t *testing.T) {
@@ -68,7 +68,7 @@ func TestPreviewPriceChangeRequest(t *testing.T) {
 					CustomerCreatedDateRangeStartDate:     bkTS(2024, 1, 1, 0, 0, 0, time.UTC),
 					CustomerCreatedDateRangeEndDate:       bkTS(2024, 6, 30, 23, 59, 59, time.UTC),
 					SubscriptionCreatedDateRangeStartDate: bkTS(2024, 2, 1, 2, 0, 0, plus2), // 00:00 UTC
-					NextBillingDateRangeEndDate:           billing.NewTimestamp(time.Date(2024, 12, 31, 12, 0, 0, 500000000, time.UTC)),
+					NextBillingDateRangeEndDate:           time.Date(2024, 12, 31, 12, 0, 0, 500000000, time.UTC),
 					CustomerStatuses:                      []billing.CustomerStatus{billing.CustomerStatusActive, billing.CustomerStatusHold},
 					SubscriptionStatuses:                  []billing.SubscriptionStatus{billing.SubscriptionStatusActive},
 					Intervals:                             []billing.Interval{billing.IntervalMonthly, billing.IntervalYearly},
@@ -149,7 +149,7 @@ func TestBulkFilterOptionsJSONRoundTrip(t *testing.T) {
 	if err := json.Unmarshal(b, &out); err != nil {
 		t.Fatal(err)
 	}
-	if !out.CustomerCreatedDateRangeStartDate.Equal(in.CustomerCreatedDateRangeStartDate.Time) ||
+	if !out.CustomerCreatedDateRangeStartDate.Equal(in.CustomerCreatedDateRangeStartDate) ||
 		len(out.CustomerStatuses) != 2 || out.CustomerStatuses[1] != billing.CustomerStatusDraft ||
 		len(out.Code2) != 2 || out.Code2[1] != 8 || len(out.ExcludedProducts) != 1 {
 		t.Errorf("round trip = %+v", out)

@@ -96,7 +96,7 @@ var fuzzOps = [12]fuzzOp{
 		return r, nil, err
 	}},
 	{"PaymentMethods.CreateWalletAgreement", func(ctx context.Context, c *billing.Client, ids fuzzIDs) (any, io.ReadCloser, error) {
-		r, err := c.PaymentMethods.CreateWalletAgreement(ctx, ids.provider, &billing.WalletAgreementParams{
+		r, err := c.PaymentMethods.CreateWalletAgreement(ctx, billing.WalletProvider(ids.provider), &billing.WalletAgreementParams{
 			Token: "EC-FUZZ", CustomerID: ids.customer, Source: billing.PaymentSourceManual,
 		})
 		return r, nil, err

@@ -60,11 +60,9 @@ func (o ListOptions) check(filter any) error {
 	return invalid("sortExpression", "%q is not a string or date filter of this endpoint; use one of %s", o.Sort.Field, strings.Join(names, ", "))
 }
 
-// Page is one page of a list, with the X-* paging headers decoded. A header
-// the answer did not carry reads as -1 (or "" for the sort headers).
-type Page[T any] struct {
-	// Items are the entities on this page.
-	Items []T
+// PageInfo holds the X-* paging headers of a list answer. A header the
+// answer did not carry reads as -1 (or "" for the sort headers).
+type PageInfo struct {
 	// Count is X-Count: the number of results matching the criteria.
 	Count int
 	// MaxCount is X-MaxCount: the number of results without criteria.
@@ -85,6 +83,13 @@ type Page[T any] struct {
 	SortOrder query.Order
 	// SortExpression is X-SortExpression: the field sorted on.
 	SortExpression string
+}
+
+// Page is one page of a list: its items and its decoded paging headers.
+type Page[T any] struct {
+	// Items are the entities on this page.
+	Items []T
+	PageInfo
 	// Response is the HTTP answer the page came in.
 	Response Response
 
@@ -97,18 +102,26 @@ type Page[T any] struct {
 	nextHeader bool
 }
 
-// newPage reads the paging headers of an answer. A header that is present
-// but cannot be read is an error (ErrPagination): guessing would end an
-// iteration early, or run it on, without a word. An absent header reads
-// as -1 and leaves the decision to the others (see HasNext).
+// newPage starts the page of an answer from its paging headers.
 func newPage[T any](h http.Header, requested, requestedSize int) (*Page[T], error) {
-	p := &Page[T]{
-		SortOrder:      query.Order(h.Get("X-SortOrder")),
-		SortExpression: h.Get("X-SortExpression"),
-		requested:      requested,
-		requestedSize:  requestedSize,
-		nextHeader:     len(h.Values("X-NextPage")) > 0,
+	info, err := parsePageInfo(h)
+	if err != nil {
+		return nil, err
 	}
+	return &Page[T]{
+		PageInfo:      info,
+		requested:     requested,
+		requestedSize: requestedSize,
+		nextHeader:    len(h.Values("X-NextPage")) > 0,
+	}, nil
+}
+
+// parsePageInfo reads the paging headers of an answer. A header that is
+// present but cannot be read is an error (ErrPagination): guessing would
+// end an iteration early, or run it on, without a word. An absent header
+// reads as -1 and leaves the decision to the others (see Page.HasNext).
+func parsePageInfo(h http.Header) (PageInfo, error) {
+	p := PageInfo{SortOrder: query.Order(h.Get("X-SortOrder")), SortExpression: h.Get("X-SortExpression")}
 	for _, f := range []struct {
 		name string
 		dst  *int
@@ -119,7 +132,7 @@ func newPage[T any](h http.Header, requested, requestedSize int) (*Page[T], erro
 	} {
 		v, err := pagingHeader(h, f.name)
 		if err != nil {
-			return nil, err
+			return PageInfo{}, err
 		}
 		*f.dst = v
 	}

@@ -196,26 +196,39 @@ type WalletPaymentMethod struct {
 	ModifiedDate         Timestamp `json:"modifiedDate"`
 }
 
+// WalletProvider names a payment-wallet provider: the path segment of its
+// endpoint. The service matches it without regard to case, so "paypal"
+// reaches the same endpoint as [WalletProviderPaypal].
+type WalletProvider string
+
+// WalletProviderPaypal is the provider the API reference names.
+const WalletProviderPaypal WalletProvider = "Paypal"
+
 // providerPattern keeps the provider a single path segment.
 var providerPattern = regexp.MustCompile(`^[A-Za-z0-9]+$`)
 
 // CreateWalletAgreement creates a payment-wallet billing agreement with the
-// wallet provider named by provider, the path segment of the provider's
-// endpoint (for example "Paypal"): letters and digits only. It fails with
-// [ErrBadRequest] (key "agreement") when the service finds neither token
-// nor baid. It is a write: it is retried only when the server surely did
-// not act on it.
+// wallet provider (for example [WalletProviderPaypal]; letters and digits
+// only) and returns the payment method it created.
+//
+// Before sending anything it rejects, with a [*ValidationError] matching
+// [ErrInvalidParams], a provider that is not a single word, params without
+// token or baid, a customerId that is not positive or a missing source.
+// The service answers [ErrBadRequest] (key "agreement") when it cannot
+// use the token or baid. It is a write: it is retried only when the
+// server surely did not act on it, and its error matches
+// [ErrOutcomeUnknown] when the agreement may have been created.
 //
 // API: POST /v1/{provider}
-func (s *PaymentMethodsService) CreateWalletAgreement(ctx context.Context, provider string, params *WalletAgreementParams, opts ...RequestOption) (*WalletPaymentMethod, error) {
-	if !providerPattern.MatchString(provider) {
+func (s *PaymentMethodsService) CreateWalletAgreement(ctx context.Context, provider WalletProvider, params *WalletAgreementParams, opts ...RequestOption) (*WalletPaymentMethod, error) {
+	if !providerPattern.MatchString(string(provider)) {
 		return nil, invalid("provider", "must be letters and digits only, e.g. Paypal")
 	}
 	if err := params.validate(); err != nil {
 		return nil, err
 	}
 	var pm WalletPaymentMethod
-	cl := &call{method: http.MethodPost, path: "/v1/" + provider, body: params, write: true}
+	cl := &call{method: http.MethodPost, path: "/v1/" + string(provider), body: params, write: true}
 	if _, err := s.client.doJSON(ctx, cl, opts, &pm); err != nil {
 		return nil, err
 	}

@@ -480,7 +480,7 @@ func TestCreateWalletAgreementValidation(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			w := newWire(t)
 			w.on(http.MethodPost, pmWalletPath, http.StatusOK, pmWalletResponse)
-			_, err := w.client.PaymentMethods.CreateWalletAgreement(context.Background(), tt.provider, tt.params())
+			_, err := w.client.PaymentMethods.CreateWalletAgreement(context.Background(), billing.WalletProvider(tt.provider), tt.params())
 			assertValidation(t, err, tt.field)
 			if n := w.sent(); n != 0 {
 				t.Errorf("requests sent = %d, want 0", n)

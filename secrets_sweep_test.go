@@ -401,7 +401,7 @@ func sweepOps() []sweepOp {
 					Token: "EC-SWEEP", CustomerID: in.customer, Source: in.source,
 					PaymentCollectOptions: &billing.PaymentCollectOptions{CollectionAmount: decimal.RequireFromString("2")},
 				}
-				r, err := c.PaymentMethods.CreateWalletAgreement(ctx, in.provider, p, opts...)
+				r, err := c.PaymentMethods.CreateWalletAgreement(ctx, billing.WalletProvider(in.provider), p, opts...)
 				return sweepOutcome{[]any{in.provider, p}, r, err}
 			},
 			fails: []sweepFail{

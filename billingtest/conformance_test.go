@@ -1125,7 +1125,7 @@ func TestConformanceBulkPreview(t *testing.T) {
 		{"query search", billing.BulkPriceChangeParams{SelectAll: true, Query: billing.SubscriberFilter{FirstName: query.Equals("ADA")}}, []int64{w.sub1}},
 		{"query search, no match", billing.BulkPriceChangeParams{SelectAll: true, Query: billing.SubscriberFilter{FirstName: query.Equals("Bob")}}, nil},
 		{"filterOptions", billing.BulkPriceChangeParams{SelectAll: true, FilterOptions: &billing.BulkFilterOptions{
-			Intervals: []billing.Interval{billing.IntervalMonthly}, NextBillingDateRangeStartDate: billing.NewTimestamp(day(2024, 6, 1))}}, []int64{w.sub1}},
+			Intervals: []billing.Interval{billing.IntervalMonthly}, NextBillingDateRangeStartDate: day(2024, 6, 1)}}, []int64{w.sub1}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

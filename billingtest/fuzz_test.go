@@ -206,7 +206,7 @@ func fuzzSDKRequests(tb testing.TB) []Request {
 	_, _ = c.Bulk.PreviewPriceChange(ctx, 900, &billing.BulkPriceChangeParams{
 		PlanProductIDs: []int64{902},
 		FilterOptions: &billing.BulkFilterOptions{
-			CustomerCreatedDateRangeStartDate: billing.NewTimestamp(day(2024, 1, 1)),
+			CustomerCreatedDateRangeStartDate: day(2024, 1, 1),
 			CustomerStatuses:                  []billing.CustomerStatus{billing.CustomerStatusActive},
 			Intervals:                         []billing.Interval{billing.IntervalMonthly}, ExcludedProducts: []string{"961"},
 			Code1: []int64{11, 12},

@@ -218,13 +218,13 @@ func decodePreviewParams(raw json.RawMessage) (*billing.BulkPriceChangeParams, e
 // filterOptionsPredicate compiles filterOptions into a search.
 func filterOptionsPredicate(o *billing.BulkFilterOptions) (func(subscriberRow) bool, error) {
 	var preds []func(subscriberRow) bool
-	dateRange := func(start, end billing.Timestamp, get func(subscriberRow) time.Time) {
+	dateRange := func(start, end time.Time, get func(subscriberRow) time.Time) {
 		if start.IsZero() && end.IsZero() {
 			return
 		}
 		preds = append(preds, func(r subscriberRow) bool {
 			t := get(r)
-			return !t.IsZero() && (start.IsZero() || !t.Before(start.Time)) && (end.IsZero() || !t.After(end.Time))
+			return !t.IsZero() && (start.IsZero() || !t.Before(start)) && (end.IsZero() || !t.After(end))
 		})
 	}
 	dateRange(o.CustomerCreatedDateRangeStartDate, o.CustomerCreatedDateRangeEndDate, func(r subscriberRow) time.Time { return r.cust.CreatedTimestamp })

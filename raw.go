@@ -1,0 +1,96 @@
+package billing
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// Request is a call to an endpoint the SDK does not wrap (customers,
+// subscriptions, payments and the rest of the service), for [Client.Do].
+type Request struct {
+	// Method is GET, POST, PUT, PATCH or DELETE.
+	Method string
+	// Path is the path below the base URL, starting with /v1/ and written
+	// as the API reference writes it, e.g. "/v1/Customers/42". It must be
+	// escaped already: build segments from values with url.PathEscape.
+	Path string
+	// Query holds the query parameters. A filter goes under "query", e.g.
+	// url.Values{"query": {query.Expr{...}.String()}}.
+	Query url.Values
+	// Body is encoded as JSON, amounts as numbers; nil sends no body.
+	Body any
+	// Idempotent says that the call is safe to repeat, so that it is
+	// retried as a read is although its method is not GET. Without it, a
+	// POST, PUT, PATCH or DELETE is a write: it is retried only when the
+	// server surely did not act on it, and its error matches
+	// [ErrOutcomeUnknown] when it may have been applied.
+	Idempotent bool
+}
+
+// Do sends req with everything a wrapped operation gets: the client's
+// authentication, retries (see Request.Idempotent), typed errors,
+// rate-limit capture ([CaptureResponse]), logging and the scrubbing of the
+// API key from what the server says back (the SDK cannot know other
+// secrets a raw body holds). A 2xx JSON answer is decoded into out, a
+// pointer (a *json.RawMessage keeps it as it came); with out nil, or a 204,
+// the body is discarded. The returned Response holds the answer's status
+// and headers; its Page method reads the paging headers of a list.
+//
+// Before sending anything, a nil req, a method other than those above or a
+// path outside /v1 (or with a query, a fragment, dot segments or unescaped
+// characters) is a [*ValidationError] matching [ErrInvalidParams].
+//
+// API: any method and path under /v1
+func (c *Client) Do(ctx context.Context, req *Request, out any, opts ...RequestOption) (*Response, error) {
+	if err := req.validate(); err != nil {
+		return nil, err
+	}
+	cl := &call{method: req.Method, path: req.Path, query: req.Query, body: req.Body,
+		write: req.Method != http.MethodGet && !req.Idempotent}
+	cl.read = func(resp *http.Response) error {
+		if out == nil || resp.StatusCode == http.StatusNoContent {
+			drainAndClose(resp.Body)
+			return nil
+		}
+		return c.decodeJSON(resp, out)
+	}
+	resp, err := c.do(ctx, cl, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Response{StatusCode: resp.StatusCode, Header: resp.Header, RateLimit: parseRateLimit(resp.Header, c.cfg.now())}, nil
+}
+
+// Page reads the X-* paging headers of a list answer. An answer without
+// them gives -1 for each; a header that cannot be read is an error matching
+// [ErrPagination].
+func (r *Response) Page() (PageInfo, error) {
+	return parsePageInfo(r.Header)
+}
+
+func (r *Request) validate() error {
+	if r == nil {
+		return invalid("Request", "required")
+	}
+	switch r.Method {
+	case http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
+	default:
+		return invalid("Method", "must be GET, POST, PUT, PATCH or DELETE, got %s", quoteForError(truncateForError(r.Method)))
+	}
+	if !strings.HasPrefix(r.Path, "/v1/") {
+		return invalid("Path", "must start with /v1/, got %s", quoteForError(truncateForError(r.Path)))
+	}
+	u, err := url.Parse(r.Path)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || u.EscapedPath() != r.Path {
+		return invalid("Path", "must be an escaped path with no query or fragment (put parameters in Query, escape segments with url.PathEscape), got %s", quoteForError(truncateForError(r.Path)))
+	}
+	// Decoded, so that %2e%2e is a dot segment too.
+	for _, seg := range strings.Split(strings.TrimSuffix(u.Path, "/"), "/")[1:] {
+		if seg == "" || seg == "." || seg == ".." {
+			return invalid("Path", "must not have empty or dot segments, got %s", quoteForError(truncateForError(r.Path)))
+		}
+	}
+	return nil
+}
