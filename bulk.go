@@ -231,7 +231,10 @@ func (p *BulkPriceChangePreview) Decode(v any) error {
 
 // PreviewPriceChange previews pushing a plan's current prices out to its
 // subscribers: which subscriptions and plan products would change. It
-// changes nothing, so it is retried like a read.
+// changes nothing, so it is retried like a read. It fails with
+// [ErrNotFound] for an unknown plan.
+// A bad id or params are refused before sending with a [*ValidationError]
+// matching [ErrInvalidParams].
 //
 // API: POST /v1/Subscribers/{planId}/PreviewBulkPriceChange
 func (s *BulkService) PreviewPriceChange(ctx context.Context, planID int64, params *BulkPriceChangeParams, opts ...RequestOption) (*BulkPriceChangePreview, error) {
@@ -294,8 +297,12 @@ func (j BulkJob) MarshalJSON() ([]byte, error) {
 
 // Process submits a validated bulk job for processing and returns the job.
 // A job that is not validated, or was already submitted, is refused by the
-// service. It is a write: it is retried only when the server surely did
-// not act on it.
+// service with [ErrConflict]; an unknown job with [ErrNotFound]. A job id
+// that is not positive is refused before sending with a [*ValidationError]
+// matching [ErrInvalidParams].
+// It is a write: it is retried only when the server surely did not act on
+// it, and its error matches [ErrOutcomeUnknown] whenever the answer does not
+// prove it was not applied.
 //
 // API: POST /v1/BulkApi/Process
 func (s *BulkService) Process(ctx context.Context, jobID int64, opts ...RequestOption) (*BulkJob, error) {

@@ -24,7 +24,9 @@ type DraftPDFParams struct {
 // reading the stream, and the stream fails with [ErrResponseTooLarge]
 // past [WithMaxResponseBytes].
 //
-// It fails with [ErrNotFound] for an unknown draft invoice. The endpoint is
+// It fails with [ErrNotFound] for an unknown draft invoice, and with a
+// [*ValidationError] matching [ErrInvalidParams] for an id that is not
+// positive, before sending anything. The endpoint is
 // throttled by the service; a 429 is retried after the wait the service
 // asks for (see [RetryPolicy]). The request accepts application/pdf, and
 // application/json for error bodies; an answer with another content type

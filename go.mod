@@ -1,6 +1,6 @@
 module github.com/billingapi/billing-go
 
-go 1.26
+go 1.25
 
 require (
 	github.com/google/go-querystring v1.2.0

@@ -407,10 +407,9 @@ func (b *sampledBody) Read(p []byte) (int, error) {
 }
 
 type sampledTransport struct {
-	base       http.RoundTripper
-	step       int64
-	peak       uint64
-	totalAlloc uint64
+	base http.RoundTripper
+	step int64
+	peak uint64
 }
 
 func (s *sampledTransport) RoundTrip(r *http.Request) (*http.Response, error) {

@@ -23,6 +23,9 @@ type ListInvoicesParams struct {
 
 // List returns one page of all the account's invoices. Invoices in this
 // list carry no charges (Charges is empty); read one with Get for those.
+// Bad params (a negative page, a sort field the endpoint does not have, a
+// filter value the syntax cannot carry) are refused before sending with a
+// [*ValidationError] matching [ErrInvalidParams].
 //
 // API: GET /v1/Invoices
 func (s *InvoicesService) List(ctx context.Context, params *ListInvoicesParams, opts ...RequestOption) (*Page[Invoice], error) {
@@ -70,7 +73,9 @@ type ListCustomerInvoicesParams struct {
 }
 
 // ListByCustomer returns one page of a customer's invoices, with their
-// charges.
+// charges. It fails with [ErrNotFound] for an unknown customer.
+// A bad id or params are refused before sending with a [*ValidationError]
+// matching [ErrInvalidParams].
 //
 // API: GET /v1/Customers/{customerId}/Invoices/
 func (s *InvoicesService) ListByCustomer(ctx context.Context, customerID int64, params *ListCustomerInvoicesParams, opts ...RequestOption) (*Page[Invoice], error) {
@@ -121,6 +126,8 @@ type GetInvoiceParams struct {
 
 // Get reads one invoice. It fails with [ErrNotFound] when the invoice does
 // not exist.
+// A bad id or params are refused before sending with a [*ValidationError]
+// matching [ErrInvalidParams].
 //
 // API: GET /v1/Invoices/{invoiceId}
 func (s *InvoicesService) Get(ctx context.Context, invoiceID int64, params *GetInvoiceParams, opts ...RequestOption) (*Invoice, error) {
@@ -170,9 +177,13 @@ func (p *WriteOffParams) validate() error {
 // WriteOff writes off the full outstanding balance of an invoice and
 // returns the updated invoice, with ChargeGroups. The write-off cannot be
 // reversed. It fails with [ErrBadRequest] when the amount differs from the
-// outstanding balance, and with [ErrNotFound] when the account does not
-// have the write-off permission. It is a write: it is retried only when the
-// server surely did not act on it.
+// outstanding balance, and with [ErrNotFound] for an unknown invoice or
+// when the account does not have the write-off permission. Params without
+// an invoice id or amount are refused before sending with a
+// [*ValidationError] matching [ErrInvalidParams].
+// It is a write: it is retried only when the server surely did not act on
+// it, and its error matches [ErrOutcomeUnknown] whenever the answer does not
+// prove it was not applied.
 //
 // API: POST /v1/invoices/writeoff
 func (s *InvoicesService) WriteOff(ctx context.Context, params *WriteOffParams, opts ...RequestOption) (*Invoice, error) {

@@ -134,8 +134,14 @@ type CreditCard struct {
 
 // ReplaceCreditCard replaces a credit card payment method and returns the
 // replacement, which has a new ID and a masked card number. It fails with
-// [ErrBadRequest] when the payment method has been deleted. It is a write:
-// it is retried only when the server surely did not act on it.
+// [ErrBadRequest] when the payment method has been deleted. Params that
+// the reference rules out (a missing id, card number or CVV, an expiry
+// outside its range, a field over its length) are refused before sending with a
+// [*ValidationError] matching [ErrInvalidParams]; neither error echoes the
+// card number or CVV.
+// It is a write: it is retried only when the server surely did not act on
+// it, and its error matches [ErrOutcomeUnknown] whenever the answer does not
+// prove it was not applied.
 //
 // API: PUT /v1/paymentMethods/creditCard
 func (s *PaymentMethodsService) ReplaceCreditCard(ctx context.Context, params *ReplaceCreditCardParams, opts ...RequestOption) (*CreditCard, error) {

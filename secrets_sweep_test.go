@@ -109,10 +109,10 @@ func newSweepEnv(t *testing.T, wrongKey bool) *sweepEnv {
 	)
 	t.Cleanup(env.srv.Close)
 	env.fx = sweepSeed(t, env.srv)
-	env.logger = slog.New(slog.NewMultiHandler(
+	env.logger = slog.New(teeHandler{
 		slog.NewJSONHandler(env.jsonLog, debug),
 		slog.NewTextHandler(env.textLog, debug),
-	))
+	})
 	tr := &http.Transport{}
 	t.Cleanup(tr.CloseIdleConnections) // no keep-alive goroutine outlives the case
 	c, err := billing.NewClient(sweepKey,
@@ -984,4 +984,43 @@ func TestSecretsSweepDetector(t *testing.T) {
 			t.Errorf("false leak in %q: %v", clean, leaks)
 		}
 	}
+}
+
+// teeHandler hands each record to every handler (slog.NewMultiHandler
+// needs Go 1.26; the module supports 1.25).
+type teeHandler []slog.Handler
+
+func (t teeHandler) Enabled(ctx context.Context, l slog.Level) bool {
+	for _, h := range t {
+		if h.Enabled(ctx, l) {
+			return true
+		}
+	}
+	return false
+}
+
+func (t teeHandler) Handle(ctx context.Context, r slog.Record) error {
+	var errs []error
+	for _, h := range t {
+		if h.Enabled(ctx, r.Level) {
+			errs = append(errs, h.Handle(ctx, r.Clone()))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (t teeHandler) WithAttrs(as []slog.Attr) slog.Handler {
+	out := make(teeHandler, len(t))
+	for i, h := range t {
+		out[i] = h.WithAttrs(as)
+	}
+	return out
+}
+
+func (t teeHandler) WithGroup(name string) slog.Handler {
+	out := make(teeHandler, len(t))
+	for i, h := range t {
+		out[i] = h.WithGroup(name)
+	}
+	return out
 }

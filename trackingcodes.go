@@ -52,8 +52,12 @@ type SalesTrackingCode struct {
 
 // Create creates a sales tracking code. It fails with [ErrBadRequest] when
 // the type is not one of the five categories or their custom names; the
-// error's message lists the valid types. It is a write: it is retried only
-// when the server surely did not act on it.
+// error's message lists the valid types. Params without type, code or
+// name are refused before sending with a [*ValidationError] matching
+// [ErrInvalidParams].
+// It is a write: it is retried only when the server surely did not act on
+// it, and its error matches [ErrOutcomeUnknown] whenever the answer does not
+// prove it was not applied.
 //
 // API: POST /v1/salesTrackingCodes
 func (s *SalesTrackingCodesService) Create(ctx context.Context, params *CreateSalesTrackingCodeParams, opts ...RequestOption) (*SalesTrackingCode, error) {

@@ -122,7 +122,7 @@ func (s *Server) controlEvents(w http.ResponseWriter, _ *http.Request) {
 	events := s.Events()
 	out := make([]eventJSON, len(events))
 	for i, e := range events {
-		out[i] = eventJSON{Kind: e.Kind, Operation: e.Operation, EntityID: e.EntityID, Time: e.Time}
+		out[i] = eventJSON(e)
 	}
 	s.writeJSON(w, http.StatusOK, out)
 }

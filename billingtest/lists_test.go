@@ -822,7 +822,7 @@ func TestSDKIteratesFilteredSortedList(t *testing.T) {
 	var summaries []int64
 	for s, err := range c.InvoiceSummaries.All(ctx, f.c1, &billing.ListInvoiceSummariesParams{
 		ListOptions: billing.ListOptions{PageSize: 1, Sort: query.Sort{Field: "dueDate"}},
-		Filter:      billing.InvoiceSummaryFilter{Unsettled: new(true)},
+		Filter:      billing.InvoiceSummaryFilter{Unsettled: billing.Ptr(true)},
 	}) {
 		if err != nil {
 			t.Fatal(err)

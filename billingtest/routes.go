@@ -102,10 +102,7 @@ func (s *Server) matchPath(p string) []routeMatch {
 	if !strings.HasPrefix(p, "/") {
 		return nil
 	}
-	p = strings.TrimPrefix(p, "/")
-	if strings.HasSuffix(p, "/") {
-		p = p[:len(p)-1]
-	}
+	p = strings.TrimSuffix(strings.TrimPrefix(p, "/"), "/")
 	parts := strings.Split(p, "/")
 	for i, part := range parts {
 		seg, err := url.PathUnescape(part)

@@ -1,3 +1,5 @@
+//lint:file-ignore SA5008 odd and malformed tags on purpose: the encoder must read them as encoding/json does
+
 package wirejson
 
 import (
@@ -31,9 +33,9 @@ func TestMarshalDecimalIsBareNumber(t *testing.T) {
 		{"tiny", decimal.New(5, -20), `0.00000000000000000005`},
 		{"huge", decimal.New(7, 25), `70000000000000000000000000`},
 		{"19 digit coefficient", decimal.New(-9223372036854775808, -4), `-922337203685477.5808`},
-		{"pointer", new(decimal.RequireFromString("1.5")), `1.5`},
+		{"pointer", ptr(decimal.RequireFromString("1.5")), `1.5`},
 		{"nil pointer", (*decimal.Decimal)(nil), `null`},
-		{"pointer to pointer", new(new(decimal.New(3, -1))), `0.3`},
+		{"pointer to pointer", ptr(ptr(decimal.New(3, -1))), `0.3`},
 		{"null valid", decimal.NewNullDecimal(decimal.New(-7, -2)), `-0.07`},
 		{"null invalid", decimal.NullDecimal{Decimal: decimal.New(1, 0)}, `null`},
 		{"null pointer nil", (*decimal.NullDecimal)(nil), `null`},
@@ -41,7 +43,7 @@ func TestMarshalDecimalIsBareNumber(t *testing.T) {
 		{"slice", []decimal.Decimal{decimal.New(1, 0), decimal.New(-1, -1)}, `[1,-0.1]`},
 		{"array addressable", &[2]decimal.Decimal{decimal.New(2, 0), decimal.New(3, 0)}, `[2,3]`},
 		{"map values", map[string]decimal.Decimal{"b": decimal.New(2, -2), "a": decimal.New(1, 2)}, `{"a":100,"b":0.02}`},
-		{"map of pointers", map[string]*decimal.Decimal{"x": nil, "y": new(decimal.New(9, 0))}, `{"x":null,"y":9}`},
+		{"map of pointers", map[string]*decimal.Decimal{"x": nil, "y": ptr(decimal.New(9, 0))}, `{"x":null,"y":9}`},
 		{"any slice", []any{decimal.New(1, -3), &decimal.NullDecimal{}, decimal.NewNullDecimal(decimal.New(4, 0))}, `[0.001,null,4]`},
 		{"map key stays text", map[decimal.Decimal]int{decimal.New(15, -1): 1}, `{"1.5":1}`},
 	}
@@ -98,9 +100,9 @@ func TestMarshalDecimalStructTags(t *testing.T) {
 				Tax:       decimal.RequireFromString("-0.50"),
 				Discount:  decimal.RequireFromString("1.000"),
 				Quoted:    decimal.RequireFromString("3.3"),
-				Credit:    new(decimal.RequireFromString("1234567890123456789012345.000000001")),
-				Optional:  new(decimal.Zero),
-				ZeroPtr:   new(decimal.New(1, -9)),
+				Credit:    ptr(decimal.RequireFromString("1234567890123456789012345.000000001")),
+				Optional:  ptr(decimal.Zero),
+				ZeroPtr:   ptr(decimal.New(1, -9)),
 				Null:      decimal.NewNullDecimal(decimal.New(5, 0)),
 				NullPtr:   &decimal.NullDecimal{},
 				Lines:     []decimal.Decimal{decimal.New(1, -1), decimal.New(-25, 1)},
@@ -248,3 +250,6 @@ func TestWrappedDecimalKeepsItsMarshaler(t *testing.T) {
 		t.Errorf("Marshal = %s, %v; want encoding/json's %s", got, err, want)
 	}
 }
+
+// ptr returns a pointer to v.
+func ptr[T any](v T) *T { return &v }

@@ -66,7 +66,8 @@ func appendMarshalText(dst []byte, m encoding.TextMarshaler, t reflect.Type) ([]
 // path only, with a stand-in that just returns err) and retargeted at t.
 func marshalTextError(t reflect.Type, err error) error {
 	_, jerr := json.Marshal(failingTextMarshaler{err})
-	if me, ok := errors.AsType[*json.MarshalerError](jerr); ok && me.Type == reflect.TypeFor[failingTextMarshaler]() {
+	var me *json.MarshalerError
+	if errors.As(jerr, &me) && me.Type == reflect.TypeFor[failingTextMarshaler]() {
 		me.Type = t
 		return me
 	}

@@ -1,3 +1,5 @@
+//lint:file-ignore SA5008 odd and malformed tags on purpose: the encoder must read them as encoding/json does
+
 package wirejson
 
 import (
