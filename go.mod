@@ -10,3 +10,5 @@ require (
 	github.com/shopspring/decimal v1.6.0
 	go.uber.org/goleak v1.3.0
 )
+
+require github.com/go-json-experiment/json v1.27.2 // indirect

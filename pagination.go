@@ -175,7 +175,7 @@ func listPage[T any](ctx context.Context, c *Client, path string, q url.Values, 
 	err := c.sendAndRead(ctx, cl, opts, func(resp *http.Response) error {
 		page = newPage[T](resp.Header, pageNumber, pageSize)
 		page.Response = Response{StatusCode: resp.StatusCode, Header: resp.Header, RateLimit: parseRateLimit(resp.Header, c.cfg.now())}
-		if err := decodeItems(resp, &page.Items, pageSize); err != nil {
+		if err := decodeListAnswer(resp, &page.Items, pageSize); err != nil {
 			return c.decodeError(cl, resp, err)
 		}
 		return nil

@@ -130,6 +130,9 @@ type CreditCard struct {
 	ModifiedDate                   Timestamp `json:"modifiedDate"`
 	OriginalPaymentMethodID        *int64    `json:"originalPaymentMethodId"`
 	IsUsedForBillingPeriodOverride bool      `json:"isUsedForBillingPeriodOverride"`
+	// Extra holds the members the service sent that the SDK does not
+	// model; see [Extra].
+	Extra Extra `json:"-"`
 }
 
 // ReplaceCreditCard replaces a credit card payment method and returns the
@@ -194,6 +197,9 @@ type WalletPaymentMethod struct {
 	IsDefault            bool      `json:"isDefault"`
 	StoredInServiceVault bool      `json:"storedInServiceVault"`
 	ModifiedDate         Timestamp `json:"modifiedDate"`
+	// Extra holds the members the service sent that the SDK does not
+	// model; see [Extra].
+	Extra Extra `json:"-"`
 }
 
 // providerPattern keeps the provider a single path segment.

@@ -18,7 +18,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/billingapi/billing-go/internal/wirejson"
+	"github.com/billingapi/billing-go/internal/jsonwire"
 	"github.com/hashicorp/go-retryablehttp"
 )
 
@@ -39,7 +39,7 @@ type call struct {
 	method string
 	path   string // escaped path below the base URL, e.g. /v1/Invoices/42
 	query  url.Values
-	body   any  // encoded with wirejson: decimals as JSON numbers
+	body   any  // encoded with jsonwire: decimals as JSON numbers
 	write  bool // not safe to repeat once it may have reached the server
 	accept string
 	// secrets are scrubbed from anything the server says back, in case it
@@ -72,7 +72,7 @@ func (c *Client) send(ctx context.Context, cl *call, opts []RequestOption) (*htt
 
 	var rawBody any
 	if cl.body != nil {
-		b, err := wirejson.Marshal(cl.body)
+		b, err := jsonwire.Marshal(cl.body)
 		if err != nil {
 			return nil, fmt.Errorf("billing: %s %s: encoding request body: %w", cl.method, cl.path, err)
 		}
@@ -271,7 +271,7 @@ func (c *Client) apiError(cl *call, resp *http.Response, now time.Time) *APIErro
 		HTTPStatusCode int           `json:"HttpStatusCode"`
 		Errors         []ErrorDetail `json:"Errors"`
 	}
-	if err := json.Unmarshal(body, &envelope); err == nil && (envelope.ErrorID != 0 || envelope.HTTPStatusCode != 0 || len(envelope.Errors) > 0) {
+	if err := jsonwire.Unmarshal(body, &envelope); err == nil && (envelope.ErrorID != 0 || envelope.HTTPStatusCode != 0 || len(envelope.Errors) > 0) {
 		e.ErrorID = envelope.ErrorID
 		e.Errors = envelope.Errors
 		for i := range e.Errors {
@@ -345,7 +345,7 @@ func (c *Client) decodeJSON(cl *call, resp *http.Response, out any) error {
 	if err := checkJSONContentType(resp); err != nil {
 		return c.decodeError(cl, resp, err)
 	}
-	if err := decodeOne(resp.Body, out); err != nil {
+	if err := decodeValue(resp.Body, out); err != nil {
 		return c.decodeError(cl, resp, err)
 	}
 	return nil
