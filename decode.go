@@ -1,6 +1,6 @@
 package billing
 
-//go:generate go run ./internal/jsongen -o resources_json.go -ref resources_json_ref_test.go
+//go:generate go run ./internal/jsongen -o resources_json.go
 
 import (
 	"errors"
@@ -60,9 +60,19 @@ func decodeList[T any](r io.Reader, items *[]T, sizeHint int) error {
 		*items = []T{}
 	}
 	var zero T
+	var a jsonwire.Arena // one for the page: its blocks are shared by its items
 	for jsonwire.More(dec) {
 		*items = append(*items, zero)
-		if err := jsonwire.UnmarshalDecode(dec, &(*items)[len(*items)-1]); err != nil {
+		it := &(*items)[len(*items)-1]
+		var err error
+		if d, ok := any(it).(interface {
+			decodeFrom(*jsonwire.Decoder, *jsonwire.Arena) error
+		}); ok {
+			err = d.decodeFrom(dec, &a)
+		} else {
+			err = jsonwire.UnmarshalDecode(dec, it)
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -94,4 +104,65 @@ func decodeListAnswer[T any](resp *http.Response, items *[]T, sizeHint int) erro
 		return err
 	}
 	return decodeList(resp.Body, items, sizeHint)
+}
+
+// arenaDecoder is a pointer to a type with a generated decoder.
+type arenaDecoder[T any] interface {
+	*T
+	decodeFrom(dec *jsonwire.Decoder, a *jsonwire.Arena) error
+}
+
+// readPtr decodes into *dst, allocating it; null sets nil, as
+// encoding/json does.
+func readPtr[T any, P arenaDecoder[T]](dec *jsonwire.Decoder, a *jsonwire.Arena, dst **T) error {
+	if dec.PeekKind() == 'n' {
+		_, err := dec.ReadToken()
+		*dst = nil
+		return err
+	}
+	if *dst == nil {
+		*dst = new(T)
+	}
+	return P(*dst).decodeFrom(dec, a)
+}
+
+// readSlice decodes an array into *dst as encoding/json does: elements
+// already in the slice are decoded into (a repeated member merges), the
+// slice ends at the last element read, an empty array is an empty,
+// non-nil slice and null is nil.
+func readSlice[T any, P arenaDecoder[T]](dec *jsonwire.Decoder, a *jsonwire.Arena, dst *[]T, goType string) error {
+	null, err := jsonwire.BeginArray(dec, goType)
+	if err != nil {
+		return err
+	}
+	if null {
+		*dst = nil
+		return nil
+	}
+	s := *dst
+	i := 0
+	for jsonwire.More(dec) {
+		switch {
+		case i < len(s):
+		case i < cap(s):
+			s = s[:i+1]
+		default:
+			var zero T
+			s = append(s, zero)
+		}
+		if err := P(&s[i]).decodeFrom(dec, a); err != nil {
+			*dst = s
+			return err
+		}
+		i++
+	}
+	if err := jsonwire.End(dec); err != nil {
+		*dst = s
+		return err
+	}
+	if i == 0 {
+		s = []T{}
+	}
+	*dst = s[:i]
+	return nil
 }

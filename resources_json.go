@@ -11,6 +11,13 @@ import (
 // without reflection, as encoding/json would decode it, keeping the
 // members it does not model in Extra. null leaves v as it is.
 func (v *Invoice) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	var a jsonwire.Arena
+	return v.decodeFrom(dec, &a)
+}
+
+// decodeFrom is UnmarshalJSONFrom with the strings and raw values taken
+// from a, which a list shares across its items.
+func (v *Invoice) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error {
 	if null, err := jsonwire.BeginObject(dec, "billing.Invoice"); null || err != nil {
 		return err
 	}
@@ -19,7 +26,7 @@ func (v *Invoice) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		if err != nil {
 			return err
 		}
-		if err := v.decodeMember(dec, name); err != nil {
+		if err := v.decodeMember(dec, a, name); err != nil {
 			return err
 		}
 	}
@@ -29,18 +36,18 @@ func (v *Invoice) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 // decodeMember decodes the value of the member called name: the field of
 // that name, else the field whose name matches without regard to case,
 // else into Extra.
-func (v *Invoice) decodeMember(dec *jsontext.Decoder, name []byte) error {
+func (v *Invoice) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "id":
 		return jsonwire.ReadInt64(dec, &v.ID)
 	case "uri":
-		return jsonwire.ReadStringPtr(dec, &v.URI)
+		return jsonwire.ReadStringPtr(dec, a, &v.URI)
 	case "invoiceNumber":
 		return jsonwire.ReadInt64(dec, &v.InvoiceNumber)
 	case "invoiceSignature":
-		return jsonwire.ReadString(dec, &v.InvoiceSignature)
+		return jsonwire.ReadString(dec, a, &v.InvoiceSignature)
 	case "poNumber":
-		return jsonwire.ReadStringPtr(dec, &v.PoNumber)
+		return jsonwire.ReadStringPtr(dec, a, &v.PoNumber)
 	case "effectiveTimestamp":
 		return jsonwire.ReadUnmarshaler(dec, &v.EffectiveTimestamp)
 	case "postedTimestamp":
@@ -48,9 +55,9 @@ func (v *Invoice) decodeMember(dec *jsontext.Decoder, name []byte) error {
 	case "modifiedTimestamp":
 		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedTimestamp)
 	case "charges":
-		return jsonwire.ReadSlice(dec, &v.Charges, "[]billing.Charge")
+		return readSlice(dec, a, &v.Charges, "[]billing.Charge")
 	case "chargeGroups":
-		return jsonwire.ReadSlice(dec, &v.ChargeGroups, "[]billing.ChargeGroup")
+		return readSlice(dec, a, &v.ChargeGroups, "[]billing.ChargeGroup")
 	case "subtotal":
 		return jsonwire.ReadDecimal(dec, &v.Subtotal)
 	case "invoiceAmount":
@@ -62,33 +69,33 @@ func (v *Invoice) decodeMember(dec *jsontext.Decoder, name []byte) error {
 	case "outstandingBalance":
 		return jsonwire.ReadDecimal(dec, &v.OutstandingBalance)
 	case "terms":
-		return jsonwire.ReadString(dec, &v.Terms)
+		return jsonwire.ReadString(dec, a, &v.Terms)
 	case "defaultTerms":
-		return jsonwire.ReadString(dec, &v.DefaultTerms)
+		return jsonwire.ReadString(dec, a, &v.DefaultTerms)
 	case "isDefaultTerms":
 		return jsonwire.ReadBool(dec, &v.IsDefaultTerms)
 	case "customerId":
 		return jsonwire.ReadInt64(dec, &v.CustomerID)
 	case "invoiceCustomer":
-		return jsonwire.ReadPtr(dec, &v.InvoiceCustomer)
+		return readPtr(dec, a, &v.InvoiceCustomer)
 	case "invoiceCustomerAddressPreference":
-		return jsonwire.ReadPtr(dec, &v.InvoiceCustomerAddressPreference)
+		return readPtr(dec, a, &v.InvoiceCustomerAddressPreference)
 	case "sumOfCreditNotes":
 		return jsonwire.ReadDecimal(dec, &v.SumOfCreditNotes)
 	case "totalWriteoffs":
 		return jsonwire.ReadDecimal(dec, &v.TotalWriteoffs)
 	case "taxes":
-		return jsonwire.ReadRaw(dec, &v.Taxes)
+		return jsonwire.ReadRaw(dec, a, &v.Taxes)
 	case "totalTaxes":
 		return jsonwire.ReadDecimal(dec, &v.TotalTaxes)
 	case "totalDiscount":
 		return jsonwire.ReadDecimal(dec, &v.TotalDiscount)
 	case "paymentSchedules":
-		return jsonwire.ReadSlice(dec, &v.PaymentSchedules, "[]billing.PaymentSchedule")
+		return readSlice(dec, a, &v.PaymentSchedules, "[]billing.PaymentSchedule")
 	case "notes":
-		return jsonwire.ReadStringPtr(dec, &v.Notes)
+		return jsonwire.ReadStringPtr(dec, a, &v.Notes)
 	case "customerReferenceValue":
-		return jsonwire.ReadStringPtr(dec, &v.CustomerReferenceValue)
+		return jsonwire.ReadStringPtr(dec, a, &v.CustomerReferenceValue)
 	case "openingArBalance":
 		return jsonwire.ReadDecimal(dec, &v.OpeningArBalance)
 	case "closingArBalance":
@@ -96,25 +103,25 @@ func (v *Invoice) decodeMember(dec *jsontext.Decoder, name []byte) error {
 	case "invoiceInMemoryOnly":
 		return jsonwire.ReadBool(dec, &v.InvoiceInMemoryOnly)
 	case "invoiceRevisions":
-		return jsonwire.ReadRaw(dec, &v.InvoiceRevisions)
+		return jsonwire.ReadRaw(dec, a, &v.InvoiceRevisions)
 	case "isSummarized":
 		return jsonwire.ReadBool(dec, &v.IsSummarized)
 	case "rollUpPdf":
 		return jsonwire.ReadBool(dec, &v.RollUpPdf)
 	case "crmId":
-		return jsonwire.ReadStringPtr(dec, &v.CrmID)
+		return jsonwire.ReadStringPtr(dec, a, &v.CrmID)
 	}
 	switch jsonwire.FoldName(name) {
 	case "ID":
 		return jsonwire.ReadInt64(dec, &v.ID)
 	case "URI":
-		return jsonwire.ReadStringPtr(dec, &v.URI)
+		return jsonwire.ReadStringPtr(dec, a, &v.URI)
 	case "INVOICENUMBER":
 		return jsonwire.ReadInt64(dec, &v.InvoiceNumber)
 	case "INVOICESIGNATURE":
-		return jsonwire.ReadString(dec, &v.InvoiceSignature)
+		return jsonwire.ReadString(dec, a, &v.InvoiceSignature)
 	case "PONUMBER":
-		return jsonwire.ReadStringPtr(dec, &v.PoNumber)
+		return jsonwire.ReadStringPtr(dec, a, &v.PoNumber)
 	case "EFFECTIVETIMESTAMP":
 		return jsonwire.ReadUnmarshaler(dec, &v.EffectiveTimestamp)
 	case "POSTEDTIMESTAMP":
@@ -122,9 +129,9 @@ func (v *Invoice) decodeMember(dec *jsontext.Decoder, name []byte) error {
 	case "MODIFIEDTIMESTAMP":
 		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedTimestamp)
 	case "CHARGES":
-		return jsonwire.ReadSlice(dec, &v.Charges, "[]billing.Charge")
+		return readSlice(dec, a, &v.Charges, "[]billing.Charge")
 	case "CHARGEGROUPS":
-		return jsonwire.ReadSlice(dec, &v.ChargeGroups, "[]billing.ChargeGroup")
+		return readSlice(dec, a, &v.ChargeGroups, "[]billing.ChargeGroup")
 	case "SUBTOTAL":
 		return jsonwire.ReadDecimal(dec, &v.Subtotal)
 	case "INVOICEAMOUNT":
@@ -136,33 +143,33 @@ func (v *Invoice) decodeMember(dec *jsontext.Decoder, name []byte) error {
 	case "OUTSTANDINGBALANCE":
 		return jsonwire.ReadDecimal(dec, &v.OutstandingBalance)
 	case "TERMS":
-		return jsonwire.ReadString(dec, &v.Terms)
+		return jsonwire.ReadString(dec, a, &v.Terms)
 	case "DEFAULTTERMS":
-		return jsonwire.ReadString(dec, &v.DefaultTerms)
+		return jsonwire.ReadString(dec, a, &v.DefaultTerms)
 	case "ISDEFAULTTERMS":
 		return jsonwire.ReadBool(dec, &v.IsDefaultTerms)
 	case "CUSTOMERID":
 		return jsonwire.ReadInt64(dec, &v.CustomerID)
 	case "INVOICECUSTOMER":
-		return jsonwire.ReadPtr(dec, &v.InvoiceCustomer)
+		return readPtr(dec, a, &v.InvoiceCustomer)
 	case "INVOICECUSTOMERADDRESSPREFERENCE":
-		return jsonwire.ReadPtr(dec, &v.InvoiceCustomerAddressPreference)
+		return readPtr(dec, a, &v.InvoiceCustomerAddressPreference)
 	case "SUMOFCREDITNOTES":
 		return jsonwire.ReadDecimal(dec, &v.SumOfCreditNotes)
 	case "TOTALWRITEOFFS":
 		return jsonwire.ReadDecimal(dec, &v.TotalWriteoffs)
 	case "TAXES":
-		return jsonwire.ReadRaw(dec, &v.Taxes)
+		return jsonwire.ReadRaw(dec, a, &v.Taxes)
 	case "TOTALTAXES":
 		return jsonwire.ReadDecimal(dec, &v.TotalTaxes)
 	case "TOTALDISCOUNT":
 		return jsonwire.ReadDecimal(dec, &v.TotalDiscount)
 	case "PAYMENTSCHEDULES":
-		return jsonwire.ReadSlice(dec, &v.PaymentSchedules, "[]billing.PaymentSchedule")
+		return readSlice(dec, a, &v.PaymentSchedules, "[]billing.PaymentSchedule")
 	case "NOTES":
-		return jsonwire.ReadStringPtr(dec, &v.Notes)
+		return jsonwire.ReadStringPtr(dec, a, &v.Notes)
 	case "CUSTOMERREFERENCEVALUE":
-		return jsonwire.ReadStringPtr(dec, &v.CustomerReferenceValue)
+		return jsonwire.ReadStringPtr(dec, a, &v.CustomerReferenceValue)
 	case "OPENINGARBALANCE":
 		return jsonwire.ReadDecimal(dec, &v.OpeningArBalance)
 	case "CLOSINGARBALANCE":
@@ -170,13 +177,13 @@ func (v *Invoice) decodeMember(dec *jsontext.Decoder, name []byte) error {
 	case "INVOICEINMEMORYONLY":
 		return jsonwire.ReadBool(dec, &v.InvoiceInMemoryOnly)
 	case "INVOICEREVISIONS":
-		return jsonwire.ReadRaw(dec, &v.InvoiceRevisions)
+		return jsonwire.ReadRaw(dec, a, &v.InvoiceRevisions)
 	case "ISSUMMARIZED":
 		return jsonwire.ReadBool(dec, &v.IsSummarized)
 	case "ROLLUPPDF":
 		return jsonwire.ReadBool(dec, &v.RollUpPdf)
 	case "CRMID":
-		return jsonwire.ReadStringPtr(dec, &v.CrmID)
+		return jsonwire.ReadStringPtr(dec, a, &v.CrmID)
 	}
 	return jsonwire.ReadUnknown(dec, name, &v.Extra)
 }
@@ -194,6 +201,13 @@ func (v Invoice) MarshalJSONTo(enc *jsontext.Encoder) error {
 // without reflection, as encoding/json would decode it, keeping the
 // members it does not model in Extra. null leaves v as it is.
 func (v *ChargeGroup) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	var a jsonwire.Arena
+	return v.decodeFrom(dec, &a)
+}
+
+// decodeFrom is UnmarshalJSONFrom with the strings and raw values taken
+// from a, which a list shares across its items.
+func (v *ChargeGroup) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error {
 	if null, err := jsonwire.BeginObject(dec, "billing.ChargeGroup"); null || err != nil {
 		return err
 	}
@@ -202,7 +216,7 @@ func (v *ChargeGroup) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		if err != nil {
 			return err
 		}
-		if err := v.decodeMember(dec, name); err != nil {
+		if err := v.decodeMember(dec, a, name); err != nil {
 			return err
 		}
 	}
@@ -212,30 +226,30 @@ func (v *ChargeGroup) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 // decodeMember decodes the value of the member called name: the field of
 // that name, else the field whose name matches without regard to case,
 // else into Extra.
-func (v *ChargeGroup) decodeMember(dec *jsontext.Decoder, name []byte) error {
+func (v *ChargeGroup) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "name":
-		return jsonwire.ReadString(dec, &v.Name)
+		return jsonwire.ReadString(dec, a, &v.Name)
 	case "description":
-		return jsonwire.ReadStringPtr(dec, &v.Description)
+		return jsonwire.ReadStringPtr(dec, a, &v.Description)
 	case "reference":
-		return jsonwire.ReadStringPtr(dec, &v.Reference)
+		return jsonwire.ReadStringPtr(dec, a, &v.Reference)
 	case "subscriptionId":
-		return jsonwire.ReadInt64Ptr(dec, &v.SubscriptionID)
+		return jsonwire.ReadInt64Ptr(dec, a, &v.SubscriptionID)
 	case "charges":
-		return jsonwire.ReadSlice(dec, &v.Charges, "[]billing.Charge")
+		return readSlice(dec, a, &v.Charges, "[]billing.Charge")
 	}
 	switch jsonwire.FoldName(name) {
 	case "NAME":
-		return jsonwire.ReadString(dec, &v.Name)
+		return jsonwire.ReadString(dec, a, &v.Name)
 	case "DESCRIPTION":
-		return jsonwire.ReadStringPtr(dec, &v.Description)
+		return jsonwire.ReadStringPtr(dec, a, &v.Description)
 	case "REFERENCE":
-		return jsonwire.ReadStringPtr(dec, &v.Reference)
+		return jsonwire.ReadStringPtr(dec, a, &v.Reference)
 	case "SUBSCRIPTIONID":
-		return jsonwire.ReadInt64Ptr(dec, &v.SubscriptionID)
+		return jsonwire.ReadInt64Ptr(dec, a, &v.SubscriptionID)
 	case "CHARGES":
-		return jsonwire.ReadSlice(dec, &v.Charges, "[]billing.Charge")
+		return readSlice(dec, a, &v.Charges, "[]billing.Charge")
 	}
 	return jsonwire.ReadUnknown(dec, name, &v.Extra)
 }
@@ -253,6 +267,13 @@ func (v ChargeGroup) MarshalJSONTo(enc *jsontext.Encoder) error {
 // without reflection, as encoding/json would decode it, keeping the
 // members it does not model in Extra. null leaves v as it is.
 func (v *Charge) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	var a jsonwire.Arena
+	return v.decodeFrom(dec, &a)
+}
+
+// decodeFrom is UnmarshalJSONFrom with the strings and raw values taken
+// from a, which a list shares across its items.
+func (v *Charge) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error {
 	if null, err := jsonwire.BeginObject(dec, "billing.Charge"); null || err != nil {
 		return err
 	}
@@ -261,7 +282,7 @@ func (v *Charge) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		if err != nil {
 			return err
 		}
-		if err := v.decodeMember(dec, name); err != nil {
+		if err := v.decodeMember(dec, a, name); err != nil {
 			return err
 		}
 	}
@@ -271,12 +292,12 @@ func (v *Charge) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 // decodeMember decodes the value of the member called name: the field of
 // that name, else the field whose name matches without regard to case,
 // else into Extra.
-func (v *Charge) decodeMember(dec *jsontext.Decoder, name []byte) error {
+func (v *Charge) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "id":
 		return jsonwire.ReadInt64(dec, &v.ID)
 	case "uri":
-		return jsonwire.ReadStringPtr(dec, &v.URI)
+		return jsonwire.ReadStringPtr(dec, a, &v.URI)
 	case "quantity":
 		return jsonwire.ReadDecimal(dec, &v.Quantity)
 	case "unitPrice":
@@ -284,11 +305,11 @@ func (v *Charge) decodeMember(dec *jsontext.Decoder, name []byte) error {
 	case "amount":
 		return jsonwire.ReadDecimal(dec, &v.Amount)
 	case "name":
-		return jsonwire.ReadString(dec, &v.Name)
+		return jsonwire.ReadString(dec, a, &v.Name)
 	case "description":
-		return jsonwire.ReadStringPtr(dec, &v.Description)
+		return jsonwire.ReadStringPtr(dec, a, &v.Description)
 	case "glCode":
-		return jsonwire.ReadString(dec, &v.GLCode)
+		return jsonwire.ReadString(dec, a, &v.GLCode)
 	case "effectiveTimestamp":
 		return jsonwire.ReadUnmarshaler(dec, &v.EffectiveTimestamp)
 	case "proratedUnitPrice":
@@ -302,25 +323,25 @@ func (v *Charge) decodeMember(dec *jsontext.Decoder, name []byte) error {
 	case "isReversable":
 		return jsonwire.ReadBool(dec, &v.IsReversable)
 	case "discount":
-		return jsonwire.ReadRaw(dec, &v.Discount)
+		return jsonwire.ReadRaw(dec, a, &v.Discount)
 	case "discounts":
-		return jsonwire.ReadRaw(dec, &v.Discounts)
+		return jsonwire.ReadRaw(dec, a, &v.Discounts)
 	case "subscriptionProduct":
-		return jsonwire.ReadPtr(dec, &v.SubscriptionProduct)
+		return readPtr(dec, a, &v.SubscriptionProduct)
 	case "purchase":
-		return jsonwire.ReadRaw(dec, &v.Purchase)
+		return jsonwire.ReadRaw(dec, a, &v.Purchase)
 	case "chargeTiers":
-		return jsonwire.ReadSlice(dec, &v.ChargeTiers, "[]billing.ChargeTier")
+		return readSlice(dec, a, &v.ChargeTiers, "[]billing.ChargeTier")
 	case "erpChargeItem":
-		return jsonwire.ReadStringPtr(dec, &v.ErpChargeItem)
+		return jsonwire.ReadStringPtr(dec, a, &v.ErpChargeItem)
 	case "erpLocationId":
-		return jsonwire.ReadRaw(dec, &v.ErpLocationID)
+		return jsonwire.ReadRaw(dec, a, &v.ErpLocationID)
 	}
 	switch jsonwire.FoldName(name) {
 	case "ID":
 		return jsonwire.ReadInt64(dec, &v.ID)
 	case "URI":
-		return jsonwire.ReadStringPtr(dec, &v.URI)
+		return jsonwire.ReadStringPtr(dec, a, &v.URI)
 	case "QUANTITY":
 		return jsonwire.ReadDecimal(dec, &v.Quantity)
 	case "UNITPRICE":
@@ -328,11 +349,11 @@ func (v *Charge) decodeMember(dec *jsontext.Decoder, name []byte) error {
 	case "AMOUNT":
 		return jsonwire.ReadDecimal(dec, &v.Amount)
 	case "NAME":
-		return jsonwire.ReadString(dec, &v.Name)
+		return jsonwire.ReadString(dec, a, &v.Name)
 	case "DESCRIPTION":
-		return jsonwire.ReadStringPtr(dec, &v.Description)
+		return jsonwire.ReadStringPtr(dec, a, &v.Description)
 	case "GLCODE":
-		return jsonwire.ReadString(dec, &v.GLCode)
+		return jsonwire.ReadString(dec, a, &v.GLCode)
 	case "EFFECTIVETIMESTAMP":
 		return jsonwire.ReadUnmarshaler(dec, &v.EffectiveTimestamp)
 	case "PRORATEDUNITPRICE":
@@ -346,19 +367,19 @@ func (v *Charge) decodeMember(dec *jsontext.Decoder, name []byte) error {
 	case "ISREVERSABLE":
 		return jsonwire.ReadBool(dec, &v.IsReversable)
 	case "DISCOUNT":
-		return jsonwire.ReadRaw(dec, &v.Discount)
+		return jsonwire.ReadRaw(dec, a, &v.Discount)
 	case "DISCOUNTS":
-		return jsonwire.ReadRaw(dec, &v.Discounts)
+		return jsonwire.ReadRaw(dec, a, &v.Discounts)
 	case "SUBSCRIPTIONPRODUCT":
-		return jsonwire.ReadPtr(dec, &v.SubscriptionProduct)
+		return readPtr(dec, a, &v.SubscriptionProduct)
 	case "PURCHASE":
-		return jsonwire.ReadRaw(dec, &v.Purchase)
+		return jsonwire.ReadRaw(dec, a, &v.Purchase)
 	case "CHARGETIERS":
-		return jsonwire.ReadSlice(dec, &v.ChargeTiers, "[]billing.ChargeTier")
+		return readSlice(dec, a, &v.ChargeTiers, "[]billing.ChargeTier")
 	case "ERPCHARGEITEM":
-		return jsonwire.ReadStringPtr(dec, &v.ErpChargeItem)
+		return jsonwire.ReadStringPtr(dec, a, &v.ErpChargeItem)
 	case "ERPLOCATIONID":
-		return jsonwire.ReadRaw(dec, &v.ErpLocationID)
+		return jsonwire.ReadRaw(dec, a, &v.ErpLocationID)
 	}
 	return jsonwire.ReadUnknown(dec, name, &v.Extra)
 }
@@ -376,6 +397,13 @@ func (v Charge) MarshalJSONTo(enc *jsontext.Encoder) error {
 // without reflection, as encoding/json would decode it, keeping the
 // members it does not model in Extra. null leaves v as it is.
 func (v *ResourceRef) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	var a jsonwire.Arena
+	return v.decodeFrom(dec, &a)
+}
+
+// decodeFrom is UnmarshalJSONFrom with the strings and raw values taken
+// from a, which a list shares across its items.
+func (v *ResourceRef) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error {
 	if null, err := jsonwire.BeginObject(dec, "billing.ResourceRef"); null || err != nil {
 		return err
 	}
@@ -384,7 +412,7 @@ func (v *ResourceRef) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		if err != nil {
 			return err
 		}
-		if err := v.decodeMember(dec, name); err != nil {
+		if err := v.decodeMember(dec, a, name); err != nil {
 			return err
 		}
 	}
@@ -394,18 +422,18 @@ func (v *ResourceRef) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 // decodeMember decodes the value of the member called name: the field of
 // that name, else the field whose name matches without regard to case,
 // else into Extra.
-func (v *ResourceRef) decodeMember(dec *jsontext.Decoder, name []byte) error {
+func (v *ResourceRef) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "id":
 		return jsonwire.ReadInt64(dec, &v.ID)
 	case "uri":
-		return jsonwire.ReadStringPtr(dec, &v.URI)
+		return jsonwire.ReadStringPtr(dec, a, &v.URI)
 	}
 	switch jsonwire.FoldName(name) {
 	case "ID":
 		return jsonwire.ReadInt64(dec, &v.ID)
 	case "URI":
-		return jsonwire.ReadStringPtr(dec, &v.URI)
+		return jsonwire.ReadStringPtr(dec, a, &v.URI)
 	}
 	return jsonwire.ReadUnknown(dec, name, &v.Extra)
 }
@@ -423,6 +451,13 @@ func (v ResourceRef) MarshalJSONTo(enc *jsontext.Encoder) error {
 // without reflection, as encoding/json would decode it, keeping the
 // members it does not model in Extra. null leaves v as it is.
 func (v *ChargeTier) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	var a jsonwire.Arena
+	return v.decodeFrom(dec, &a)
+}
+
+// decodeFrom is UnmarshalJSONFrom with the strings and raw values taken
+// from a, which a list shares across its items.
+func (v *ChargeTier) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error {
 	if null, err := jsonwire.BeginObject(dec, "billing.ChargeTier"); null || err != nil {
 		return err
 	}
@@ -431,7 +466,7 @@ func (v *ChargeTier) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		if err != nil {
 			return err
 		}
-		if err := v.decodeMember(dec, name); err != nil {
+		if err := v.decodeMember(dec, a, name); err != nil {
 			return err
 		}
 	}
@@ -441,10 +476,10 @@ func (v *ChargeTier) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 // decodeMember decodes the value of the member called name: the field of
 // that name, else the field whose name matches without regard to case,
 // else into Extra.
-func (v *ChargeTier) decodeMember(dec *jsontext.Decoder, name []byte) error {
+func (v *ChargeTier) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "label":
-		return jsonwire.ReadString(dec, &v.Label)
+		return jsonwire.ReadString(dec, a, &v.Label)
 	case "quantity":
 		return jsonwire.ReadDecimal(dec, &v.Quantity)
 	case "unitPrice":
@@ -454,7 +489,7 @@ func (v *ChargeTier) decodeMember(dec *jsontext.Decoder, name []byte) error {
 	}
 	switch jsonwire.FoldName(name) {
 	case "LABEL":
-		return jsonwire.ReadString(dec, &v.Label)
+		return jsonwire.ReadString(dec, a, &v.Label)
 	case "QUANTITY":
 		return jsonwire.ReadDecimal(dec, &v.Quantity)
 	case "UNITPRICE":
@@ -478,6 +513,13 @@ func (v ChargeTier) MarshalJSONTo(enc *jsontext.Encoder) error {
 // without reflection, as encoding/json would decode it, keeping the
 // members it does not model in Extra. null leaves v as it is.
 func (v *InvoiceCustomer) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	var a jsonwire.Arena
+	return v.decodeFrom(dec, &a)
+}
+
+// decodeFrom is UnmarshalJSONFrom with the strings and raw values taken
+// from a, which a list shares across its items.
+func (v *InvoiceCustomer) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error {
 	if null, err := jsonwire.BeginObject(dec, "billing.InvoiceCustomer"); null || err != nil {
 		return err
 	}
@@ -486,7 +528,7 @@ func (v *InvoiceCustomer) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		if err != nil {
 			return err
 		}
-		if err := v.decodeMember(dec, name); err != nil {
+		if err := v.decodeMember(dec, a, name); err != nil {
 			return err
 		}
 	}
@@ -496,76 +538,76 @@ func (v *InvoiceCustomer) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 // decodeMember decodes the value of the member called name: the field of
 // that name, else the field whose name matches without regard to case,
 // else into Extra.
-func (v *InvoiceCustomer) decodeMember(dec *jsontext.Decoder, name []byte) error {
+func (v *InvoiceCustomer) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "id":
 		return jsonwire.ReadInt64(dec, &v.ID)
 	case "uri":
-		return jsonwire.ReadStringPtr(dec, &v.URI)
+		return jsonwire.ReadStringPtr(dec, a, &v.URI)
 	case "firstName":
-		return jsonwire.ReadStringPtr(dec, &v.FirstName)
+		return jsonwire.ReadStringPtr(dec, a, &v.FirstName)
 	case "middleName":
-		return jsonwire.ReadStringPtr(dec, &v.MiddleName)
+		return jsonwire.ReadStringPtr(dec, a, &v.MiddleName)
 	case "lastName":
-		return jsonwire.ReadStringPtr(dec, &v.LastName)
+		return jsonwire.ReadStringPtr(dec, a, &v.LastName)
 	case "companyName":
-		return jsonwire.ReadStringPtr(dec, &v.CompanyName)
+		return jsonwire.ReadStringPtr(dec, a, &v.CompanyName)
 	case "suffix":
-		return jsonwire.ReadStringPtr(dec, &v.Suffix)
+		return jsonwire.ReadStringPtr(dec, a, &v.Suffix)
 	case "primaryEmail":
-		return jsonwire.ReadStringPtr(dec, &v.PrimaryEmail)
+		return jsonwire.ReadStringPtr(dec, a, &v.PrimaryEmail)
 	case "primaryPhone":
-		return jsonwire.ReadStringPtr(dec, &v.PrimaryPhone)
+		return jsonwire.ReadStringPtr(dec, a, &v.PrimaryPhone)
 	case "secondaryEmail":
-		return jsonwire.ReadStringPtr(dec, &v.SecondaryEmail)
+		return jsonwire.ReadStringPtr(dec, a, &v.SecondaryEmail)
 	case "secondaryPhone":
-		return jsonwire.ReadStringPtr(dec, &v.SecondaryPhone)
+		return jsonwire.ReadStringPtr(dec, a, &v.SecondaryPhone)
 	case "title":
-		return jsonwire.ReadStringPtr(dec, &v.Title)
+		return jsonwire.ReadStringPtr(dec, a, &v.Title)
 	case "reference":
-		return jsonwire.ReadStringPtr(dec, &v.Reference)
+		return jsonwire.ReadStringPtr(dec, a, &v.Reference)
 	case "status":
-		return jsonwire.ReadStringTo(dec, &v.Status)
+		return jsonwire.ReadString(dec, a, &v.Status)
 	case "customerAccountStatus":
-		return jsonwire.ReadStringTo(dec, &v.CustomerAccountStatus)
+		return jsonwire.ReadString(dec, a, &v.CustomerAccountStatus)
 	case "currency":
-		return jsonwire.ReadStringPtr(dec, &v.Currency)
+		return jsonwire.ReadStringPtr(dec, a, &v.Currency)
 	case "customerReference":
-		return jsonwire.ReadRaw(dec, &v.CustomerReference)
+		return jsonwire.ReadRaw(dec, a, &v.CustomerReference)
 	case "customerAcquisition":
-		return jsonwire.ReadRaw(dec, &v.CustomerAcquisition)
+		return jsonwire.ReadRaw(dec, a, &v.CustomerAcquisition)
 	case "monthlyRecurringRevenue":
 		return jsonwire.ReadDecimal(dec, &v.MonthlyRecurringRevenue)
 	case "netMonthlyRecurringRevenue":
 		return jsonwire.ReadDecimal(dec, &v.NetMonthlyRecurringRevenue)
 	case "crmId":
-		return jsonwire.ReadStringPtr(dec, &v.CrmID)
+		return jsonwire.ReadStringPtr(dec, a, &v.CrmID)
 	case "crmAccountType":
-		return jsonwire.ReadStringPtr(dec, &v.CrmAccountType)
+		return jsonwire.ReadStringPtr(dec, a, &v.CrmAccountType)
 	case "crmSynchStatus":
-		return jsonwire.ReadStringPtr(dec, &v.CrmSynchStatus)
+		return jsonwire.ReadStringPtr(dec, a, &v.CrmSynchStatus)
 	case "erpId":
-		return jsonwire.ReadStringPtr(dec, &v.ErpID)
+		return jsonwire.ReadStringPtr(dec, a, &v.ErpID)
 	case "erpSynchStatus":
-		return jsonwire.ReadStringPtr(dec, &v.ErpSynchStatus)
+		return jsonwire.ReadStringPtr(dec, a, &v.ErpSynchStatus)
 	case "erpCustomerType":
-		return jsonwire.ReadStringPtr(dec, &v.ErpCustomerType)
+		return jsonwire.ReadStringPtr(dec, a, &v.ErpCustomerType)
 	case "portalUserName":
-		return jsonwire.ReadStringPtr(dec, &v.PortalUserName)
+		return jsonwire.ReadStringPtr(dec, a, &v.PortalUserName)
 	case "parentId":
-		return jsonwire.ReadInt64Ptr(dec, &v.ParentID)
+		return jsonwire.ReadInt64Ptr(dec, a, &v.ParentID)
 	case "accountingLatchType":
-		return jsonwire.ReadStringPtr(dec, &v.AccountingLatchType)
+		return jsonwire.ReadStringPtr(dec, a, &v.AccountingLatchType)
 	case "accountingId":
-		return jsonwire.ReadStringPtr(dec, &v.AccountingID)
+		return jsonwire.ReadStringPtr(dec, a, &v.AccountingID)
 	case "accountingSyncToken":
-		return jsonwire.ReadStringPtr(dec, &v.AccountingSyncToken)
+		return jsonwire.ReadStringPtr(dec, a, &v.AccountingSyncToken)
 	case "marketingId":
-		return jsonwire.ReadStringPtr(dec, &v.MarketingID)
+		return jsonwire.ReadStringPtr(dec, a, &v.MarketingID)
 	case "marketingCompanyId":
-		return jsonwire.ReadStringPtr(dec, &v.MarketingCompanyID)
+		return jsonwire.ReadStringPtr(dec, a, &v.MarketingCompanyID)
 	case "telematicsId":
-		return jsonwire.ReadStringPtr(dec, &v.TelematicsID)
+		return jsonwire.ReadStringPtr(dec, a, &v.TelematicsID)
 	case "modifiedTimestamp":
 		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedTimestamp)
 	case "createdTimestamp":
@@ -575,71 +617,71 @@ func (v *InvoiceCustomer) decodeMember(dec *jsontext.Decoder, name []byte) error
 	case "ID":
 		return jsonwire.ReadInt64(dec, &v.ID)
 	case "URI":
-		return jsonwire.ReadStringPtr(dec, &v.URI)
+		return jsonwire.ReadStringPtr(dec, a, &v.URI)
 	case "FIRSTNAME":
-		return jsonwire.ReadStringPtr(dec, &v.FirstName)
+		return jsonwire.ReadStringPtr(dec, a, &v.FirstName)
 	case "MIDDLENAME":
-		return jsonwire.ReadStringPtr(dec, &v.MiddleName)
+		return jsonwire.ReadStringPtr(dec, a, &v.MiddleName)
 	case "LASTNAME":
-		return jsonwire.ReadStringPtr(dec, &v.LastName)
+		return jsonwire.ReadStringPtr(dec, a, &v.LastName)
 	case "COMPANYNAME":
-		return jsonwire.ReadStringPtr(dec, &v.CompanyName)
+		return jsonwire.ReadStringPtr(dec, a, &v.CompanyName)
 	case "SUFFIX":
-		return jsonwire.ReadStringPtr(dec, &v.Suffix)
+		return jsonwire.ReadStringPtr(dec, a, &v.Suffix)
 	case "PRIMARYEMAIL":
-		return jsonwire.ReadStringPtr(dec, &v.PrimaryEmail)
+		return jsonwire.ReadStringPtr(dec, a, &v.PrimaryEmail)
 	case "PRIMARYPHONE":
-		return jsonwire.ReadStringPtr(dec, &v.PrimaryPhone)
+		return jsonwire.ReadStringPtr(dec, a, &v.PrimaryPhone)
 	case "SECONDARYEMAIL":
-		return jsonwire.ReadStringPtr(dec, &v.SecondaryEmail)
+		return jsonwire.ReadStringPtr(dec, a, &v.SecondaryEmail)
 	case "SECONDARYPHONE":
-		return jsonwire.ReadStringPtr(dec, &v.SecondaryPhone)
+		return jsonwire.ReadStringPtr(dec, a, &v.SecondaryPhone)
 	case "TITLE":
-		return jsonwire.ReadStringPtr(dec, &v.Title)
+		return jsonwire.ReadStringPtr(dec, a, &v.Title)
 	case "REFERENCE":
-		return jsonwire.ReadStringPtr(dec, &v.Reference)
+		return jsonwire.ReadStringPtr(dec, a, &v.Reference)
 	case "STATUS":
-		return jsonwire.ReadStringTo(dec, &v.Status)
+		return jsonwire.ReadString(dec, a, &v.Status)
 	case "CUSTOMERACCOUNTSTATUS":
-		return jsonwire.ReadStringTo(dec, &v.CustomerAccountStatus)
+		return jsonwire.ReadString(dec, a, &v.CustomerAccountStatus)
 	case "CURRENCY":
-		return jsonwire.ReadStringPtr(dec, &v.Currency)
+		return jsonwire.ReadStringPtr(dec, a, &v.Currency)
 	case "CUSTOMERREFERENCE":
-		return jsonwire.ReadRaw(dec, &v.CustomerReference)
+		return jsonwire.ReadRaw(dec, a, &v.CustomerReference)
 	case "CUSTOMERACQUISITION":
-		return jsonwire.ReadRaw(dec, &v.CustomerAcquisition)
+		return jsonwire.ReadRaw(dec, a, &v.CustomerAcquisition)
 	case "MONTHLYRECURRINGREVENUE":
 		return jsonwire.ReadDecimal(dec, &v.MonthlyRecurringRevenue)
 	case "NETMONTHLYRECURRINGREVENUE":
 		return jsonwire.ReadDecimal(dec, &v.NetMonthlyRecurringRevenue)
 	case "CRMID":
-		return jsonwire.ReadStringPtr(dec, &v.CrmID)
+		return jsonwire.ReadStringPtr(dec, a, &v.CrmID)
 	case "CRMACCOUNTTYPE":
-		return jsonwire.ReadStringPtr(dec, &v.CrmAccountType)
+		return jsonwire.ReadStringPtr(dec, a, &v.CrmAccountType)
 	case "CRMSYNCHSTATUS":
-		return jsonwire.ReadStringPtr(dec, &v.CrmSynchStatus)
+		return jsonwire.ReadStringPtr(dec, a, &v.CrmSynchStatus)
 	case "ERPID":
-		return jsonwire.ReadStringPtr(dec, &v.ErpID)
+		return jsonwire.ReadStringPtr(dec, a, &v.ErpID)
 	case "ERPSYNCHSTATUS":
-		return jsonwire.ReadStringPtr(dec, &v.ErpSynchStatus)
+		return jsonwire.ReadStringPtr(dec, a, &v.ErpSynchStatus)
 	case "ERPCUSTOMERTYPE":
-		return jsonwire.ReadStringPtr(dec, &v.ErpCustomerType)
+		return jsonwire.ReadStringPtr(dec, a, &v.ErpCustomerType)
 	case "PORTALUSERNAME":
-		return jsonwire.ReadStringPtr(dec, &v.PortalUserName)
+		return jsonwire.ReadStringPtr(dec, a, &v.PortalUserName)
 	case "PARENTID":
-		return jsonwire.ReadInt64Ptr(dec, &v.ParentID)
+		return jsonwire.ReadInt64Ptr(dec, a, &v.ParentID)
 	case "ACCOUNTINGLATCHTYPE":
-		return jsonwire.ReadStringPtr(dec, &v.AccountingLatchType)
+		return jsonwire.ReadStringPtr(dec, a, &v.AccountingLatchType)
 	case "ACCOUNTINGID":
-		return jsonwire.ReadStringPtr(dec, &v.AccountingID)
+		return jsonwire.ReadStringPtr(dec, a, &v.AccountingID)
 	case "ACCOUNTINGSYNCTOKEN":
-		return jsonwire.ReadStringPtr(dec, &v.AccountingSyncToken)
+		return jsonwire.ReadStringPtr(dec, a, &v.AccountingSyncToken)
 	case "MARKETINGID":
-		return jsonwire.ReadStringPtr(dec, &v.MarketingID)
+		return jsonwire.ReadStringPtr(dec, a, &v.MarketingID)
 	case "MARKETINGCOMPANYID":
-		return jsonwire.ReadStringPtr(dec, &v.MarketingCompanyID)
+		return jsonwire.ReadStringPtr(dec, a, &v.MarketingCompanyID)
 	case "TELEMATICSID":
-		return jsonwire.ReadStringPtr(dec, &v.TelematicsID)
+		return jsonwire.ReadStringPtr(dec, a, &v.TelematicsID)
 	case "MODIFIEDTIMESTAMP":
 		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedTimestamp)
 	case "CREATEDTIMESTAMP":
@@ -661,6 +703,13 @@ func (v InvoiceCustomer) MarshalJSONTo(enc *jsontext.Encoder) error {
 // without reflection, as encoding/json would decode it, keeping the
 // members it does not model in Extra. null leaves v as it is.
 func (v *AddressPreference) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	var a jsonwire.Arena
+	return v.decodeFrom(dec, &a)
+}
+
+// decodeFrom is UnmarshalJSONFrom with the strings and raw values taken
+// from a, which a list shares across its items.
+func (v *AddressPreference) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error {
 	if null, err := jsonwire.BeginObject(dec, "billing.AddressPreference"); null || err != nil {
 		return err
 	}
@@ -669,7 +718,7 @@ func (v *AddressPreference) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		if err != nil {
 			return err
 		}
-		if err := v.decodeMember(dec, name); err != nil {
+		if err := v.decodeMember(dec, a, name); err != nil {
 			return err
 		}
 	}
@@ -679,38 +728,38 @@ func (v *AddressPreference) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 // decodeMember decodes the value of the member called name: the field of
 // that name, else the field whose name matches without regard to case,
 // else into Extra.
-func (v *AddressPreference) decodeMember(dec *jsontext.Decoder, name []byte) error {
+func (v *AddressPreference) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "id":
 		return jsonwire.ReadInt64(dec, &v.ID)
 	case "uri":
-		return jsonwire.ReadStringPtr(dec, &v.URI)
+		return jsonwire.ReadStringPtr(dec, a, &v.URI)
 	case "contactName":
-		return jsonwire.ReadStringPtr(dec, &v.ContactName)
+		return jsonwire.ReadStringPtr(dec, a, &v.ContactName)
 	case "shippingInstructions":
-		return jsonwire.ReadStringPtr(dec, &v.ShippingInstructions)
+		return jsonwire.ReadStringPtr(dec, a, &v.ShippingInstructions)
 	case "useBillingAddressAsShippingAddress":
 		return jsonwire.ReadBool(dec, &v.UseBillingAddressAsShippingAddress)
 	case "billingAddress":
-		return jsonwire.ReadPtr(dec, &v.BillingAddress)
+		return readPtr(dec, a, &v.BillingAddress)
 	case "shippingAddress":
-		return jsonwire.ReadPtr(dec, &v.ShippingAddress)
+		return readPtr(dec, a, &v.ShippingAddress)
 	}
 	switch jsonwire.FoldName(name) {
 	case "ID":
 		return jsonwire.ReadInt64(dec, &v.ID)
 	case "URI":
-		return jsonwire.ReadStringPtr(dec, &v.URI)
+		return jsonwire.ReadStringPtr(dec, a, &v.URI)
 	case "CONTACTNAME":
-		return jsonwire.ReadStringPtr(dec, &v.ContactName)
+		return jsonwire.ReadStringPtr(dec, a, &v.ContactName)
 	case "SHIPPINGINSTRUCTIONS":
-		return jsonwire.ReadStringPtr(dec, &v.ShippingInstructions)
+		return jsonwire.ReadStringPtr(dec, a, &v.ShippingInstructions)
 	case "USEBILLINGADDRESSASSHIPPINGADDRESS":
 		return jsonwire.ReadBool(dec, &v.UseBillingAddressAsShippingAddress)
 	case "BILLINGADDRESS":
-		return jsonwire.ReadPtr(dec, &v.BillingAddress)
+		return readPtr(dec, a, &v.BillingAddress)
 	case "SHIPPINGADDRESS":
-		return jsonwire.ReadPtr(dec, &v.ShippingAddress)
+		return readPtr(dec, a, &v.ShippingAddress)
 	}
 	return jsonwire.ReadUnknown(dec, name, &v.Extra)
 }
@@ -728,6 +777,13 @@ func (v AddressPreference) MarshalJSONTo(enc *jsontext.Encoder) error {
 // without reflection, as encoding/json would decode it, keeping the
 // members it does not model in Extra. null leaves v as it is.
 func (v *Address) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	var a jsonwire.Arena
+	return v.decodeFrom(dec, &a)
+}
+
+// decodeFrom is UnmarshalJSONFrom with the strings and raw values taken
+// from a, which a list shares across its items.
+func (v *Address) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error {
 	if null, err := jsonwire.BeginObject(dec, "billing.Address"); null || err != nil {
 		return err
 	}
@@ -736,7 +792,7 @@ func (v *Address) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		if err != nil {
 			return err
 		}
-		if err := v.decodeMember(dec, name); err != nil {
+		if err := v.decodeMember(dec, a, name); err != nil {
 			return err
 		}
 	}
@@ -746,34 +802,34 @@ func (v *Address) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 // decodeMember decodes the value of the member called name: the field of
 // that name, else the field whose name matches without regard to case,
 // else into Extra.
-func (v *Address) decodeMember(dec *jsontext.Decoder, name []byte) error {
+func (v *Address) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "id":
 		return jsonwire.ReadInt64(dec, &v.ID)
 	case "uri":
-		return jsonwire.ReadStringPtr(dec, &v.URI)
+		return jsonwire.ReadStringPtr(dec, a, &v.URI)
 	case "customerAddressPreferenceId":
 		return jsonwire.ReadInt64(dec, &v.CustomerAddressPreferenceID)
 	case "companyName":
-		return jsonwire.ReadStringPtr(dec, &v.CompanyName)
+		return jsonwire.ReadStringPtr(dec, a, &v.CompanyName)
 	case "line1":
-		return jsonwire.ReadStringPtr(dec, &v.Line1)
+		return jsonwire.ReadStringPtr(dec, a, &v.Line1)
 	case "line2":
-		return jsonwire.ReadStringPtr(dec, &v.Line2)
+		return jsonwire.ReadStringPtr(dec, a, &v.Line2)
 	case "countryId":
 		return jsonwire.ReadInt64(dec, &v.CountryID)
 	case "country":
-		return jsonwire.ReadStringPtr(dec, &v.Country)
+		return jsonwire.ReadStringPtr(dec, a, &v.Country)
 	case "stateId":
-		return jsonwire.ReadInt64Ptr(dec, &v.StateID)
+		return jsonwire.ReadInt64Ptr(dec, a, &v.StateID)
 	case "state":
-		return jsonwire.ReadStringPtr(dec, &v.State)
+		return jsonwire.ReadStringPtr(dec, a, &v.State)
 	case "city":
-		return jsonwire.ReadStringPtr(dec, &v.City)
+		return jsonwire.ReadStringPtr(dec, a, &v.City)
 	case "postalZip":
-		return jsonwire.ReadStringPtr(dec, &v.PostalZip)
+		return jsonwire.ReadStringPtr(dec, a, &v.PostalZip)
 	case "addressType":
-		return jsonwire.ReadStringPtr(dec, &v.AddressType)
+		return jsonwire.ReadStringPtr(dec, a, &v.AddressType)
 	case "valid":
 		return jsonwire.ReadBool(dec, &v.Valid)
 	}
@@ -781,29 +837,29 @@ func (v *Address) decodeMember(dec *jsontext.Decoder, name []byte) error {
 	case "ID":
 		return jsonwire.ReadInt64(dec, &v.ID)
 	case "URI":
-		return jsonwire.ReadStringPtr(dec, &v.URI)
+		return jsonwire.ReadStringPtr(dec, a, &v.URI)
 	case "CUSTOMERADDRESSPREFERENCEID":
 		return jsonwire.ReadInt64(dec, &v.CustomerAddressPreferenceID)
 	case "COMPANYNAME":
-		return jsonwire.ReadStringPtr(dec, &v.CompanyName)
+		return jsonwire.ReadStringPtr(dec, a, &v.CompanyName)
 	case "LINE1":
-		return jsonwire.ReadStringPtr(dec, &v.Line1)
+		return jsonwire.ReadStringPtr(dec, a, &v.Line1)
 	case "LINE2":
-		return jsonwire.ReadStringPtr(dec, &v.Line2)
+		return jsonwire.ReadStringPtr(dec, a, &v.Line2)
 	case "COUNTRYID":
 		return jsonwire.ReadInt64(dec, &v.CountryID)
 	case "COUNTRY":
-		return jsonwire.ReadStringPtr(dec, &v.Country)
+		return jsonwire.ReadStringPtr(dec, a, &v.Country)
 	case "STATEID":
-		return jsonwire.ReadInt64Ptr(dec, &v.StateID)
+		return jsonwire.ReadInt64Ptr(dec, a, &v.StateID)
 	case "STATE":
-		return jsonwire.ReadStringPtr(dec, &v.State)
+		return jsonwire.ReadStringPtr(dec, a, &v.State)
 	case "CITY":
-		return jsonwire.ReadStringPtr(dec, &v.City)
+		return jsonwire.ReadStringPtr(dec, a, &v.City)
 	case "POSTALZIP":
-		return jsonwire.ReadStringPtr(dec, &v.PostalZip)
+		return jsonwire.ReadStringPtr(dec, a, &v.PostalZip)
 	case "ADDRESSTYPE":
-		return jsonwire.ReadStringPtr(dec, &v.AddressType)
+		return jsonwire.ReadStringPtr(dec, a, &v.AddressType)
 	case "VALID":
 		return jsonwire.ReadBool(dec, &v.Valid)
 	}
@@ -823,6 +879,13 @@ func (v Address) MarshalJSONTo(enc *jsontext.Encoder) error {
 // without reflection, as encoding/json would decode it, keeping the
 // members it does not model in Extra. null leaves v as it is.
 func (v *PaymentSchedule) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	var a jsonwire.Arena
+	return v.decodeFrom(dec, &a)
+}
+
+// decodeFrom is UnmarshalJSONFrom with the strings and raw values taken
+// from a, which a list shares across its items.
+func (v *PaymentSchedule) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error {
 	if null, err := jsonwire.BeginObject(dec, "billing.PaymentSchedule"); null || err != nil {
 		return err
 	}
@@ -831,7 +894,7 @@ func (v *PaymentSchedule) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		if err != nil {
 			return err
 		}
-		if err := v.decodeMember(dec, name); err != nil {
+		if err := v.decodeMember(dec, a, name); err != nil {
 			return err
 		}
 	}
@@ -841,12 +904,12 @@ func (v *PaymentSchedule) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 // decodeMember decodes the value of the member called name: the field of
 // that name, else the field whose name matches without regard to case,
 // else into Extra.
-func (v *PaymentSchedule) decodeMember(dec *jsontext.Decoder, name []byte) error {
+func (v *PaymentSchedule) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "dueDateTimestamp":
 		return jsonwire.ReadUnmarshaler(dec, &v.DueDateTimestamp)
 	case "status":
-		return jsonwire.ReadStringTo(dec, &v.Status)
+		return jsonwire.ReadString(dec, a, &v.Status)
 	case "amount":
 		return jsonwire.ReadDecimal(dec, &v.Amount)
 	case "outstandingBalance":
@@ -858,7 +921,7 @@ func (v *PaymentSchedule) decodeMember(dec *jsontext.Decoder, name []byte) error
 	case "DUEDATETIMESTAMP":
 		return jsonwire.ReadUnmarshaler(dec, &v.DueDateTimestamp)
 	case "STATUS":
-		return jsonwire.ReadStringTo(dec, &v.Status)
+		return jsonwire.ReadString(dec, a, &v.Status)
 	case "AMOUNT":
 		return jsonwire.ReadDecimal(dec, &v.Amount)
 	case "OUTSTANDINGBALANCE":
@@ -882,6 +945,13 @@ func (v PaymentSchedule) MarshalJSONTo(enc *jsontext.Encoder) error {
 // without reflection, as encoding/json would decode it, keeping the
 // members it does not model in Extra. null leaves v as it is.
 func (v *InvoiceSummary) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	var a jsonwire.Arena
+	return v.decodeFrom(dec, &a)
+}
+
+// decodeFrom is UnmarshalJSONFrom with the strings and raw values taken
+// from a, which a list shares across its items.
+func (v *InvoiceSummary) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error {
 	if null, err := jsonwire.BeginObject(dec, "billing.InvoiceSummary"); null || err != nil {
 		return err
 	}
@@ -890,7 +960,7 @@ func (v *InvoiceSummary) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		if err != nil {
 			return err
 		}
-		if err := v.decodeMember(dec, name); err != nil {
+		if err := v.decodeMember(dec, a, name); err != nil {
 			return err
 		}
 	}
@@ -900,22 +970,22 @@ func (v *InvoiceSummary) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 // decodeMember decodes the value of the member called name: the field of
 // that name, else the field whose name matches without regard to case,
 // else into Extra.
-func (v *InvoiceSummary) decodeMember(dec *jsontext.Decoder, name []byte) error {
+func (v *InvoiceSummary) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "id":
 		return jsonwire.ReadInt64(dec, &v.ID)
 	case "uri":
-		return jsonwire.ReadStringPtr(dec, &v.URI)
+		return jsonwire.ReadStringPtr(dec, a, &v.URI)
 	case "customerId":
 		return jsonwire.ReadInt64(dec, &v.CustomerID)
 	case "reference":
-		return jsonwire.ReadStringPtr(dec, &v.Reference)
+		return jsonwire.ReadStringPtr(dec, a, &v.Reference)
 	case "companyName":
-		return jsonwire.ReadStringPtr(dec, &v.CompanyName)
+		return jsonwire.ReadStringPtr(dec, a, &v.CompanyName)
 	case "customerParentId":
-		return jsonwire.ReadInt64Ptr(dec, &v.CustomerParentID)
+		return jsonwire.ReadInt64Ptr(dec, a, &v.CustomerParentID)
 	case "customerName":
-		return jsonwire.ReadString(dec, &v.CustomerName)
+		return jsonwire.ReadString(dec, a, &v.CustomerName)
 	case "effectiveTimestamp":
 		return jsonwire.ReadUnmarshaler(dec, &v.EffectiveTimestamp)
 	case "postedTimestamp":
@@ -925,9 +995,9 @@ func (v *InvoiceSummary) decodeMember(dec *jsontext.Decoder, name []byte) error 
 	case "modifiedTimestamp":
 		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedTimestamp)
 	case "invoiceStatus":
-		return jsonwire.ReadStringTo(dec, &v.InvoiceStatus)
+		return jsonwire.ReadString(dec, a, &v.InvoiceStatus)
 	case "invoiceNumber":
-		return jsonwire.ReadString(dec, &v.InvoiceNumber)
+		return jsonwire.ReadString(dec, a, &v.InvoiceNumber)
 	case "invoiceAmount":
 		return jsonwire.ReadDecimal(dec, &v.InvoiceAmount)
 	case "sumOfCharges":
@@ -941,9 +1011,9 @@ func (v *InvoiceSummary) decodeMember(dec *jsontext.Decoder, name []byte) error 
 	case "outstandingBalance":
 		return jsonwire.ReadDecimal(dec, &v.OutstandingBalance)
 	case "currency":
-		return jsonwire.ReadString(dec, &v.Currency)
+		return jsonwire.ReadString(dec, a, &v.Currency)
 	case "taxServiceId":
-		return jsonwire.ReadRaw(dec, &v.TaxServiceID)
+		return jsonwire.ReadRaw(dec, a, &v.TaxServiceID)
 	case "unsettled":
 		return jsonwire.ReadBool(dec, &v.Unsettled)
 	}
@@ -951,17 +1021,17 @@ func (v *InvoiceSummary) decodeMember(dec *jsontext.Decoder, name []byte) error 
 	case "ID":
 		return jsonwire.ReadInt64(dec, &v.ID)
 	case "URI":
-		return jsonwire.ReadStringPtr(dec, &v.URI)
+		return jsonwire.ReadStringPtr(dec, a, &v.URI)
 	case "CUSTOMERID":
 		return jsonwire.ReadInt64(dec, &v.CustomerID)
 	case "REFERENCE":
-		return jsonwire.ReadStringPtr(dec, &v.Reference)
+		return jsonwire.ReadStringPtr(dec, a, &v.Reference)
 	case "COMPANYNAME":
-		return jsonwire.ReadStringPtr(dec, &v.CompanyName)
+		return jsonwire.ReadStringPtr(dec, a, &v.CompanyName)
 	case "CUSTOMERPARENTID":
-		return jsonwire.ReadInt64Ptr(dec, &v.CustomerParentID)
+		return jsonwire.ReadInt64Ptr(dec, a, &v.CustomerParentID)
 	case "CUSTOMERNAME":
-		return jsonwire.ReadString(dec, &v.CustomerName)
+		return jsonwire.ReadString(dec, a, &v.CustomerName)
 	case "EFFECTIVETIMESTAMP":
 		return jsonwire.ReadUnmarshaler(dec, &v.EffectiveTimestamp)
 	case "POSTEDTIMESTAMP":
@@ -971,9 +1041,9 @@ func (v *InvoiceSummary) decodeMember(dec *jsontext.Decoder, name []byte) error 
 	case "MODIFIEDTIMESTAMP":
 		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedTimestamp)
 	case "INVOICESTATUS":
-		return jsonwire.ReadStringTo(dec, &v.InvoiceStatus)
+		return jsonwire.ReadString(dec, a, &v.InvoiceStatus)
 	case "INVOICENUMBER":
-		return jsonwire.ReadString(dec, &v.InvoiceNumber)
+		return jsonwire.ReadString(dec, a, &v.InvoiceNumber)
 	case "INVOICEAMOUNT":
 		return jsonwire.ReadDecimal(dec, &v.InvoiceAmount)
 	case "SUMOFCHARGES":
@@ -987,9 +1057,9 @@ func (v *InvoiceSummary) decodeMember(dec *jsontext.Decoder, name []byte) error 
 	case "OUTSTANDINGBALANCE":
 		return jsonwire.ReadDecimal(dec, &v.OutstandingBalance)
 	case "CURRENCY":
-		return jsonwire.ReadString(dec, &v.Currency)
+		return jsonwire.ReadString(dec, a, &v.Currency)
 	case "TAXSERVICEID":
-		return jsonwire.ReadRaw(dec, &v.TaxServiceID)
+		return jsonwire.ReadRaw(dec, a, &v.TaxServiceID)
 	case "UNSETTLED":
 		return jsonwire.ReadBool(dec, &v.Unsettled)
 	}
@@ -1009,6 +1079,13 @@ func (v InvoiceSummary) MarshalJSONTo(enc *jsontext.Encoder) error {
 // without reflection, as encoding/json would decode it, keeping the
 // members it does not model in Extra. null leaves v as it is.
 func (v *SubscriptionProductItem) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	var a jsonwire.Arena
+	return v.decodeFrom(dec, &a)
+}
+
+// decodeFrom is UnmarshalJSONFrom with the strings and raw values taken
+// from a, which a list shares across its items.
+func (v *SubscriptionProductItem) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error {
 	if null, err := jsonwire.BeginObject(dec, "billing.SubscriptionProductItem"); null || err != nil {
 		return err
 	}
@@ -1017,7 +1094,7 @@ func (v *SubscriptionProductItem) UnmarshalJSONFrom(dec *jsontext.Decoder) error
 		if err != nil {
 			return err
 		}
-		if err := v.decodeMember(dec, name); err != nil {
+		if err := v.decodeMember(dec, a, name); err != nil {
 			return err
 		}
 	}
@@ -1027,18 +1104,18 @@ func (v *SubscriptionProductItem) UnmarshalJSONFrom(dec *jsontext.Decoder) error
 // decodeMember decodes the value of the member called name: the field of
 // that name, else the field whose name matches without regard to case,
 // else into Extra.
-func (v *SubscriptionProductItem) decodeMember(dec *jsontext.Decoder, name []byte) error {
+func (v *SubscriptionProductItem) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "id":
 		return jsonwire.ReadInt64(dec, &v.ID)
 	case "uri":
-		return jsonwire.ReadStringPtr(dec, &v.URI)
+		return jsonwire.ReadStringPtr(dec, a, &v.URI)
 	case "reference":
 		return jsonwire.ReadUnmarshaler(dec, &v.Reference)
 	case "name":
-		return jsonwire.ReadString(dec, &v.Name)
+		return jsonwire.ReadString(dec, a, &v.Name)
 	case "description":
-		return jsonwire.ReadString(dec, &v.Description)
+		return jsonwire.ReadString(dec, a, &v.Description)
 	case "subscriptionProductId":
 		return jsonwire.ReadInt64(dec, &v.SubscriptionProductID)
 	case "subscriptionId":
@@ -1048,7 +1125,7 @@ func (v *SubscriptionProductItem) decodeMember(dec *jsontext.Decoder, name []byt
 	case "productId":
 		return jsonwire.ReadInt64(dec, &v.ProductID)
 	case "status":
-		return jsonwire.ReadStringTo(dec, &v.Status)
+		return jsonwire.ReadString(dec, a, &v.Status)
 	case "createdDate":
 		return jsonwire.ReadUnmarshaler(dec, &v.CreatedDate)
 	case "modifiedDate":
@@ -1058,13 +1135,13 @@ func (v *SubscriptionProductItem) decodeMember(dec *jsontext.Decoder, name []byt
 	case "ID":
 		return jsonwire.ReadInt64(dec, &v.ID)
 	case "URI":
-		return jsonwire.ReadStringPtr(dec, &v.URI)
+		return jsonwire.ReadStringPtr(dec, a, &v.URI)
 	case "REFERENCE":
 		return jsonwire.ReadUnmarshaler(dec, &v.Reference)
 	case "NAME":
-		return jsonwire.ReadString(dec, &v.Name)
+		return jsonwire.ReadString(dec, a, &v.Name)
 	case "DESCRIPTION":
-		return jsonwire.ReadString(dec, &v.Description)
+		return jsonwire.ReadString(dec, a, &v.Description)
 	case "SUBSCRIPTIONPRODUCTID":
 		return jsonwire.ReadInt64(dec, &v.SubscriptionProductID)
 	case "SUBSCRIPTIONID":
@@ -1074,7 +1151,7 @@ func (v *SubscriptionProductItem) decodeMember(dec *jsontext.Decoder, name []byt
 	case "PRODUCTID":
 		return jsonwire.ReadInt64(dec, &v.ProductID)
 	case "STATUS":
-		return jsonwire.ReadStringTo(dec, &v.Status)
+		return jsonwire.ReadString(dec, a, &v.Status)
 	case "CREATEDDATE":
 		return jsonwire.ReadUnmarshaler(dec, &v.CreatedDate)
 	case "MODIFIEDDATE":
@@ -1096,6 +1173,13 @@ func (v SubscriptionProductItem) MarshalJSONTo(enc *jsontext.Encoder) error {
 // without reflection, as encoding/json would decode it, keeping the
 // members it does not model in Extra. null leaves v as it is.
 func (v *CreditCard) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	var a jsonwire.Arena
+	return v.decodeFrom(dec, &a)
+}
+
+// decodeFrom is UnmarshalJSONFrom with the strings and raw values taken
+// from a, which a list shares across its items.
+func (v *CreditCard) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error {
 	if null, err := jsonwire.BeginObject(dec, "billing.CreditCard"); null || err != nil {
 		return err
 	}
@@ -1104,7 +1188,7 @@ func (v *CreditCard) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		if err != nil {
 			return err
 		}
-		if err := v.decodeMember(dec, name); err != nil {
+		if err := v.decodeMember(dec, a, name); err != nil {
 			return err
 		}
 	}
@@ -1114,56 +1198,56 @@ func (v *CreditCard) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 // decodeMember decodes the value of the member called name: the field of
 // that name, else the field whose name matches without regard to case,
 // else into Extra.
-func (v *CreditCard) decodeMember(dec *jsontext.Decoder, name []byte) error {
+func (v *CreditCard) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "id":
 		return jsonwire.ReadInt64(dec, &v.ID)
 	case "uri":
-		return jsonwire.ReadStringPtr(dec, &v.URI)
+		return jsonwire.ReadStringPtr(dec, a, &v.URI)
 	case "customerId":
 		return jsonwire.ReadInt64(dec, &v.CustomerID)
 	case "maskedCardNumber":
-		return jsonwire.ReadString(dec, &v.MaskedCardNumber)
+		return jsonwire.ReadString(dec, a, &v.MaskedCardNumber)
 	case "cardType":
-		return jsonwire.ReadString(dec, &v.CardType)
+		return jsonwire.ReadString(dec, a, &v.CardType)
 	case "firstName":
-		return jsonwire.ReadString(dec, &v.FirstName)
+		return jsonwire.ReadString(dec, a, &v.FirstName)
 	case "lastName":
-		return jsonwire.ReadString(dec, &v.LastName)
+		return jsonwire.ReadString(dec, a, &v.LastName)
 	case "expirationMonth":
 		return jsonwire.ReadInt(dec, &v.ExpirationMonth)
 	case "expirationYear":
 		return jsonwire.ReadInt(dec, &v.ExpirationYear)
 	case "address1":
-		return jsonwire.ReadStringPtr(dec, &v.Address1)
+		return jsonwire.ReadStringPtr(dec, a, &v.Address1)
 	case "address2":
-		return jsonwire.ReadStringPtr(dec, &v.Address2)
+		return jsonwire.ReadStringPtr(dec, a, &v.Address2)
 	case "countryId":
-		return jsonwire.ReadInt64Ptr(dec, &v.CountryID)
+		return jsonwire.ReadInt64Ptr(dec, a, &v.CountryID)
 	case "country":
-		return jsonwire.ReadStringPtr(dec, &v.Country)
+		return jsonwire.ReadStringPtr(dec, a, &v.Country)
 	case "stateId":
-		return jsonwire.ReadInt64Ptr(dec, &v.StateID)
+		return jsonwire.ReadInt64Ptr(dec, a, &v.StateID)
 	case "state":
-		return jsonwire.ReadStringPtr(dec, &v.State)
+		return jsonwire.ReadStringPtr(dec, a, &v.State)
 	case "city":
-		return jsonwire.ReadStringPtr(dec, &v.City)
+		return jsonwire.ReadStringPtr(dec, a, &v.City)
 	case "postalZip":
-		return jsonwire.ReadStringPtr(dec, &v.PostalZip)
+		return jsonwire.ReadStringPtr(dec, a, &v.PostalZip)
 	case "isDefault":
 		return jsonwire.ReadBool(dec, &v.IsDefault)
 	case "externalCustomerId":
-		return jsonwire.ReadStringPtr(dec, &v.ExternalCustomerID)
+		return jsonwire.ReadStringPtr(dec, a, &v.ExternalCustomerID)
 	case "externalCardId":
-		return jsonwire.ReadStringPtr(dec, &v.ExternalCardID)
+		return jsonwire.ReadStringPtr(dec, a, &v.ExternalCardID)
 	case "storedInServiceVault":
 		return jsonwire.ReadBool(dec, &v.StoredInServiceVault)
 	case "email":
-		return jsonwire.ReadStringPtr(dec, &v.Email)
+		return jsonwire.ReadStringPtr(dec, a, &v.Email)
 	case "modifiedDate":
 		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedDate)
 	case "originalPaymentMethodId":
-		return jsonwire.ReadInt64Ptr(dec, &v.OriginalPaymentMethodID)
+		return jsonwire.ReadInt64Ptr(dec, a, &v.OriginalPaymentMethodID)
 	case "isUsedForBillingPeriodOverride":
 		return jsonwire.ReadBool(dec, &v.IsUsedForBillingPeriodOverride)
 	}
@@ -1171,51 +1255,51 @@ func (v *CreditCard) decodeMember(dec *jsontext.Decoder, name []byte) error {
 	case "ID":
 		return jsonwire.ReadInt64(dec, &v.ID)
 	case "URI":
-		return jsonwire.ReadStringPtr(dec, &v.URI)
+		return jsonwire.ReadStringPtr(dec, a, &v.URI)
 	case "CUSTOMERID":
 		return jsonwire.ReadInt64(dec, &v.CustomerID)
 	case "MASKEDCARDNUMBER":
-		return jsonwire.ReadString(dec, &v.MaskedCardNumber)
+		return jsonwire.ReadString(dec, a, &v.MaskedCardNumber)
 	case "CARDTYPE":
-		return jsonwire.ReadString(dec, &v.CardType)
+		return jsonwire.ReadString(dec, a, &v.CardType)
 	case "FIRSTNAME":
-		return jsonwire.ReadString(dec, &v.FirstName)
+		return jsonwire.ReadString(dec, a, &v.FirstName)
 	case "LASTNAME":
-		return jsonwire.ReadString(dec, &v.LastName)
+		return jsonwire.ReadString(dec, a, &v.LastName)
 	case "EXPIRATIONMONTH":
 		return jsonwire.ReadInt(dec, &v.ExpirationMonth)
 	case "EXPIRATIONYEAR":
 		return jsonwire.ReadInt(dec, &v.ExpirationYear)
 	case "ADDRESS1":
-		return jsonwire.ReadStringPtr(dec, &v.Address1)
+		return jsonwire.ReadStringPtr(dec, a, &v.Address1)
 	case "ADDRESS2":
-		return jsonwire.ReadStringPtr(dec, &v.Address2)
+		return jsonwire.ReadStringPtr(dec, a, &v.Address2)
 	case "COUNTRYID":
-		return jsonwire.ReadInt64Ptr(dec, &v.CountryID)
+		return jsonwire.ReadInt64Ptr(dec, a, &v.CountryID)
 	case "COUNTRY":
-		return jsonwire.ReadStringPtr(dec, &v.Country)
+		return jsonwire.ReadStringPtr(dec, a, &v.Country)
 	case "STATEID":
-		return jsonwire.ReadInt64Ptr(dec, &v.StateID)
+		return jsonwire.ReadInt64Ptr(dec, a, &v.StateID)
 	case "STATE":
-		return jsonwire.ReadStringPtr(dec, &v.State)
+		return jsonwire.ReadStringPtr(dec, a, &v.State)
 	case "CITY":
-		return jsonwire.ReadStringPtr(dec, &v.City)
+		return jsonwire.ReadStringPtr(dec, a, &v.City)
 	case "POSTALZIP":
-		return jsonwire.ReadStringPtr(dec, &v.PostalZip)
+		return jsonwire.ReadStringPtr(dec, a, &v.PostalZip)
 	case "ISDEFAULT":
 		return jsonwire.ReadBool(dec, &v.IsDefault)
 	case "EXTERNALCUSTOMERID":
-		return jsonwire.ReadStringPtr(dec, &v.ExternalCustomerID)
+		return jsonwire.ReadStringPtr(dec, a, &v.ExternalCustomerID)
 	case "EXTERNALCARDID":
-		return jsonwire.ReadStringPtr(dec, &v.ExternalCardID)
+		return jsonwire.ReadStringPtr(dec, a, &v.ExternalCardID)
 	case "STOREDINSERVICEVAULT":
 		return jsonwire.ReadBool(dec, &v.StoredInServiceVault)
 	case "EMAIL":
-		return jsonwire.ReadStringPtr(dec, &v.Email)
+		return jsonwire.ReadStringPtr(dec, a, &v.Email)
 	case "MODIFIEDDATE":
 		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedDate)
 	case "ORIGINALPAYMENTMETHODID":
-		return jsonwire.ReadInt64Ptr(dec, &v.OriginalPaymentMethodID)
+		return jsonwire.ReadInt64Ptr(dec, a, &v.OriginalPaymentMethodID)
 	case "ISUSEDFORBILLINGPERIODOVERRIDE":
 		return jsonwire.ReadBool(dec, &v.IsUsedForBillingPeriodOverride)
 	}
@@ -1235,6 +1319,13 @@ func (v CreditCard) MarshalJSONTo(enc *jsontext.Encoder) error {
 // without reflection, as encoding/json would decode it, keeping the
 // members it does not model in Extra. null leaves v as it is.
 func (v *WalletPaymentMethod) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	var a jsonwire.Arena
+	return v.decodeFrom(dec, &a)
+}
+
+// decodeFrom is UnmarshalJSONFrom with the strings and raw values taken
+// from a, which a list shares across its items.
+func (v *WalletPaymentMethod) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error {
 	if null, err := jsonwire.BeginObject(dec, "billing.WalletPaymentMethod"); null || err != nil {
 		return err
 	}
@@ -1243,7 +1334,7 @@ func (v *WalletPaymentMethod) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		if err != nil {
 			return err
 		}
-		if err := v.decodeMember(dec, name); err != nil {
+		if err := v.decodeMember(dec, a, name); err != nil {
 			return err
 		}
 	}
@@ -1253,16 +1344,16 @@ func (v *WalletPaymentMethod) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 // decodeMember decodes the value of the member called name: the field of
 // that name, else the field whose name matches without regard to case,
 // else into Extra.
-func (v *WalletPaymentMethod) decodeMember(dec *jsontext.Decoder, name []byte) error {
+func (v *WalletPaymentMethod) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "id":
 		return jsonwire.ReadInt64(dec, &v.ID)
 	case "customerId":
 		return jsonwire.ReadInt64(dec, &v.CustomerID)
 	case "firstName":
-		return jsonwire.ReadString(dec, &v.FirstName)
+		return jsonwire.ReadString(dec, a, &v.FirstName)
 	case "lastName":
-		return jsonwire.ReadString(dec, &v.LastName)
+		return jsonwire.ReadString(dec, a, &v.LastName)
 	case "isDefault":
 		return jsonwire.ReadBool(dec, &v.IsDefault)
 	case "storedInServiceVault":
@@ -1276,9 +1367,9 @@ func (v *WalletPaymentMethod) decodeMember(dec *jsontext.Decoder, name []byte) e
 	case "CUSTOMERID":
 		return jsonwire.ReadInt64(dec, &v.CustomerID)
 	case "FIRSTNAME":
-		return jsonwire.ReadString(dec, &v.FirstName)
+		return jsonwire.ReadString(dec, a, &v.FirstName)
 	case "LASTNAME":
-		return jsonwire.ReadString(dec, &v.LastName)
+		return jsonwire.ReadString(dec, a, &v.LastName)
 	case "ISDEFAULT":
 		return jsonwire.ReadBool(dec, &v.IsDefault)
 	case "STOREDINSERVICEVAULT":
@@ -1302,6 +1393,13 @@ func (v WalletPaymentMethod) MarshalJSONTo(enc *jsontext.Encoder) error {
 // without reflection, as encoding/json would decode it, keeping the
 // members it does not model in Extra. null leaves v as it is.
 func (v *SalesTrackingCode) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	var a jsonwire.Arena
+	return v.decodeFrom(dec, &a)
+}
+
+// decodeFrom is UnmarshalJSONFrom with the strings and raw values taken
+// from a, which a list shares across its items.
+func (v *SalesTrackingCode) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error {
 	if null, err := jsonwire.BeginObject(dec, "billing.SalesTrackingCode"); null || err != nil {
 		return err
 	}
@@ -1310,7 +1408,7 @@ func (v *SalesTrackingCode) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		if err != nil {
 			return err
 		}
-		if err := v.decodeMember(dec, name); err != nil {
+		if err := v.decodeMember(dec, a, name); err != nil {
 			return err
 		}
 	}
@@ -1320,24 +1418,24 @@ func (v *SalesTrackingCode) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 // decodeMember decodes the value of the member called name: the field of
 // that name, else the field whose name matches without regard to case,
 // else into Extra.
-func (v *SalesTrackingCode) decodeMember(dec *jsontext.Decoder, name []byte) error {
+func (v *SalesTrackingCode) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "id":
 		return jsonwire.ReadInt64(dec, &v.ID)
 	case "uri":
-		return jsonwire.ReadStringPtr(dec, &v.URI)
+		return jsonwire.ReadStringPtr(dec, a, &v.URI)
 	case "type":
-		return jsonwire.ReadStringTo(dec, &v.Type)
+		return jsonwire.ReadString(dec, a, &v.Type)
 	case "code":
-		return jsonwire.ReadString(dec, &v.Code)
+		return jsonwire.ReadString(dec, a, &v.Code)
 	case "name":
-		return jsonwire.ReadString(dec, &v.Name)
+		return jsonwire.ReadString(dec, a, &v.Name)
 	case "description":
-		return jsonwire.ReadStringPtr(dec, &v.Description)
+		return jsonwire.ReadStringPtr(dec, a, &v.Description)
 	case "email":
-		return jsonwire.ReadStringPtr(dec, &v.Email)
+		return jsonwire.ReadStringPtr(dec, a, &v.Email)
 	case "status":
-		return jsonwire.ReadStringTo(dec, &v.Status)
+		return jsonwire.ReadString(dec, a, &v.Status)
 	case "deletable":
 		return jsonwire.ReadBool(dec, &v.Deletable)
 	}
@@ -1345,19 +1443,19 @@ func (v *SalesTrackingCode) decodeMember(dec *jsontext.Decoder, name []byte) err
 	case "ID":
 		return jsonwire.ReadInt64(dec, &v.ID)
 	case "URI":
-		return jsonwire.ReadStringPtr(dec, &v.URI)
+		return jsonwire.ReadStringPtr(dec, a, &v.URI)
 	case "TYPE":
-		return jsonwire.ReadStringTo(dec, &v.Type)
+		return jsonwire.ReadString(dec, a, &v.Type)
 	case "CODE":
-		return jsonwire.ReadString(dec, &v.Code)
+		return jsonwire.ReadString(dec, a, &v.Code)
 	case "NAME":
-		return jsonwire.ReadString(dec, &v.Name)
+		return jsonwire.ReadString(dec, a, &v.Name)
 	case "DESCRIPTION":
-		return jsonwire.ReadStringPtr(dec, &v.Description)
+		return jsonwire.ReadStringPtr(dec, a, &v.Description)
 	case "EMAIL":
-		return jsonwire.ReadStringPtr(dec, &v.Email)
+		return jsonwire.ReadStringPtr(dec, a, &v.Email)
 	case "STATUS":
-		return jsonwire.ReadStringTo(dec, &v.Status)
+		return jsonwire.ReadString(dec, a, &v.Status)
 	case "DELETABLE":
 		return jsonwire.ReadBool(dec, &v.Deletable)
 	}

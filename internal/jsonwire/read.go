@@ -39,16 +39,20 @@ func typeError(d *Decoder, k jsontext.Kind, goType string) error {
 
 // ReadString reads a JSON string (or, unlike encoding/json, a number's
 // text) into dst; null leaves dst as it is.
-func ReadString(d *Decoder, dst *string) error {
+func ReadString[S ~string](d *Decoder, a *Arena, dst *S) error {
 	v, err := d.ReadValue()
 	if err != nil {
 		return err
 	}
+	return setString(d, a, v, dst)
+}
+
+func setString[S ~string](d *Decoder, a *Arena, v jsontext.Value, dst *S) error {
 	switch v.Kind() {
 	case '"':
-		*dst = Unquote(v)
+		*dst = S(a.unquote(v))
 	case '0':
-		*dst = string(v)
+		*dst = S(a.String(v))
 	case 'n':
 	default:
 		return typeError(d, v.Kind(), "string")
@@ -56,25 +60,20 @@ func ReadString(d *Decoder, dst *string) error {
 	return nil
 }
 
-// ReadStringTo is ReadString for a string type other than string.
-func ReadStringTo[S ~string](d *Decoder, dst *S) error {
-	s := string(*dst)
-	err := ReadString(d, &s)
-	*dst = S(s)
-	return err
-}
-
 // ReadStringPtr reads a JSON string into a new string; null sets nil.
-func ReadStringPtr[S ~string](d *Decoder, dst **S) error {
-	if d.PeekKind() == 'n' {
-		_, err := d.ReadToken()
-		*dst = nil
+func ReadStringPtr(d *Decoder, a *Arena, dst **string) error {
+	v, err := d.ReadValue()
+	if err != nil {
 		return err
 	}
-	if *dst == nil {
-		*dst = new(S)
+	if v.Kind() == 'n' {
+		*dst = nil
+		return nil
 	}
-	return ReadStringTo(d, *dst)
+	if *dst == nil {
+		*dst = a.StringPtr()
+	}
+	return setString(d, a, v, *dst)
 }
 
 // ReadBool reads true or false; null leaves dst as it is.
@@ -140,15 +139,16 @@ func ReadInt(d *Decoder, dst *int) error {
 }
 
 // ReadInt64Ptr reads an integer into a new int64; null sets nil.
-func ReadInt64Ptr(d *Decoder, dst **int64) error {
+func ReadInt64Ptr(d *Decoder, a *Arena, dst **int64) error {
 	n, null, err := readInt(d, 64, "int64")
 	switch {
 	case err != nil:
 	case null:
 		*dst = nil
-	case *dst == nil:
-		*dst = &n
 	default:
+		if *dst == nil {
+			*dst = a.Int64Ptr()
+		}
 		**dst = n
 	}
 	return err
@@ -174,15 +174,23 @@ func ReadDecimal(d *Decoder, dst *decimal.Decimal) error {
 
 // ReadDecimalPtr reads a decimal into a new one; null sets nil.
 func ReadDecimalPtr(d *Decoder, dst **decimal.Decimal) error {
-	if d.PeekKind() == 'n' {
-		_, err := d.ReadToken()
-		*dst = nil
+	v, err := d.ReadValue()
+	if err != nil {
 		return err
+	}
+	if v.Kind() == 'n' {
+		*dst = nil
+		return nil
+	}
+	x, err := ParseDecimal(v)
+	if err != nil {
+		return &DecimalError{Pointer: string(d.StackPointer()), Err: err}
 	}
 	if *dst == nil {
 		*dst = new(decimal.Decimal)
 	}
-	return ReadDecimal(d, *dst)
+	**dst = x
+	return nil
 }
 
 // DecimalError is an amount that is not a decimal the SDK accepts.
@@ -203,12 +211,12 @@ func (e *DecimalError) Unwrap() error { return e.Err }
 
 // ReadRaw keeps the next value as it came, null included, as
 // json.RawMessage does.
-func ReadRaw(d *Decoder, dst *json.RawMessage) error {
+func ReadRaw(d *Decoder, a *Arena, dst *json.RawMessage) error {
 	v, err := d.ReadValue()
 	if err != nil {
 		return err
 	}
-	*dst = append((*dst)[:0], v...)
+	*dst = a.Bytes(v)
 	return nil
 }
 
@@ -282,7 +290,7 @@ func ReadName(d *Decoder) ([]byte, error) {
 	if b, ok := plain(v); ok {
 		return b, nil
 	}
-	return []byte(Unquote(v)), nil
+	return unquoteBytes(nil, v), nil
 }
 
 // ReadUnknown keeps the next value under name in *dst, which it creates
@@ -325,64 +333,4 @@ func truncate(b []byte) string {
 		return string(b[:32]) + "…"
 	}
 	return string(b)
-}
-
-// FromDecoder is a pointer to T with a generated decoder.
-type FromDecoder[T any] interface {
-	*T
-	UnmarshalJSONFrom(*Decoder) error
-}
-
-// ReadPtr decodes into *dst, allocating it; null sets nil.
-func ReadPtr[T any, P FromDecoder[T]](d *Decoder, dst **T) error {
-	if d.PeekKind() == 'n' {
-		_, err := d.ReadToken()
-		*dst = nil
-		return err
-	}
-	if *dst == nil {
-		*dst = new(T)
-	}
-	return P(*dst).UnmarshalJSONFrom(d)
-}
-
-// ReadSlice decodes an array into *dst as encoding/json does: elements
-// already in the slice are decoded into (a repeated member merges), the
-// slice ends at the last element read, an empty array is an empty,
-// non-nil slice and null is nil.
-func ReadSlice[T any, P FromDecoder[T]](d *Decoder, dst *[]T, goType string) error {
-	null, err := BeginArray(d, goType)
-	if err != nil {
-		return err
-	}
-	if null {
-		*dst = nil
-		return nil
-	}
-	s := *dst
-	i := 0
-	for More(d) {
-		switch {
-		case i < len(s):
-		case i < cap(s):
-			s = s[:i+1]
-		default:
-			var zero T
-			s = append(s, zero)
-		}
-		if err := P(&s[i]).UnmarshalJSONFrom(d); err != nil {
-			*dst = s
-			return err
-		}
-		i++
-	}
-	if err := End(d); err != nil {
-		*dst = s
-		return err
-	}
-	if i == 0 {
-		s = []T{}
-	}
-	*dst = s[:i]
-	return nil
 }

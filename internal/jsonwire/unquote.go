@@ -1,6 +1,7 @@
 package jsonwire
 
 import (
+	"bytes"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -10,19 +11,7 @@ import (
 // unescaping: no backslash and valid UTF-8.
 func plain(v []byte) ([]byte, bool) {
 	s := v[1 : len(v)-1]
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '\\' {
-			return nil, false
-		}
-		if c >= utf8.RuneSelf {
-			if !utf8.Valid(s[i:]) {
-				return nil, false
-			}
-			break
-		}
-	}
-	return s, true
+	return s, bytes.IndexByte(s, '\\') < 0 && utf8.Valid(s)
 }
 
 // Unquote returns the string a quoted JSON string (as the tokenizer
@@ -32,8 +21,21 @@ func Unquote(v []byte) string {
 	if b, ok := plain(v); ok {
 		return string(b)
 	}
+	return string(unquoteBytes(nil, v))
+}
+
+// unquote is Unquote with the string's bytes from the arena.
+func (a *Arena) unquote(v []byte) string {
+	if b, ok := plain(v); ok {
+		return a.String(b)
+	}
+	var buf [64]byte
+	return a.String(unquoteBytes(buf[:0], v))
+}
+
+// unquoteBytes appends the unescaped contents of the quoted string v to b.
+func unquoteBytes(b, v []byte) []byte {
 	s := v[1 : len(v)-1]
-	b := make([]byte, 0, len(s)+utf8.UTFMax)
 	for r := 0; r < len(s); {
 		switch c := s[r]; {
 		case c == '\\' && r+1 < len(s):
@@ -80,7 +82,7 @@ func Unquote(v []byte) string {
 			b = utf8.AppendRune(b, rr)
 		}
 	}
-	return string(b)
+	return b
 }
 
 func getu4(s []byte) rune {
