@@ -17,6 +17,13 @@ import (
 // last value. A member whose name matches a modelled field without regard
 // to case decodes into that field, as with encoding/json, and is not in
 // Extra.
+//
+// The SDK fills Extra when it decodes an answer, and so does any decoder
+// that calls the resources' UnmarshalJSONFrom method
+// (github.com/go-json-experiment/json, and encoding/json/v2 once it is
+// released); their MarshalJSONTo method writes the members back after the
+// modelled ones, in the order of their names. encoding/json (v1) neither
+// fills nor writes Extra: its tag is "-" there.
 type Extra map[string]json.RawMessage
 
 // Decode decodes the member called name into v, with the SDK's JSON rules
