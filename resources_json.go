@@ -33,10 +33,86 @@ func (v *Invoice) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error {
 	return jsonwire.End(dec)
 }
 
-// decodeMember decodes the value of the member called name: the field of
-// that name, else the field whose name matches without regard to case,
-// else into Extra.
-func (v *Invoice) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, name []byte) error {
+// decodeMember decodes the value of the member whose quoted name is
+// quoted: into the field of that name, else the field whose name matches
+// without regard to case, else into Extra.
+func (v *Invoice) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted []byte) error {
+	switch string(quoted) {
+	case "\"id\"":
+		return jsonwire.ReadInt64(dec, &v.ID)
+	case "\"uri\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.URI)
+	case "\"invoiceNumber\"":
+		return jsonwire.ReadInt64(dec, &v.InvoiceNumber)
+	case "\"invoiceSignature\"":
+		return jsonwire.ReadString(dec, a, &v.InvoiceSignature)
+	case "\"poNumber\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.PoNumber)
+	case "\"effectiveTimestamp\"":
+		return jsonwire.ReadUnmarshaler(dec, &v.EffectiveTimestamp)
+	case "\"postedTimestamp\"":
+		return jsonwire.ReadUnmarshaler(dec, &v.PostedTimestamp)
+	case "\"modifiedTimestamp\"":
+		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedTimestamp)
+	case "\"charges\"":
+		return readSlice(dec, a, &v.Charges, "[]billing.Charge")
+	case "\"chargeGroups\"":
+		return readSlice(dec, a, &v.ChargeGroups, "[]billing.ChargeGroup")
+	case "\"subtotal\"":
+		return jsonwire.ReadDecimal(dec, &v.Subtotal)
+	case "\"invoiceAmount\"":
+		return jsonwire.ReadDecimal(dec, &v.InvoiceAmount)
+	case "\"totalPayments\"":
+		return jsonwire.ReadDecimal(dec, &v.TotalPayments)
+	case "\"unsettled\"":
+		return jsonwire.ReadBool(dec, &v.Unsettled)
+	case "\"outstandingBalance\"":
+		return jsonwire.ReadDecimal(dec, &v.OutstandingBalance)
+	case "\"terms\"":
+		return jsonwire.ReadString(dec, a, &v.Terms)
+	case "\"defaultTerms\"":
+		return jsonwire.ReadString(dec, a, &v.DefaultTerms)
+	case "\"isDefaultTerms\"":
+		return jsonwire.ReadBool(dec, &v.IsDefaultTerms)
+	case "\"customerId\"":
+		return jsonwire.ReadInt64(dec, &v.CustomerID)
+	case "\"invoiceCustomer\"":
+		return readPtr(dec, a, &v.InvoiceCustomer)
+	case "\"invoiceCustomerAddressPreference\"":
+		return readPtr(dec, a, &v.InvoiceCustomerAddressPreference)
+	case "\"sumOfCreditNotes\"":
+		return jsonwire.ReadDecimal(dec, &v.SumOfCreditNotes)
+	case "\"totalWriteoffs\"":
+		return jsonwire.ReadDecimal(dec, &v.TotalWriteoffs)
+	case "\"taxes\"":
+		return jsonwire.ReadRaw(dec, a, &v.Taxes)
+	case "\"totalTaxes\"":
+		return jsonwire.ReadDecimal(dec, &v.TotalTaxes)
+	case "\"totalDiscount\"":
+		return jsonwire.ReadDecimal(dec, &v.TotalDiscount)
+	case "\"paymentSchedules\"":
+		return readSlice(dec, a, &v.PaymentSchedules, "[]billing.PaymentSchedule")
+	case "\"notes\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.Notes)
+	case "\"customerReferenceValue\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.CustomerReferenceValue)
+	case "\"openingArBalance\"":
+		return jsonwire.ReadDecimal(dec, &v.OpeningArBalance)
+	case "\"closingArBalance\"":
+		return jsonwire.ReadDecimal(dec, &v.ClosingArBalance)
+	case "\"invoiceInMemoryOnly\"":
+		return jsonwire.ReadBool(dec, &v.InvoiceInMemoryOnly)
+	case "\"invoiceRevisions\"":
+		return jsonwire.ReadRaw(dec, a, &v.InvoiceRevisions)
+	case "\"isSummarized\"":
+		return jsonwire.ReadBool(dec, &v.IsSummarized)
+	case "\"rollUpPdf\"":
+		return jsonwire.ReadBool(dec, &v.RollUpPdf)
+	case "\"crmId\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.CrmID)
+	}
+	// A name with escapes, or in another case: rare.
+	name := jsonwire.UnquoteName(quoted)
 	switch string(name) {
 	case "id":
 		return jsonwire.ReadInt64(dec, &v.ID)
@@ -223,10 +299,24 @@ func (v *ChargeGroup) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error
 	return jsonwire.End(dec)
 }
 
-// decodeMember decodes the value of the member called name: the field of
-// that name, else the field whose name matches without regard to case,
-// else into Extra.
-func (v *ChargeGroup) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, name []byte) error {
+// decodeMember decodes the value of the member whose quoted name is
+// quoted: into the field of that name, else the field whose name matches
+// without regard to case, else into Extra.
+func (v *ChargeGroup) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted []byte) error {
+	switch string(quoted) {
+	case "\"name\"":
+		return jsonwire.ReadString(dec, a, &v.Name)
+	case "\"description\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.Description)
+	case "\"reference\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.Reference)
+	case "\"subscriptionId\"":
+		return jsonwire.ReadInt64Ptr(dec, a, &v.SubscriptionID)
+	case "\"charges\"":
+		return readSlice(dec, a, &v.Charges, "[]billing.Charge")
+	}
+	// A name with escapes, or in another case: rare.
+	name := jsonwire.UnquoteName(quoted)
 	switch string(name) {
 	case "name":
 		return jsonwire.ReadString(dec, a, &v.Name)
@@ -289,10 +379,56 @@ func (v *Charge) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error {
 	return jsonwire.End(dec)
 }
 
-// decodeMember decodes the value of the member called name: the field of
-// that name, else the field whose name matches without regard to case,
-// else into Extra.
-func (v *Charge) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, name []byte) error {
+// decodeMember decodes the value of the member whose quoted name is
+// quoted: into the field of that name, else the field whose name matches
+// without regard to case, else into Extra.
+func (v *Charge) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted []byte) error {
+	switch string(quoted) {
+	case "\"id\"":
+		return jsonwire.ReadInt64(dec, &v.ID)
+	case "\"uri\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.URI)
+	case "\"quantity\"":
+		return jsonwire.ReadDecimal(dec, &v.Quantity)
+	case "\"unitPrice\"":
+		return jsonwire.ReadDecimal(dec, &v.UnitPrice)
+	case "\"amount\"":
+		return jsonwire.ReadDecimal(dec, &v.Amount)
+	case "\"name\"":
+		return jsonwire.ReadString(dec, a, &v.Name)
+	case "\"description\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.Description)
+	case "\"glCode\"":
+		return jsonwire.ReadString(dec, a, &v.GLCode)
+	case "\"effectiveTimestamp\"":
+		return jsonwire.ReadUnmarshaler(dec, &v.EffectiveTimestamp)
+	case "\"proratedUnitPrice\"":
+		return jsonwire.ReadDecimalPtr(dec, &v.ProratedUnitPrice)
+	case "\"startServiceDate\"":
+		return jsonwire.ReadUnmarshaler(dec, &v.StartServiceDate)
+	case "\"endServiceDate\"":
+		return jsonwire.ReadUnmarshaler(dec, &v.EndServiceDate)
+	case "\"rangeQuantity\"":
+		return jsonwire.ReadDecimalPtr(dec, &v.RangeQuantity)
+	case "\"isReversable\"":
+		return jsonwire.ReadBool(dec, &v.IsReversable)
+	case "\"discount\"":
+		return jsonwire.ReadRaw(dec, a, &v.Discount)
+	case "\"discounts\"":
+		return jsonwire.ReadRaw(dec, a, &v.Discounts)
+	case "\"subscriptionProduct\"":
+		return readPtr(dec, a, &v.SubscriptionProduct)
+	case "\"purchase\"":
+		return jsonwire.ReadRaw(dec, a, &v.Purchase)
+	case "\"chargeTiers\"":
+		return readSlice(dec, a, &v.ChargeTiers, "[]billing.ChargeTier")
+	case "\"erpChargeItem\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.ErpChargeItem)
+	case "\"erpLocationId\"":
+		return jsonwire.ReadRaw(dec, a, &v.ErpLocationID)
+	}
+	// A name with escapes, or in another case: rare.
+	name := jsonwire.UnquoteName(quoted)
 	switch string(name) {
 	case "id":
 		return jsonwire.ReadInt64(dec, &v.ID)
@@ -419,10 +555,18 @@ func (v *ResourceRef) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error
 	return jsonwire.End(dec)
 }
 
-// decodeMember decodes the value of the member called name: the field of
-// that name, else the field whose name matches without regard to case,
-// else into Extra.
-func (v *ResourceRef) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, name []byte) error {
+// decodeMember decodes the value of the member whose quoted name is
+// quoted: into the field of that name, else the field whose name matches
+// without regard to case, else into Extra.
+func (v *ResourceRef) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted []byte) error {
+	switch string(quoted) {
+	case "\"id\"":
+		return jsonwire.ReadInt64(dec, &v.ID)
+	case "\"uri\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.URI)
+	}
+	// A name with escapes, or in another case: rare.
+	name := jsonwire.UnquoteName(quoted)
 	switch string(name) {
 	case "id":
 		return jsonwire.ReadInt64(dec, &v.ID)
@@ -473,10 +617,22 @@ func (v *ChargeTier) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error 
 	return jsonwire.End(dec)
 }
 
-// decodeMember decodes the value of the member called name: the field of
-// that name, else the field whose name matches without regard to case,
-// else into Extra.
-func (v *ChargeTier) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, name []byte) error {
+// decodeMember decodes the value of the member whose quoted name is
+// quoted: into the field of that name, else the field whose name matches
+// without regard to case, else into Extra.
+func (v *ChargeTier) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted []byte) error {
+	switch string(quoted) {
+	case "\"label\"":
+		return jsonwire.ReadString(dec, a, &v.Label)
+	case "\"quantity\"":
+		return jsonwire.ReadDecimal(dec, &v.Quantity)
+	case "\"unitPrice\"":
+		return jsonwire.ReadDecimal(dec, &v.UnitPrice)
+	case "\"amount\"":
+		return jsonwire.ReadDecimal(dec, &v.Amount)
+	}
+	// A name with escapes, or in another case: rare.
+	name := jsonwire.UnquoteName(quoted)
 	switch string(name) {
 	case "label":
 		return jsonwire.ReadString(dec, a, &v.Label)
@@ -535,10 +691,86 @@ func (v *InvoiceCustomer) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) e
 	return jsonwire.End(dec)
 }
 
-// decodeMember decodes the value of the member called name: the field of
-// that name, else the field whose name matches without regard to case,
-// else into Extra.
-func (v *InvoiceCustomer) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, name []byte) error {
+// decodeMember decodes the value of the member whose quoted name is
+// quoted: into the field of that name, else the field whose name matches
+// without regard to case, else into Extra.
+func (v *InvoiceCustomer) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted []byte) error {
+	switch string(quoted) {
+	case "\"id\"":
+		return jsonwire.ReadInt64(dec, &v.ID)
+	case "\"uri\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.URI)
+	case "\"firstName\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.FirstName)
+	case "\"middleName\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.MiddleName)
+	case "\"lastName\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.LastName)
+	case "\"companyName\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.CompanyName)
+	case "\"suffix\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.Suffix)
+	case "\"primaryEmail\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.PrimaryEmail)
+	case "\"primaryPhone\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.PrimaryPhone)
+	case "\"secondaryEmail\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.SecondaryEmail)
+	case "\"secondaryPhone\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.SecondaryPhone)
+	case "\"title\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.Title)
+	case "\"reference\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.Reference)
+	case "\"status\"":
+		return jsonwire.ReadString(dec, a, &v.Status)
+	case "\"customerAccountStatus\"":
+		return jsonwire.ReadString(dec, a, &v.CustomerAccountStatus)
+	case "\"currency\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.Currency)
+	case "\"customerReference\"":
+		return jsonwire.ReadRaw(dec, a, &v.CustomerReference)
+	case "\"customerAcquisition\"":
+		return jsonwire.ReadRaw(dec, a, &v.CustomerAcquisition)
+	case "\"monthlyRecurringRevenue\"":
+		return jsonwire.ReadDecimal(dec, &v.MonthlyRecurringRevenue)
+	case "\"netMonthlyRecurringRevenue\"":
+		return jsonwire.ReadDecimal(dec, &v.NetMonthlyRecurringRevenue)
+	case "\"crmId\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.CrmID)
+	case "\"crmAccountType\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.CrmAccountType)
+	case "\"crmSynchStatus\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.CrmSynchStatus)
+	case "\"erpId\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.ErpID)
+	case "\"erpSynchStatus\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.ErpSynchStatus)
+	case "\"erpCustomerType\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.ErpCustomerType)
+	case "\"portalUserName\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.PortalUserName)
+	case "\"parentId\"":
+		return jsonwire.ReadInt64Ptr(dec, a, &v.ParentID)
+	case "\"accountingLatchType\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.AccountingLatchType)
+	case "\"accountingId\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.AccountingID)
+	case "\"accountingSyncToken\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.AccountingSyncToken)
+	case "\"marketingId\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.MarketingID)
+	case "\"marketingCompanyId\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.MarketingCompanyID)
+	case "\"telematicsId\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.TelematicsID)
+	case "\"modifiedTimestamp\"":
+		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedTimestamp)
+	case "\"createdTimestamp\"":
+		return jsonwire.ReadUnmarshaler(dec, &v.CreatedTimestamp)
+	}
+	// A name with escapes, or in another case: rare.
+	name := jsonwire.UnquoteName(quoted)
 	switch string(name) {
 	case "id":
 		return jsonwire.ReadInt64(dec, &v.ID)
@@ -725,10 +957,28 @@ func (v *AddressPreference) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena)
 	return jsonwire.End(dec)
 }
 
-// decodeMember decodes the value of the member called name: the field of
-// that name, else the field whose name matches without regard to case,
-// else into Extra.
-func (v *AddressPreference) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, name []byte) error {
+// decodeMember decodes the value of the member whose quoted name is
+// quoted: into the field of that name, else the field whose name matches
+// without regard to case, else into Extra.
+func (v *AddressPreference) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted []byte) error {
+	switch string(quoted) {
+	case "\"id\"":
+		return jsonwire.ReadInt64(dec, &v.ID)
+	case "\"uri\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.URI)
+	case "\"contactName\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.ContactName)
+	case "\"shippingInstructions\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.ShippingInstructions)
+	case "\"useBillingAddressAsShippingAddress\"":
+		return jsonwire.ReadBool(dec, &v.UseBillingAddressAsShippingAddress)
+	case "\"billingAddress\"":
+		return readPtr(dec, a, &v.BillingAddress)
+	case "\"shippingAddress\"":
+		return readPtr(dec, a, &v.ShippingAddress)
+	}
+	// A name with escapes, or in another case: rare.
+	name := jsonwire.UnquoteName(quoted)
 	switch string(name) {
 	case "id":
 		return jsonwire.ReadInt64(dec, &v.ID)
@@ -799,10 +1049,42 @@ func (v *Address) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error {
 	return jsonwire.End(dec)
 }
 
-// decodeMember decodes the value of the member called name: the field of
-// that name, else the field whose name matches without regard to case,
-// else into Extra.
-func (v *Address) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, name []byte) error {
+// decodeMember decodes the value of the member whose quoted name is
+// quoted: into the field of that name, else the field whose name matches
+// without regard to case, else into Extra.
+func (v *Address) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted []byte) error {
+	switch string(quoted) {
+	case "\"id\"":
+		return jsonwire.ReadInt64(dec, &v.ID)
+	case "\"uri\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.URI)
+	case "\"customerAddressPreferenceId\"":
+		return jsonwire.ReadInt64(dec, &v.CustomerAddressPreferenceID)
+	case "\"companyName\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.CompanyName)
+	case "\"line1\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.Line1)
+	case "\"line2\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.Line2)
+	case "\"countryId\"":
+		return jsonwire.ReadInt64(dec, &v.CountryID)
+	case "\"country\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.Country)
+	case "\"stateId\"":
+		return jsonwire.ReadInt64Ptr(dec, a, &v.StateID)
+	case "\"state\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.State)
+	case "\"city\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.City)
+	case "\"postalZip\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.PostalZip)
+	case "\"addressType\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.AddressType)
+	case "\"valid\"":
+		return jsonwire.ReadBool(dec, &v.Valid)
+	}
+	// A name with escapes, or in another case: rare.
+	name := jsonwire.UnquoteName(quoted)
 	switch string(name) {
 	case "id":
 		return jsonwire.ReadInt64(dec, &v.ID)
@@ -901,10 +1183,24 @@ func (v *PaymentSchedule) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) e
 	return jsonwire.End(dec)
 }
 
-// decodeMember decodes the value of the member called name: the field of
-// that name, else the field whose name matches without regard to case,
-// else into Extra.
-func (v *PaymentSchedule) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, name []byte) error {
+// decodeMember decodes the value of the member whose quoted name is
+// quoted: into the field of that name, else the field whose name matches
+// without regard to case, else into Extra.
+func (v *PaymentSchedule) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted []byte) error {
+	switch string(quoted) {
+	case "\"dueDateTimestamp\"":
+		return jsonwire.ReadUnmarshaler(dec, &v.DueDateTimestamp)
+	case "\"status\"":
+		return jsonwire.ReadString(dec, a, &v.Status)
+	case "\"amount\"":
+		return jsonwire.ReadDecimal(dec, &v.Amount)
+	case "\"outstandingBalance\"":
+		return jsonwire.ReadDecimal(dec, &v.OutstandingBalance)
+	case "\"daysDueAfterTerm\"":
+		return jsonwire.ReadInt(dec, &v.DaysDueAfterTerm)
+	}
+	// A name with escapes, or in another case: rare.
+	name := jsonwire.UnquoteName(quoted)
 	switch string(name) {
 	case "dueDateTimestamp":
 		return jsonwire.ReadUnmarshaler(dec, &v.DueDateTimestamp)
@@ -967,10 +1263,58 @@ func (v *InvoiceSummary) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) er
 	return jsonwire.End(dec)
 }
 
-// decodeMember decodes the value of the member called name: the field of
-// that name, else the field whose name matches without regard to case,
-// else into Extra.
-func (v *InvoiceSummary) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, name []byte) error {
+// decodeMember decodes the value of the member whose quoted name is
+// quoted: into the field of that name, else the field whose name matches
+// without regard to case, else into Extra.
+func (v *InvoiceSummary) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted []byte) error {
+	switch string(quoted) {
+	case "\"id\"":
+		return jsonwire.ReadInt64(dec, &v.ID)
+	case "\"uri\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.URI)
+	case "\"customerId\"":
+		return jsonwire.ReadInt64(dec, &v.CustomerID)
+	case "\"reference\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.Reference)
+	case "\"companyName\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.CompanyName)
+	case "\"customerParentId\"":
+		return jsonwire.ReadInt64Ptr(dec, a, &v.CustomerParentID)
+	case "\"customerName\"":
+		return jsonwire.ReadString(dec, a, &v.CustomerName)
+	case "\"effectiveTimestamp\"":
+		return jsonwire.ReadUnmarshaler(dec, &v.EffectiveTimestamp)
+	case "\"postedTimestamp\"":
+		return jsonwire.ReadUnmarshaler(dec, &v.PostedTimestamp)
+	case "\"dueDate\"":
+		return jsonwire.ReadUnmarshaler(dec, &v.DueDate)
+	case "\"modifiedTimestamp\"":
+		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedTimestamp)
+	case "\"invoiceStatus\"":
+		return jsonwire.ReadString(dec, a, &v.InvoiceStatus)
+	case "\"invoiceNumber\"":
+		return jsonwire.ReadString(dec, a, &v.InvoiceNumber)
+	case "\"invoiceAmount\"":
+		return jsonwire.ReadDecimal(dec, &v.InvoiceAmount)
+	case "\"sumOfCharges\"":
+		return jsonwire.ReadDecimal(dec, &v.SumOfCharges)
+	case "\"totalPayments\"":
+		return jsonwire.ReadDecimal(dec, &v.TotalPayments)
+	case "\"totalCreditNotes\"":
+		return jsonwire.ReadDecimal(dec, &v.TotalCreditNotes)
+	case "\"writeoffs\"":
+		return jsonwire.ReadDecimal(dec, &v.Writeoffs)
+	case "\"outstandingBalance\"":
+		return jsonwire.ReadDecimal(dec, &v.OutstandingBalance)
+	case "\"currency\"":
+		return jsonwire.ReadString(dec, a, &v.Currency)
+	case "\"taxServiceId\"":
+		return jsonwire.ReadRaw(dec, a, &v.TaxServiceID)
+	case "\"unsettled\"":
+		return jsonwire.ReadBool(dec, &v.Unsettled)
+	}
+	// A name with escapes, or in another case: rare.
+	name := jsonwire.UnquoteName(quoted)
 	switch string(name) {
 	case "id":
 		return jsonwire.ReadInt64(dec, &v.ID)
@@ -1101,10 +1445,38 @@ func (v *SubscriptionProductItem) decodeFrom(dec *jsontext.Decoder, a *jsonwire.
 	return jsonwire.End(dec)
 }
 
-// decodeMember decodes the value of the member called name: the field of
-// that name, else the field whose name matches without regard to case,
-// else into Extra.
-func (v *SubscriptionProductItem) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, name []byte) error {
+// decodeMember decodes the value of the member whose quoted name is
+// quoted: into the field of that name, else the field whose name matches
+// without regard to case, else into Extra.
+func (v *SubscriptionProductItem) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted []byte) error {
+	switch string(quoted) {
+	case "\"id\"":
+		return jsonwire.ReadInt64(dec, &v.ID)
+	case "\"uri\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.URI)
+	case "\"reference\"":
+		return jsonwire.ReadUnmarshaler(dec, &v.Reference)
+	case "\"name\"":
+		return jsonwire.ReadString(dec, a, &v.Name)
+	case "\"description\"":
+		return jsonwire.ReadString(dec, a, &v.Description)
+	case "\"subscriptionProductId\"":
+		return jsonwire.ReadInt64(dec, &v.SubscriptionProductID)
+	case "\"subscriptionId\"":
+		return jsonwire.ReadInt64(dec, &v.SubscriptionID)
+	case "\"customerId\"":
+		return jsonwire.ReadInt64(dec, &v.CustomerID)
+	case "\"productId\"":
+		return jsonwire.ReadInt64(dec, &v.ProductID)
+	case "\"status\"":
+		return jsonwire.ReadString(dec, a, &v.Status)
+	case "\"createdDate\"":
+		return jsonwire.ReadUnmarshaler(dec, &v.CreatedDate)
+	case "\"modifiedDate\"":
+		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedDate)
+	}
+	// A name with escapes, or in another case: rare.
+	name := jsonwire.UnquoteName(quoted)
 	switch string(name) {
 	case "id":
 		return jsonwire.ReadInt64(dec, &v.ID)
@@ -1195,10 +1567,64 @@ func (v *CreditCard) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error 
 	return jsonwire.End(dec)
 }
 
-// decodeMember decodes the value of the member called name: the field of
-// that name, else the field whose name matches without regard to case,
-// else into Extra.
-func (v *CreditCard) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, name []byte) error {
+// decodeMember decodes the value of the member whose quoted name is
+// quoted: into the field of that name, else the field whose name matches
+// without regard to case, else into Extra.
+func (v *CreditCard) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted []byte) error {
+	switch string(quoted) {
+	case "\"id\"":
+		return jsonwire.ReadInt64(dec, &v.ID)
+	case "\"uri\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.URI)
+	case "\"customerId\"":
+		return jsonwire.ReadInt64(dec, &v.CustomerID)
+	case "\"maskedCardNumber\"":
+		return jsonwire.ReadString(dec, a, &v.MaskedCardNumber)
+	case "\"cardType\"":
+		return jsonwire.ReadString(dec, a, &v.CardType)
+	case "\"firstName\"":
+		return jsonwire.ReadString(dec, a, &v.FirstName)
+	case "\"lastName\"":
+		return jsonwire.ReadString(dec, a, &v.LastName)
+	case "\"expirationMonth\"":
+		return jsonwire.ReadInt(dec, &v.ExpirationMonth)
+	case "\"expirationYear\"":
+		return jsonwire.ReadInt(dec, &v.ExpirationYear)
+	case "\"address1\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.Address1)
+	case "\"address2\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.Address2)
+	case "\"countryId\"":
+		return jsonwire.ReadInt64Ptr(dec, a, &v.CountryID)
+	case "\"country\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.Country)
+	case "\"stateId\"":
+		return jsonwire.ReadInt64Ptr(dec, a, &v.StateID)
+	case "\"state\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.State)
+	case "\"city\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.City)
+	case "\"postalZip\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.PostalZip)
+	case "\"isDefault\"":
+		return jsonwire.ReadBool(dec, &v.IsDefault)
+	case "\"externalCustomerId\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.ExternalCustomerID)
+	case "\"externalCardId\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.ExternalCardID)
+	case "\"storedInServiceVault\"":
+		return jsonwire.ReadBool(dec, &v.StoredInServiceVault)
+	case "\"email\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.Email)
+	case "\"modifiedDate\"":
+		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedDate)
+	case "\"originalPaymentMethodId\"":
+		return jsonwire.ReadInt64Ptr(dec, a, &v.OriginalPaymentMethodID)
+	case "\"isUsedForBillingPeriodOverride\"":
+		return jsonwire.ReadBool(dec, &v.IsUsedForBillingPeriodOverride)
+	}
+	// A name with escapes, or in another case: rare.
+	name := jsonwire.UnquoteName(quoted)
 	switch string(name) {
 	case "id":
 		return jsonwire.ReadInt64(dec, &v.ID)
@@ -1341,10 +1767,28 @@ func (v *WalletPaymentMethod) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Aren
 	return jsonwire.End(dec)
 }
 
-// decodeMember decodes the value of the member called name: the field of
-// that name, else the field whose name matches without regard to case,
-// else into Extra.
-func (v *WalletPaymentMethod) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, name []byte) error {
+// decodeMember decodes the value of the member whose quoted name is
+// quoted: into the field of that name, else the field whose name matches
+// without regard to case, else into Extra.
+func (v *WalletPaymentMethod) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted []byte) error {
+	switch string(quoted) {
+	case "\"id\"":
+		return jsonwire.ReadInt64(dec, &v.ID)
+	case "\"customerId\"":
+		return jsonwire.ReadInt64(dec, &v.CustomerID)
+	case "\"firstName\"":
+		return jsonwire.ReadString(dec, a, &v.FirstName)
+	case "\"lastName\"":
+		return jsonwire.ReadString(dec, a, &v.LastName)
+	case "\"isDefault\"":
+		return jsonwire.ReadBool(dec, &v.IsDefault)
+	case "\"storedInServiceVault\"":
+		return jsonwire.ReadBool(dec, &v.StoredInServiceVault)
+	case "\"modifiedDate\"":
+		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedDate)
+	}
+	// A name with escapes, or in another case: rare.
+	name := jsonwire.UnquoteName(quoted)
 	switch string(name) {
 	case "id":
 		return jsonwire.ReadInt64(dec, &v.ID)
@@ -1415,10 +1859,32 @@ func (v *SalesTrackingCode) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena)
 	return jsonwire.End(dec)
 }
 
-// decodeMember decodes the value of the member called name: the field of
-// that name, else the field whose name matches without regard to case,
-// else into Extra.
-func (v *SalesTrackingCode) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, name []byte) error {
+// decodeMember decodes the value of the member whose quoted name is
+// quoted: into the field of that name, else the field whose name matches
+// without regard to case, else into Extra.
+func (v *SalesTrackingCode) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted []byte) error {
+	switch string(quoted) {
+	case "\"id\"":
+		return jsonwire.ReadInt64(dec, &v.ID)
+	case "\"uri\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.URI)
+	case "\"type\"":
+		return jsonwire.ReadString(dec, a, &v.Type)
+	case "\"code\"":
+		return jsonwire.ReadString(dec, a, &v.Code)
+	case "\"name\"":
+		return jsonwire.ReadString(dec, a, &v.Name)
+	case "\"description\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.Description)
+	case "\"email\"":
+		return jsonwire.ReadStringPtr(dec, a, &v.Email)
+	case "\"status\"":
+		return jsonwire.ReadString(dec, a, &v.Status)
+	case "\"deletable\"":
+		return jsonwire.ReadBool(dec, &v.Deletable)
+	}
+	// A name with escapes, or in another case: rare.
+	name := jsonwire.UnquoteName(quoted)
 	switch string(name) {
 	case "id":
 		return jsonwire.ReadInt64(dec, &v.ID)

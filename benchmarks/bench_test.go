@@ -284,6 +284,19 @@ func BenchmarkDecodePage(b *testing.B) {
 			}
 		}
 	})
+	b.Run("Before", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		b.ReportAllocs()
+		for b.Loop() {
+			items, err := decodeItemsBefore(bytes.NewReader(body))
+			if err != nil {
+				b.Fatal(err)
+			}
+			if len(items) != decodeItems {
+				b.Fatalf("%d items", len(items))
+			}
+		}
+	})
 	b.Run("FloatFloor", func(b *testing.B) {
 		b.SetBytes(int64(len(body)))
 		b.ReportAllocs()
@@ -391,7 +404,12 @@ func iterateModes(b *testing.B, url string, conns *atomic.Int64, pageSize int) {
 			b.ReportMetric(float64(b.N)*bigTotal/b.Elapsed().Seconds(), "invoices/s")
 			b.ReportMetric(float64(conns.Load()-conns0)/float64(b.N), "conns/op")
 			if cpuOK {
-				b.ReportMetric((cpu1-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+				cpu := (cpu1 - cpu0).Seconds()
+				b.ReportMetric(cpu/float64(b.N), "cpu-s/op")
+				// How close the iteration comes to the least time the
+				// process's CPU use allows on this machine's cores: 100 is
+				// the CPU floor, cpu-s/op ÷ GOMAXPROCS.
+				b.ReportMetric(100*cpu/float64(runtime.GOMAXPROCS(0))/b.Elapsed().Seconds(), "%cpu-floor")
 			}
 		})
 	}

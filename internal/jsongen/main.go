@@ -172,12 +172,16 @@ func (v *%[1]s) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error {
 	return jsonwire.End(dec)
 }
 
-// decodeMember decodes the value of the member called name: the field of
-// that name, else the field whose name matches without regard to case,
-// else into %[2]s.
-func (v *%[1]s) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, name []byte) error {
-	switch string(name) {
+// decodeMember decodes the value of the member whose quoted name is
+// quoted: into the field of that name, else the field whose name matches
+// without regard to case, else into %[2]s.
+func (v *%[1]s) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted []byte) error {
+	switch string(quoted) {
 `, name, extra)
+	for _, m := range members {
+		fmt.Fprintf(b, "\tcase %q:\n\t\treturn %s\n", `"`+m.name+`"`, m.read)
+	}
+	b.WriteString("\t}\n\t// A name with escapes, or in another case: rare.\n\tname := jsonwire.UnquoteName(quoted)\n\tswitch string(name) {\n")
 	for _, m := range members {
 		fmt.Fprintf(b, "\tcase %q:\n\t\treturn %s\n", m.name, m.read)
 	}

@@ -64,6 +64,11 @@ func parseShortDecimal(raw []byte) (decimal.Decimal, bool) {
 	if digits == 0 || digits > 18 || (point && frac == 0) || frac > int(decimal.MaxDecodeExponent) {
 		return decimal.Decimal{}, false
 	}
+	if coef == 0 && frac == 0 {
+		// 0 and -0: the zero Decimal has the same coefficient and
+		// exponent as decimal.New(0, 0), without allocating a big.Int.
+		return decimal.Decimal{}, true
+	}
 	if neg {
 		coef = -coef
 	}

@@ -277,7 +277,9 @@ func End(d *Decoder) error {
 	return err
 }
 
-// ReadName reads an object member's name. The bytes are valid until the
+// ReadName reads an object member's name and returns it quoted, as it
+// is in the input, so that a decoder can match the common case, a name
+// without escapes, without unquoting it. The bytes are valid until the
 // next read from d.
 func ReadName(d *Decoder) ([]byte, error) {
 	v, err := d.ReadValue()
@@ -287,10 +289,16 @@ func ReadName(d *Decoder) ([]byte, error) {
 	if v.Kind() != '"' {
 		return nil, typeError(d, v.Kind(), "object member name")
 	}
-	if b, ok := plain(v); ok {
-		return b, nil
+	return v, nil
+}
+
+// UnquoteName returns the name a quoted member name stands for. The
+// result may share the bytes of quoted.
+func UnquoteName(quoted []byte) []byte {
+	if b, ok := plain(quoted); ok {
+		return b
 	}
-	return unquoteBytes(nil, v), nil
+	return unquoteBytes(nil, quoted)
 }
 
 // ReadUnknown keeps the next value under name in *dst, which it creates

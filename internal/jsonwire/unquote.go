@@ -11,7 +11,13 @@ import (
 // unescaping: no backslash and valid UTF-8.
 func plain(v []byte) ([]byte, bool) {
 	s := v[1 : len(v)-1]
-	return s, bytes.IndexByte(s, '\\') < 0 && utf8.Valid(s)
+	// Most strings are short and ASCII: one tight loop beats two calls.
+	for _, c := range s {
+		if c == '\\' || c >= utf8.RuneSelf {
+			return s, bytes.IndexByte(s, '\\') < 0 && utf8.Valid(s)
+		}
+	}
+	return s, true
 }
 
 // Unquote returns the string a quoted JSON string (as the tokenizer
