@@ -59,15 +59,15 @@ func (v *Invoice) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted 
 	case "\"chargeGroups\"":
 		return readSlice(dec, a, &v.ChargeGroups, "[]billing.ChargeGroup")
 	case "\"subtotal\"":
-		return jsonwire.ReadDecimal(dec, &v.Subtotal)
+		return jsonwire.ReadDecimal(dec, a, &v.Subtotal)
 	case "\"invoiceAmount\"":
-		return jsonwire.ReadDecimal(dec, &v.InvoiceAmount)
+		return jsonwire.ReadDecimal(dec, a, &v.InvoiceAmount)
 	case "\"totalPayments\"":
-		return jsonwire.ReadDecimal(dec, &v.TotalPayments)
+		return jsonwire.ReadDecimal(dec, a, &v.TotalPayments)
 	case "\"unsettled\"":
 		return jsonwire.ReadBool(dec, &v.Unsettled)
 	case "\"outstandingBalance\"":
-		return jsonwire.ReadDecimal(dec, &v.OutstandingBalance)
+		return jsonwire.ReadDecimal(dec, a, &v.OutstandingBalance)
 	case "\"terms\"":
 		return jsonwire.ReadString(dec, a, &v.Terms)
 	case "\"defaultTerms\"":
@@ -81,15 +81,15 @@ func (v *Invoice) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted 
 	case "\"invoiceCustomerAddressPreference\"":
 		return readPtr(dec, a, &v.InvoiceCustomerAddressPreference)
 	case "\"sumOfCreditNotes\"":
-		return jsonwire.ReadDecimal(dec, &v.SumOfCreditNotes)
+		return jsonwire.ReadDecimal(dec, a, &v.SumOfCreditNotes)
 	case "\"totalWriteoffs\"":
-		return jsonwire.ReadDecimal(dec, &v.TotalWriteoffs)
+		return jsonwire.ReadDecimal(dec, a, &v.TotalWriteoffs)
 	case "\"taxes\"":
 		return jsonwire.ReadRaw(dec, a, &v.Taxes)
 	case "\"totalTaxes\"":
-		return jsonwire.ReadDecimal(dec, &v.TotalTaxes)
+		return jsonwire.ReadDecimal(dec, a, &v.TotalTaxes)
 	case "\"totalDiscount\"":
-		return jsonwire.ReadDecimal(dec, &v.TotalDiscount)
+		return jsonwire.ReadDecimal(dec, a, &v.TotalDiscount)
 	case "\"paymentSchedules\"":
 		return readSlice(dec, a, &v.PaymentSchedules, "[]billing.PaymentSchedule")
 	case "\"notes\"":
@@ -97,9 +97,9 @@ func (v *Invoice) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted 
 	case "\"customerReferenceValue\"":
 		return jsonwire.ReadStringPtr(dec, a, &v.CustomerReferenceValue)
 	case "\"openingArBalance\"":
-		return jsonwire.ReadDecimal(dec, &v.OpeningArBalance)
+		return jsonwire.ReadDecimal(dec, a, &v.OpeningArBalance)
 	case "\"closingArBalance\"":
-		return jsonwire.ReadDecimal(dec, &v.ClosingArBalance)
+		return jsonwire.ReadDecimal(dec, a, &v.ClosingArBalance)
 	case "\"invoiceInMemoryOnly\"":
 		return jsonwire.ReadBool(dec, &v.InvoiceInMemoryOnly)
 	case "\"invoiceRevisions\"":
@@ -135,15 +135,15 @@ func (v *Invoice) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted 
 	case "chargeGroups":
 		return readSlice(dec, a, &v.ChargeGroups, "[]billing.ChargeGroup")
 	case "subtotal":
-		return jsonwire.ReadDecimal(dec, &v.Subtotal)
+		return jsonwire.ReadDecimal(dec, a, &v.Subtotal)
 	case "invoiceAmount":
-		return jsonwire.ReadDecimal(dec, &v.InvoiceAmount)
+		return jsonwire.ReadDecimal(dec, a, &v.InvoiceAmount)
 	case "totalPayments":
-		return jsonwire.ReadDecimal(dec, &v.TotalPayments)
+		return jsonwire.ReadDecimal(dec, a, &v.TotalPayments)
 	case "unsettled":
 		return jsonwire.ReadBool(dec, &v.Unsettled)
 	case "outstandingBalance":
-		return jsonwire.ReadDecimal(dec, &v.OutstandingBalance)
+		return jsonwire.ReadDecimal(dec, a, &v.OutstandingBalance)
 	case "terms":
 		return jsonwire.ReadString(dec, a, &v.Terms)
 	case "defaultTerms":
@@ -157,15 +157,15 @@ func (v *Invoice) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted 
 	case "invoiceCustomerAddressPreference":
 		return readPtr(dec, a, &v.InvoiceCustomerAddressPreference)
 	case "sumOfCreditNotes":
-		return jsonwire.ReadDecimal(dec, &v.SumOfCreditNotes)
+		return jsonwire.ReadDecimal(dec, a, &v.SumOfCreditNotes)
 	case "totalWriteoffs":
-		return jsonwire.ReadDecimal(dec, &v.TotalWriteoffs)
+		return jsonwire.ReadDecimal(dec, a, &v.TotalWriteoffs)
 	case "taxes":
 		return jsonwire.ReadRaw(dec, a, &v.Taxes)
 	case "totalTaxes":
-		return jsonwire.ReadDecimal(dec, &v.TotalTaxes)
+		return jsonwire.ReadDecimal(dec, a, &v.TotalTaxes)
 	case "totalDiscount":
-		return jsonwire.ReadDecimal(dec, &v.TotalDiscount)
+		return jsonwire.ReadDecimal(dec, a, &v.TotalDiscount)
 	case "paymentSchedules":
 		return readSlice(dec, a, &v.PaymentSchedules, "[]billing.PaymentSchedule")
 	case "notes":
@@ -173,9 +173,9 @@ func (v *Invoice) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted 
 	case "customerReferenceValue":
 		return jsonwire.ReadStringPtr(dec, a, &v.CustomerReferenceValue)
 	case "openingArBalance":
-		return jsonwire.ReadDecimal(dec, &v.OpeningArBalance)
+		return jsonwire.ReadDecimal(dec, a, &v.OpeningArBalance)
 	case "closingArBalance":
-		return jsonwire.ReadDecimal(dec, &v.ClosingArBalance)
+		return jsonwire.ReadDecimal(dec, a, &v.ClosingArBalance)
 	case "invoiceInMemoryOnly":
 		return jsonwire.ReadBool(dec, &v.InvoiceInMemoryOnly)
 	case "invoiceRevisions":
@@ -209,15 +209,15 @@ func (v *Invoice) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted 
 	case "CHARGEGROUPS":
 		return readSlice(dec, a, &v.ChargeGroups, "[]billing.ChargeGroup")
 	case "SUBTOTAL":
-		return jsonwire.ReadDecimal(dec, &v.Subtotal)
+		return jsonwire.ReadDecimal(dec, a, &v.Subtotal)
 	case "INVOICEAMOUNT":
-		return jsonwire.ReadDecimal(dec, &v.InvoiceAmount)
+		return jsonwire.ReadDecimal(dec, a, &v.InvoiceAmount)
 	case "TOTALPAYMENTS":
-		return jsonwire.ReadDecimal(dec, &v.TotalPayments)
+		return jsonwire.ReadDecimal(dec, a, &v.TotalPayments)
 	case "UNSETTLED":
 		return jsonwire.ReadBool(dec, &v.Unsettled)
 	case "OUTSTANDINGBALANCE":
-		return jsonwire.ReadDecimal(dec, &v.OutstandingBalance)
+		return jsonwire.ReadDecimal(dec, a, &v.OutstandingBalance)
 	case "TERMS":
 		return jsonwire.ReadString(dec, a, &v.Terms)
 	case "DEFAULTTERMS":
@@ -231,15 +231,15 @@ func (v *Invoice) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted 
 	case "INVOICECUSTOMERADDRESSPREFERENCE":
 		return readPtr(dec, a, &v.InvoiceCustomerAddressPreference)
 	case "SUMOFCREDITNOTES":
-		return jsonwire.ReadDecimal(dec, &v.SumOfCreditNotes)
+		return jsonwire.ReadDecimal(dec, a, &v.SumOfCreditNotes)
 	case "TOTALWRITEOFFS":
-		return jsonwire.ReadDecimal(dec, &v.TotalWriteoffs)
+		return jsonwire.ReadDecimal(dec, a, &v.TotalWriteoffs)
 	case "TAXES":
 		return jsonwire.ReadRaw(dec, a, &v.Taxes)
 	case "TOTALTAXES":
-		return jsonwire.ReadDecimal(dec, &v.TotalTaxes)
+		return jsonwire.ReadDecimal(dec, a, &v.TotalTaxes)
 	case "TOTALDISCOUNT":
-		return jsonwire.ReadDecimal(dec, &v.TotalDiscount)
+		return jsonwire.ReadDecimal(dec, a, &v.TotalDiscount)
 	case "PAYMENTSCHEDULES":
 		return readSlice(dec, a, &v.PaymentSchedules, "[]billing.PaymentSchedule")
 	case "NOTES":
@@ -247,9 +247,9 @@ func (v *Invoice) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted 
 	case "CUSTOMERREFERENCEVALUE":
 		return jsonwire.ReadStringPtr(dec, a, &v.CustomerReferenceValue)
 	case "OPENINGARBALANCE":
-		return jsonwire.ReadDecimal(dec, &v.OpeningArBalance)
+		return jsonwire.ReadDecimal(dec, a, &v.OpeningArBalance)
 	case "CLOSINGARBALANCE":
-		return jsonwire.ReadDecimal(dec, &v.ClosingArBalance)
+		return jsonwire.ReadDecimal(dec, a, &v.ClosingArBalance)
 	case "INVOICEINMEMORYONLY":
 		return jsonwire.ReadBool(dec, &v.InvoiceInMemoryOnly)
 	case "INVOICEREVISIONS":
@@ -389,11 +389,11 @@ func (v *Charge) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted [
 	case "\"uri\"":
 		return jsonwire.ReadStringPtr(dec, a, &v.URI)
 	case "\"quantity\"":
-		return jsonwire.ReadDecimal(dec, &v.Quantity)
+		return jsonwire.ReadDecimal(dec, a, &v.Quantity)
 	case "\"unitPrice\"":
-		return jsonwire.ReadDecimal(dec, &v.UnitPrice)
+		return jsonwire.ReadDecimal(dec, a, &v.UnitPrice)
 	case "\"amount\"":
-		return jsonwire.ReadDecimal(dec, &v.Amount)
+		return jsonwire.ReadDecimal(dec, a, &v.Amount)
 	case "\"name\"":
 		return jsonwire.ReadString(dec, a, &v.Name)
 	case "\"description\"":
@@ -403,13 +403,13 @@ func (v *Charge) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted [
 	case "\"effectiveTimestamp\"":
 		return jsonwire.ReadUnmarshaler(dec, &v.EffectiveTimestamp)
 	case "\"proratedUnitPrice\"":
-		return jsonwire.ReadDecimalPtr(dec, &v.ProratedUnitPrice)
+		return jsonwire.ReadDecimalPtr(dec, a, &v.ProratedUnitPrice)
 	case "\"startServiceDate\"":
 		return jsonwire.ReadUnmarshaler(dec, &v.StartServiceDate)
 	case "\"endServiceDate\"":
 		return jsonwire.ReadUnmarshaler(dec, &v.EndServiceDate)
 	case "\"rangeQuantity\"":
-		return jsonwire.ReadDecimalPtr(dec, &v.RangeQuantity)
+		return jsonwire.ReadDecimalPtr(dec, a, &v.RangeQuantity)
 	case "\"isReversable\"":
 		return jsonwire.ReadBool(dec, &v.IsReversable)
 	case "\"discount\"":
@@ -435,11 +435,11 @@ func (v *Charge) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted [
 	case "uri":
 		return jsonwire.ReadStringPtr(dec, a, &v.URI)
 	case "quantity":
-		return jsonwire.ReadDecimal(dec, &v.Quantity)
+		return jsonwire.ReadDecimal(dec, a, &v.Quantity)
 	case "unitPrice":
-		return jsonwire.ReadDecimal(dec, &v.UnitPrice)
+		return jsonwire.ReadDecimal(dec, a, &v.UnitPrice)
 	case "amount":
-		return jsonwire.ReadDecimal(dec, &v.Amount)
+		return jsonwire.ReadDecimal(dec, a, &v.Amount)
 	case "name":
 		return jsonwire.ReadString(dec, a, &v.Name)
 	case "description":
@@ -449,13 +449,13 @@ func (v *Charge) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted [
 	case "effectiveTimestamp":
 		return jsonwire.ReadUnmarshaler(dec, &v.EffectiveTimestamp)
 	case "proratedUnitPrice":
-		return jsonwire.ReadDecimalPtr(dec, &v.ProratedUnitPrice)
+		return jsonwire.ReadDecimalPtr(dec, a, &v.ProratedUnitPrice)
 	case "startServiceDate":
 		return jsonwire.ReadUnmarshaler(dec, &v.StartServiceDate)
 	case "endServiceDate":
 		return jsonwire.ReadUnmarshaler(dec, &v.EndServiceDate)
 	case "rangeQuantity":
-		return jsonwire.ReadDecimalPtr(dec, &v.RangeQuantity)
+		return jsonwire.ReadDecimalPtr(dec, a, &v.RangeQuantity)
 	case "isReversable":
 		return jsonwire.ReadBool(dec, &v.IsReversable)
 	case "discount":
@@ -479,11 +479,11 @@ func (v *Charge) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted [
 	case "URI":
 		return jsonwire.ReadStringPtr(dec, a, &v.URI)
 	case "QUANTITY":
-		return jsonwire.ReadDecimal(dec, &v.Quantity)
+		return jsonwire.ReadDecimal(dec, a, &v.Quantity)
 	case "UNITPRICE":
-		return jsonwire.ReadDecimal(dec, &v.UnitPrice)
+		return jsonwire.ReadDecimal(dec, a, &v.UnitPrice)
 	case "AMOUNT":
-		return jsonwire.ReadDecimal(dec, &v.Amount)
+		return jsonwire.ReadDecimal(dec, a, &v.Amount)
 	case "NAME":
 		return jsonwire.ReadString(dec, a, &v.Name)
 	case "DESCRIPTION":
@@ -493,13 +493,13 @@ func (v *Charge) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted [
 	case "EFFECTIVETIMESTAMP":
 		return jsonwire.ReadUnmarshaler(dec, &v.EffectiveTimestamp)
 	case "PRORATEDUNITPRICE":
-		return jsonwire.ReadDecimalPtr(dec, &v.ProratedUnitPrice)
+		return jsonwire.ReadDecimalPtr(dec, a, &v.ProratedUnitPrice)
 	case "STARTSERVICEDATE":
 		return jsonwire.ReadUnmarshaler(dec, &v.StartServiceDate)
 	case "ENDSERVICEDATE":
 		return jsonwire.ReadUnmarshaler(dec, &v.EndServiceDate)
 	case "RANGEQUANTITY":
-		return jsonwire.ReadDecimalPtr(dec, &v.RangeQuantity)
+		return jsonwire.ReadDecimalPtr(dec, a, &v.RangeQuantity)
 	case "ISREVERSABLE":
 		return jsonwire.ReadBool(dec, &v.IsReversable)
 	case "DISCOUNT":
@@ -625,11 +625,11 @@ func (v *ChargeTier) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quot
 	case "\"label\"":
 		return jsonwire.ReadString(dec, a, &v.Label)
 	case "\"quantity\"":
-		return jsonwire.ReadDecimal(dec, &v.Quantity)
+		return jsonwire.ReadDecimal(dec, a, &v.Quantity)
 	case "\"unitPrice\"":
-		return jsonwire.ReadDecimal(dec, &v.UnitPrice)
+		return jsonwire.ReadDecimal(dec, a, &v.UnitPrice)
 	case "\"amount\"":
-		return jsonwire.ReadDecimal(dec, &v.Amount)
+		return jsonwire.ReadDecimal(dec, a, &v.Amount)
 	}
 	// A name with escapes, or in another case: rare.
 	name := jsonwire.UnquoteName(quoted)
@@ -637,21 +637,21 @@ func (v *ChargeTier) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quot
 	case "label":
 		return jsonwire.ReadString(dec, a, &v.Label)
 	case "quantity":
-		return jsonwire.ReadDecimal(dec, &v.Quantity)
+		return jsonwire.ReadDecimal(dec, a, &v.Quantity)
 	case "unitPrice":
-		return jsonwire.ReadDecimal(dec, &v.UnitPrice)
+		return jsonwire.ReadDecimal(dec, a, &v.UnitPrice)
 	case "amount":
-		return jsonwire.ReadDecimal(dec, &v.Amount)
+		return jsonwire.ReadDecimal(dec, a, &v.Amount)
 	}
 	switch jsonwire.FoldName(name) {
 	case "LABEL":
 		return jsonwire.ReadString(dec, a, &v.Label)
 	case "QUANTITY":
-		return jsonwire.ReadDecimal(dec, &v.Quantity)
+		return jsonwire.ReadDecimal(dec, a, &v.Quantity)
 	case "UNITPRICE":
-		return jsonwire.ReadDecimal(dec, &v.UnitPrice)
+		return jsonwire.ReadDecimal(dec, a, &v.UnitPrice)
 	case "AMOUNT":
-		return jsonwire.ReadDecimal(dec, &v.Amount)
+		return jsonwire.ReadDecimal(dec, a, &v.Amount)
 	}
 	return jsonwire.ReadUnknown(dec, name, &v.Extra)
 }
@@ -733,9 +733,9 @@ func (v *InvoiceCustomer) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena,
 	case "\"customerAcquisition\"":
 		return jsonwire.ReadRaw(dec, a, &v.CustomerAcquisition)
 	case "\"monthlyRecurringRevenue\"":
-		return jsonwire.ReadDecimal(dec, &v.MonthlyRecurringRevenue)
+		return jsonwire.ReadDecimal(dec, a, &v.MonthlyRecurringRevenue)
 	case "\"netMonthlyRecurringRevenue\"":
-		return jsonwire.ReadDecimal(dec, &v.NetMonthlyRecurringRevenue)
+		return jsonwire.ReadDecimal(dec, a, &v.NetMonthlyRecurringRevenue)
 	case "\"crmId\"":
 		return jsonwire.ReadStringPtr(dec, a, &v.CrmID)
 	case "\"crmAccountType\"":
@@ -809,9 +809,9 @@ func (v *InvoiceCustomer) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena,
 	case "customerAcquisition":
 		return jsonwire.ReadRaw(dec, a, &v.CustomerAcquisition)
 	case "monthlyRecurringRevenue":
-		return jsonwire.ReadDecimal(dec, &v.MonthlyRecurringRevenue)
+		return jsonwire.ReadDecimal(dec, a, &v.MonthlyRecurringRevenue)
 	case "netMonthlyRecurringRevenue":
-		return jsonwire.ReadDecimal(dec, &v.NetMonthlyRecurringRevenue)
+		return jsonwire.ReadDecimal(dec, a, &v.NetMonthlyRecurringRevenue)
 	case "crmId":
 		return jsonwire.ReadStringPtr(dec, a, &v.CrmID)
 	case "crmAccountType":
@@ -883,9 +883,9 @@ func (v *InvoiceCustomer) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena,
 	case "CUSTOMERACQUISITION":
 		return jsonwire.ReadRaw(dec, a, &v.CustomerAcquisition)
 	case "MONTHLYRECURRINGREVENUE":
-		return jsonwire.ReadDecimal(dec, &v.MonthlyRecurringRevenue)
+		return jsonwire.ReadDecimal(dec, a, &v.MonthlyRecurringRevenue)
 	case "NETMONTHLYRECURRINGREVENUE":
-		return jsonwire.ReadDecimal(dec, &v.NetMonthlyRecurringRevenue)
+		return jsonwire.ReadDecimal(dec, a, &v.NetMonthlyRecurringRevenue)
 	case "CRMID":
 		return jsonwire.ReadStringPtr(dec, a, &v.CrmID)
 	case "CRMACCOUNTTYPE":
@@ -1193,9 +1193,9 @@ func (v *PaymentSchedule) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena,
 	case "\"status\"":
 		return jsonwire.ReadString(dec, a, &v.Status)
 	case "\"amount\"":
-		return jsonwire.ReadDecimal(dec, &v.Amount)
+		return jsonwire.ReadDecimal(dec, a, &v.Amount)
 	case "\"outstandingBalance\"":
-		return jsonwire.ReadDecimal(dec, &v.OutstandingBalance)
+		return jsonwire.ReadDecimal(dec, a, &v.OutstandingBalance)
 	case "\"daysDueAfterTerm\"":
 		return jsonwire.ReadInt(dec, &v.DaysDueAfterTerm)
 	}
@@ -1207,9 +1207,9 @@ func (v *PaymentSchedule) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena,
 	case "status":
 		return jsonwire.ReadString(dec, a, &v.Status)
 	case "amount":
-		return jsonwire.ReadDecimal(dec, &v.Amount)
+		return jsonwire.ReadDecimal(dec, a, &v.Amount)
 	case "outstandingBalance":
-		return jsonwire.ReadDecimal(dec, &v.OutstandingBalance)
+		return jsonwire.ReadDecimal(dec, a, &v.OutstandingBalance)
 	case "daysDueAfterTerm":
 		return jsonwire.ReadInt(dec, &v.DaysDueAfterTerm)
 	}
@@ -1219,9 +1219,9 @@ func (v *PaymentSchedule) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena,
 	case "STATUS":
 		return jsonwire.ReadString(dec, a, &v.Status)
 	case "AMOUNT":
-		return jsonwire.ReadDecimal(dec, &v.Amount)
+		return jsonwire.ReadDecimal(dec, a, &v.Amount)
 	case "OUTSTANDINGBALANCE":
-		return jsonwire.ReadDecimal(dec, &v.OutstandingBalance)
+		return jsonwire.ReadDecimal(dec, a, &v.OutstandingBalance)
 	case "DAYSDUEAFTERTERM":
 		return jsonwire.ReadInt(dec, &v.DaysDueAfterTerm)
 	}
@@ -1295,17 +1295,17 @@ func (v *InvoiceSummary) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, 
 	case "\"invoiceNumber\"":
 		return jsonwire.ReadString(dec, a, &v.InvoiceNumber)
 	case "\"invoiceAmount\"":
-		return jsonwire.ReadDecimal(dec, &v.InvoiceAmount)
+		return jsonwire.ReadDecimal(dec, a, &v.InvoiceAmount)
 	case "\"sumOfCharges\"":
-		return jsonwire.ReadDecimal(dec, &v.SumOfCharges)
+		return jsonwire.ReadDecimal(dec, a, &v.SumOfCharges)
 	case "\"totalPayments\"":
-		return jsonwire.ReadDecimal(dec, &v.TotalPayments)
+		return jsonwire.ReadDecimal(dec, a, &v.TotalPayments)
 	case "\"totalCreditNotes\"":
-		return jsonwire.ReadDecimal(dec, &v.TotalCreditNotes)
+		return jsonwire.ReadDecimal(dec, a, &v.TotalCreditNotes)
 	case "\"writeoffs\"":
-		return jsonwire.ReadDecimal(dec, &v.Writeoffs)
+		return jsonwire.ReadDecimal(dec, a, &v.Writeoffs)
 	case "\"outstandingBalance\"":
-		return jsonwire.ReadDecimal(dec, &v.OutstandingBalance)
+		return jsonwire.ReadDecimal(dec, a, &v.OutstandingBalance)
 	case "\"currency\"":
 		return jsonwire.ReadString(dec, a, &v.Currency)
 	case "\"taxServiceId\"":
@@ -1343,17 +1343,17 @@ func (v *InvoiceSummary) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, 
 	case "invoiceNumber":
 		return jsonwire.ReadString(dec, a, &v.InvoiceNumber)
 	case "invoiceAmount":
-		return jsonwire.ReadDecimal(dec, &v.InvoiceAmount)
+		return jsonwire.ReadDecimal(dec, a, &v.InvoiceAmount)
 	case "sumOfCharges":
-		return jsonwire.ReadDecimal(dec, &v.SumOfCharges)
+		return jsonwire.ReadDecimal(dec, a, &v.SumOfCharges)
 	case "totalPayments":
-		return jsonwire.ReadDecimal(dec, &v.TotalPayments)
+		return jsonwire.ReadDecimal(dec, a, &v.TotalPayments)
 	case "totalCreditNotes":
-		return jsonwire.ReadDecimal(dec, &v.TotalCreditNotes)
+		return jsonwire.ReadDecimal(dec, a, &v.TotalCreditNotes)
 	case "writeoffs":
-		return jsonwire.ReadDecimal(dec, &v.Writeoffs)
+		return jsonwire.ReadDecimal(dec, a, &v.Writeoffs)
 	case "outstandingBalance":
-		return jsonwire.ReadDecimal(dec, &v.OutstandingBalance)
+		return jsonwire.ReadDecimal(dec, a, &v.OutstandingBalance)
 	case "currency":
 		return jsonwire.ReadString(dec, a, &v.Currency)
 	case "taxServiceId":
@@ -1389,17 +1389,17 @@ func (v *InvoiceSummary) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, 
 	case "INVOICENUMBER":
 		return jsonwire.ReadString(dec, a, &v.InvoiceNumber)
 	case "INVOICEAMOUNT":
-		return jsonwire.ReadDecimal(dec, &v.InvoiceAmount)
+		return jsonwire.ReadDecimal(dec, a, &v.InvoiceAmount)
 	case "SUMOFCHARGES":
-		return jsonwire.ReadDecimal(dec, &v.SumOfCharges)
+		return jsonwire.ReadDecimal(dec, a, &v.SumOfCharges)
 	case "TOTALPAYMENTS":
-		return jsonwire.ReadDecimal(dec, &v.TotalPayments)
+		return jsonwire.ReadDecimal(dec, a, &v.TotalPayments)
 	case "TOTALCREDITNOTES":
-		return jsonwire.ReadDecimal(dec, &v.TotalCreditNotes)
+		return jsonwire.ReadDecimal(dec, a, &v.TotalCreditNotes)
 	case "WRITEOFFS":
-		return jsonwire.ReadDecimal(dec, &v.Writeoffs)
+		return jsonwire.ReadDecimal(dec, a, &v.Writeoffs)
 	case "OUTSTANDINGBALANCE":
-		return jsonwire.ReadDecimal(dec, &v.OutstandingBalance)
+		return jsonwire.ReadDecimal(dec, a, &v.OutstandingBalance)
 	case "CURRENCY":
 		return jsonwire.ReadString(dec, a, &v.Currency)
 	case "TAXSERVICEID":

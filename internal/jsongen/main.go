@@ -211,9 +211,9 @@ func reader(f reflect.StructField) (string, error) {
 	dst := "&v." + f.Name
 	switch {
 	case t == decimalType:
-		return "jsonwire.ReadDecimal(dec, " + dst + ")", nil
+		return "jsonwire.ReadDecimal(dec, a, " + dst + ")", nil
 	case t == decimalPtrType:
-		return "jsonwire.ReadDecimalPtr(dec, " + dst + ")", nil
+		return "jsonwire.ReadDecimalPtr(dec, a, " + dst + ")", nil
 	case t == rawType:
 		return "jsonwire.ReadRaw(dec, a, " + dst + ")", nil
 	case generated(t):

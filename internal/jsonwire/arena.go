@@ -1,6 +1,10 @@
 package jsonwire
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/shopspring/decimal"
+)
 
 // Arena hands out the small values one decode makes thousands of (string
 // contents, raw JSON copies, the targets of *string and *int64 fields)
@@ -16,6 +20,8 @@ type Arena struct {
 	strs  []string
 	ints  []int64
 	next  int // the size of the next block of bytes
+	// decimals are the amounts read so far, by their JSON text.
+	decimals map[string]decimal.Decimal
 }
 
 const (
@@ -25,7 +31,37 @@ const (
 	// ones get their own allocation.
 	maxArenaString = 1 << 10
 	ptrBlock       = 64
+	// maxDecimals bounds the amounts remembered, and maxDecimalText the
+	// length of one: prices, quantities and round totals repeat, long
+	// numbers rarely do.
+	maxDecimals    = 4096
+	maxDecimalText = 24
 )
+
+// decimal parses the JSON text of an amount (see ParseDecimal). An amount
+// seen before in this decode is not parsed again: it shares the earlier
+// one's value, which is safe because a decimal.Decimal is immutable (its
+// methods return new values and never change the big.Int it holds). A
+// nil Arena only parses.
+func (a *Arena) decimal(raw []byte) (decimal.Decimal, error) {
+	if a == nil || len(raw) > maxDecimalText {
+		return ParseDecimal(raw)
+	}
+	if d, ok := a.decimals[string(raw)]; ok {
+		return d, nil
+	}
+	d, err := ParseDecimal(raw)
+	if err != nil {
+		return d, err
+	}
+	if a.decimals == nil {
+		a.decimals = make(map[string]decimal.Decimal, 256)
+	}
+	if len(a.decimals) < maxDecimals {
+		a.decimals[a.String(raw)] = d
+	}
+	return d, nil
+}
 
 // alloc returns n bytes from the current block, starting a new one when
 // it is too small. The slice's capacity is n, so appending to it copies.

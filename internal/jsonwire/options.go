@@ -32,8 +32,8 @@ func options() json.Options {
 			json.MarshalToFunc(marshalNullDecimal),
 		)),
 		json.WithUnmarshalers(json.JoinUnmarshalers(
-			json.UnmarshalFromFunc(ReadDecimal),
-			json.UnmarshalFromFunc(ReadDecimalPtr),
+			json.UnmarshalFromFunc(func(d *Decoder, v *decimal.Decimal) error { return ReadDecimal(d, nil, v) }),
+			json.UnmarshalFromFunc(func(d *Decoder, v **decimal.Decimal) error { return ReadDecimalPtr(d, nil, v) }),
 		)),
 	)
 }

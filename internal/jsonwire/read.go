@@ -155,8 +155,9 @@ func ReadInt64Ptr(d *Decoder, a *Arena, dst **int64) error {
 }
 
 // ReadDecimal reads a decimal (see ParseDecimal) into dst; null leaves dst
-// as it is, as decimal.Decimal.UnmarshalJSON does.
-func ReadDecimal(d *Decoder, dst *decimal.Decimal) error {
+// as it is, as decimal.Decimal.UnmarshalJSON does. With an arena, amounts
+// that repeat within the decode share one value (see Arena.decimal).
+func ReadDecimal(d *Decoder, a *Arena, dst *decimal.Decimal) error {
 	v, err := d.ReadValue()
 	if err != nil {
 		return err
@@ -164,7 +165,7 @@ func ReadDecimal(d *Decoder, dst *decimal.Decimal) error {
 	if v.Kind() == 'n' {
 		return nil
 	}
-	x, err := ParseDecimal(v)
+	x, err := a.decimal(v)
 	if err != nil {
 		return &DecimalError{Pointer: string(d.StackPointer()), Err: err}
 	}
@@ -173,7 +174,7 @@ func ReadDecimal(d *Decoder, dst *decimal.Decimal) error {
 }
 
 // ReadDecimalPtr reads a decimal into a new one; null sets nil.
-func ReadDecimalPtr(d *Decoder, dst **decimal.Decimal) error {
+func ReadDecimalPtr(d *Decoder, a *Arena, dst **decimal.Decimal) error {
 	v, err := d.ReadValue()
 	if err != nil {
 		return err
@@ -182,7 +183,7 @@ func ReadDecimalPtr(d *Decoder, dst **decimal.Decimal) error {
 		*dst = nil
 		return nil
 	}
-	x, err := ParseDecimal(v)
+	x, err := a.decimal(v)
 	if err != nil {
 		return &DecimalError{Pointer: string(d.StackPointer()), Err: err}
 	}
