@@ -34,7 +34,7 @@ const (
 	// maxDecimals bounds the amounts remembered, and maxDecimalText the
 	// length of one: prices, quantities and round totals repeat, long
 	// numbers rarely do.
-	maxDecimals    = 4096
+	maxDecimals    = 1024
 	maxDecimalText = 24
 )
 
@@ -55,7 +55,7 @@ func (a *Arena) decimal(raw []byte) (decimal.Decimal, error) {
 		return d, err
 	}
 	if a.decimals == nil {
-		a.decimals = make(map[string]decimal.Decimal, 256)
+		a.decimals = make(map[string]decimal.Decimal, 64)
 	}
 	if len(a.decimals) < maxDecimals {
 		a.decimals[a.String(raw)] = d
