@@ -86,18 +86,10 @@ func ReadBool(d *Decoder, dst *bool) error {
 	case 't', 'f':
 		*dst = k == 't'
 	case 'n':
-	case '{', '[':
-		return typeErrorSkip(d, k, "bool")
 	default:
 		return typeError(d, k, "bool")
 	}
 	return nil
-}
-
-// typeErrorSkip reports a type error for an object or array whose first
-// token was just read; the caller stops decoding, so the rest is left.
-func typeErrorSkip(d *Decoder, k jsontext.Kind, goType string) error {
-	return typeError(d, k, goType)
 }
 
 // ReadInt reads an integer that fits in bits bits, as strconv.ParseInt
