@@ -92,7 +92,7 @@ func ReadBool(d *Decoder, dst *bool) error {
 	return nil
 }
 
-// ReadInt reads an integer that fits in bits bits, as strconv.ParseInt
+// readInt reads an integer that fits in bits bits, as strconv.ParseInt
 // reads the number's text: no fraction, no exponent; null leaves dst.
 func readInt(d *Decoder, bits int, goType string) (n int64, null bool, err error) {
 	v, err := d.ReadValue()
