@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -263,12 +264,14 @@ func (s *BulkService) PreviewPriceChange(ctx context.Context, planID int64, para
 }
 
 // BulkJob is a bulk job. The API reference shows only its id, so the whole
-// answer is kept in Raw.
+// answer is kept in Raw, and its other members in Extra.
 type BulkJob struct {
 	// ID identifies the job.
 	ID int64
 	// Raw is the job's JSON as the service sent it.
 	Raw json.RawMessage
+	// Extra holds the members other than id; see [Extra].
+	Extra Extra
 }
 
 // UnmarshalJSON reads the id and keeps the whole object.
@@ -279,20 +282,37 @@ func (j *BulkJob) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &head); err != nil {
 		return err
 	}
-	j.ID = head.ID
+	var members Extra
+	if err := json.Unmarshal(b, &members); err != nil {
+		return err
+	}
+	for name := range members {
+		if strings.EqualFold(name, "id") {
+			delete(members, name) // as encoding/json matches it to ID
+		}
+	}
+	if len(members) == 0 {
+		members = nil
+	}
+	j.ID, j.Extra = head.ID, members
 	j.Raw = append(json.RawMessage(nil), bytes.TrimSpace(b)...)
 	return nil
 }
 
-// MarshalJSON writes the job back as it came, or {"id":...} when it was
-// built in Go.
+// MarshalJSON writes the job back as it came, or, when it was built in Go,
+// its id and Extra members.
 func (j BulkJob) MarshalJSON() ([]byte, error) {
 	if len(j.Raw) > 0 {
 		return j.Raw, nil
 	}
-	return json.Marshal(struct {
-		ID int64 `json:"id"`
-	}{j.ID})
+	out := Extra{}
+	maps.Copy(out, j.Extra)
+	id, err := json.Marshal(j.ID)
+	if err != nil {
+		return nil, err
+	}
+	out["id"] = id
+	return json.Marshal(out)
 }
 
 // Process submits a validated bulk job for processing and returns the job.

@@ -53,6 +53,9 @@ type Invoice struct {
 	RollUpPdf        bool            `json:"rollUpPdf"`
 	// CrmID appears in the write-off answer.
 	CrmID *string `json:"crmId,omitempty"`
+	// Extra holds the members the service sent that the SDK does not
+	// model; see [Extra].
+	Extra Extra `json:"-"`
 }
 
 // ChargeGroup groups an invoice's charges by subscription or by purchase.
@@ -64,6 +67,9 @@ type ChargeGroup struct {
 	// nil for groups that come from a purchase.
 	SubscriptionID *int64   `json:"subscriptionId,omitempty"`
 	Charges        []Charge `json:"charges"`
+	// Extra holds the members the service sent that the SDK does not
+	// model; see [Extra].
+	Extra Extra `json:"-"`
 }
 
 // Charge is one line of an invoice.
@@ -93,12 +99,18 @@ type Charge struct {
 	ErpChargeItem       *string         `json:"erpChargeItem"`
 	// ErpLocationID is kept as the server sent it (its type is not shown).
 	ErpLocationID json.RawMessage `json:"erpLocationId,omitempty"`
+	// Extra holds the members the service sent that the SDK does not
+	// model; see [Extra].
+	Extra Extra `json:"-"`
 }
 
 // ResourceRef points at another resource.
 type ResourceRef struct {
 	ID  int64   `json:"id"`
 	URI *string `json:"uri"`
+	// Extra holds the members the service sent that the SDK does not
+	// model; see [Extra].
+	Extra Extra `json:"-"`
 }
 
 // ChargeTier is one pricing tier of a charge.
@@ -107,6 +119,9 @@ type ChargeTier struct {
 	Quantity  decimal.Decimal `json:"quantity"`
 	UnitPrice decimal.Decimal `json:"unitPrice"`
 	Amount    decimal.Decimal `json:"amount"`
+	// Extra holds the members the service sent that the SDK does not
+	// model; see [Extra].
+	Extra Extra `json:"-"`
 }
 
 // InvoiceCustomer is the snapshot of the customer embedded in an invoice.
@@ -148,6 +163,9 @@ type InvoiceCustomer struct {
 	TelematicsID               *string               `json:"telematicsId"`
 	ModifiedTimestamp          Timestamp             `json:"modifiedTimestamp"`
 	CreatedTimestamp           Timestamp             `json:"createdTimestamp"`
+	// Extra holds the members the service sent that the SDK does not
+	// model; see [Extra].
+	Extra Extra `json:"-"`
 }
 
 // AddressPreference is a customer's billing and shipping addresses.
@@ -159,6 +177,9 @@ type AddressPreference struct {
 	UseBillingAddressAsShippingAddress bool     `json:"useBillingAddressAsShippingAddress"`
 	BillingAddress                     *Address `json:"billingAddress"`
 	ShippingAddress                    *Address `json:"shippingAddress"`
+	// Extra holds the members the service sent that the SDK does not
+	// model; see [Extra].
+	Extra Extra `json:"-"`
 }
 
 // Address is a postal address.
@@ -177,6 +198,9 @@ type Address struct {
 	PostalZip                   *string `json:"postalZip"`
 	AddressType                 *string `json:"addressType"`
 	Valid                       bool    `json:"valid"`
+	// Extra holds the members the service sent that the SDK does not
+	// model; see [Extra].
+	Extra Extra `json:"-"`
 }
 
 // PaymentSchedule is one instalment of an invoice.
@@ -186,6 +210,9 @@ type PaymentSchedule struct {
 	Amount             decimal.Decimal       `json:"amount"`
 	OutstandingBalance decimal.Decimal       `json:"outstandingBalance"`
 	DaysDueAfterTerm   int                   `json:"daysDueAfterTerm"`
+	// Extra holds the members the service sent that the SDK does not
+	// model; see [Extra].
+	Extra Extra `json:"-"`
 }
 
 // InvoiceSummary is the short form of an invoice listed for a customer
@@ -214,4 +241,7 @@ type InvoiceSummary struct {
 	// TaxServiceID is kept as the server sent it (its type is not shown).
 	TaxServiceID json.RawMessage `json:"taxServiceId,omitempty"`
 	Unsettled    bool            `json:"unsettled"`
+	// Extra holds the members the service sent that the SDK does not
+	// model; see [Extra].
+	Extra Extra `json:"-"`
 }

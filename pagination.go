@@ -1,9 +1,7 @@
 package billing
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"iter"
 	"net/http"
@@ -216,7 +214,7 @@ func listPage[T any](ctx context.Context, c *Client, path string, q url.Values, 
 			return err
 		}
 		p.Response = Response{StatusCode: resp.StatusCode, Header: resp.Header, RateLimit: parseRateLimit(resp.Header, c.cfg.now())}
-		if err := decodeItems(resp, &p.Items, pageSize, c.cfg.maxResponseBytes); err != nil {
+		if err := decodeListAnswer(resp, &p.Items, pageSize, c.cfg.maxResponseBytes); err != nil {
 			return err
 		}
 		page = p
@@ -226,32 +224,6 @@ func listPage[T any](ctx context.Context, c *Client, path string, q url.Values, 
 		return nil, err
 	}
 	return page, nil
-}
-
-// decodeItems reads a whole page, within the client's limit (see readAll),
-// and decodes its JSON array. A null answer is an empty page.
-func decodeItems[T any](resp *http.Response, items *[]T, sizeHint int, limit int64) error {
-	defer drainAndClose(resp.Body)
-	if err := checkJSONContentType(resp); err != nil {
-		return err
-	}
-	body, err := readAll(resp.Body, resp.ContentLength, limit)
-	if err != nil {
-		return err
-	}
-	if err := checkDigitRuns(body); err != nil {
-		return err
-	}
-	trimmed := bytes.TrimLeft(body, " \t\r\n")
-	if bytes.HasPrefix(trimmed, []byte("null")) {
-		*items = []T{}
-		return json.Unmarshal(body, new(any)) // still refuses trailing data
-	}
-	if len(trimmed) == 0 || trimmed[0] != '[' {
-		return fmt.Errorf("want a JSON array of items, got %s", quoteForError(truncateForError(string(trimmed))))
-	}
-	*items = make([]T, 0, min(max(sizeHint, 0), 1000))
-	return json.Unmarshal(body, items)
 }
 
 // pages iterates from page first until the last page. It checks the

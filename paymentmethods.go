@@ -130,6 +130,9 @@ type CreditCard struct {
 	ModifiedDate                   Timestamp `json:"modifiedDate"`
 	OriginalPaymentMethodID        *int64    `json:"originalPaymentMethodId"`
 	IsUsedForBillingPeriodOverride bool      `json:"isUsedForBillingPeriodOverride"`
+	// Extra holds the members the service sent that the SDK does not
+	// model; see [Extra].
+	Extra Extra `json:"-"`
 }
 
 // ReplaceCreditCard replaces a credit card payment method and returns the
@@ -200,6 +203,9 @@ type WalletPaymentMethod struct {
 	IsDefault            bool      `json:"isDefault"`
 	StoredInServiceVault bool      `json:"storedInServiceVault"`
 	ModifiedDate         Timestamp `json:"modifiedDate"`
+	// Extra holds the members the service sent that the SDK does not
+	// model; see [Extra].
+	Extra Extra `json:"-"`
 }
 
 // WalletProvider names a payment-wallet provider: the path segment of its

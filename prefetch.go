@@ -12,8 +12,9 @@ import (
 // pages ahead, concurrently, once the first page has told how many pages
 // there are (X-Count and X-PageSize). Pages are still yielded strictly in
 // order, and hold exactly the items a sequential iteration would yield.
-// At most n requests are in flight and at most n pages are held in memory
-// beyond the one being yielded.
+// At most n requests are in flight and at most 2n pages are held in
+// memory beyond the one being yielded (pages that arrived ahead of their
+// turn wait while the next requests run).
 //
 // Breaking out of the loop or cancelling the context stops every fetch and
 // waits for them, so no goroutine outlives the iteration. Retries work as
@@ -129,7 +130,14 @@ func prefetchRange[T any](ctx context.Context, from, to, n int, prev *Page[T], c
 		wg.Wait()
 	}()
 
-	queue := make([]chan fetched[T], 0, n)
+	// A fetch holds one of n slots while it runs, not until its page is
+	// yielded: a page that finished early but waits for the pages before
+	// it would otherwise keep a slot idle, and the pipeline would run
+	// below n requests whenever pages finish out of order, which on a
+	// busy machine is all the time. Up to 2n pages are queued, so that n
+	// fetches can run while n pages wait their turn.
+	slots := make(chan struct{}, n)
+	queue := make([]chan fetched[T], 0, 2*n)
 	next := from
 	launch := func() {
 		ch := make(chan fetched[T], 1) // buffered: a fetch finishing after a break never blocks
@@ -139,11 +147,18 @@ func prefetchRange[T any](ctx context.Context, from, to, n int, prev *Page[T], c
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			select {
+			case slots <- struct{}{}:
+			case <-ctx.Done():
+				ch <- fetched[T]{nil, ctx.Err()}
+				return
+			}
 			p, err := fetch(ctx, page)
+			<-slots
 			ch <- fetched[T]{p, err}
 		}()
 	}
-	for next <= to && len(queue) < n {
+	for next <= to && len(queue) < 2*n {
 		launch()
 	}
 	for want := from; len(queue) > 0; want++ {

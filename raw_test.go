@@ -2,7 +2,6 @@ package billing_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/url"
 	"reflect"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/billingapi/billing-go"
 	"github.com/billingapi/billing-go/query"
+	"github.com/shopspring/decimal"
 )
 
 // customer is a caller's own type for an endpoint the SDK does not wrap.
@@ -101,13 +101,13 @@ func TestDoEncodesTheBodyAndDiscardsWithoutOut(t *testing.T) {
 	body := struct {
 		Text   string `json:"text"`
 		Amount any    `json:"amount"`
-	}{"hello", json.Number("12.50")}
+	}{"hello", decimal.RequireFromString("12.50")}
 	if _, err := w.client.Do(context.Background(), &billing.Request{Method: "POST", Path: "/v1/Customers/42/Notes", Body: body}, nil); err != nil {
 		t.Fatal(err)
 	}
 	r := w.last()
 	assertCommonHeaders(t, r, true)
-	assertJSON(t, r.Body, `{"text":"hello","amount":12.50}`)
+	assertJSON(t, r.Body, `{"text":"hello","amount":12.5}`)
 }
 
 func TestDoErrorsAreTyped(t *testing.T) {

@@ -25,6 +25,9 @@ type SubscriptionProductItem struct {
 	Status                ItemStatus    `json:"status"`
 	CreatedDate           Timestamp     `json:"createdDate"`
 	ModifiedDate          Timestamp     `json:"modifiedDate"`
+	// Extra holds the members the service sent that the SDK does not
+	// model; see [Extra].
+	Extra Extra `json:"-"`
 }
 
 // ItemReference is a subscription product item's reference, which the

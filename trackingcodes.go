@@ -48,6 +48,9 @@ type SalesTrackingCode struct {
 	Email       *string            `json:"email"`
 	Status      TrackingCodeStatus `json:"status"`
 	Deletable   bool               `json:"deletable"`
+	// Extra holds the members the service sent that the SDK does not
+	// model; see [Extra].
+	Extra Extra `json:"-"`
 }
 
 // Create creates a sales tracking code. It fails with [ErrBadRequest] when

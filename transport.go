@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -19,7 +18,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/billingapi/billing-go/internal/wirejson"
+	"github.com/billingapi/billing-go/internal/jsonwire"
 	"github.com/hashicorp/go-retryablehttp"
 )
 
@@ -40,7 +39,7 @@ type call struct {
 	method string
 	path   string // escaped path below the base URL, e.g. /v1/Invoices/42
 	query  url.Values
-	body   any  // encoded with wirejson: decimals as JSON numbers
+	body   any  // encoded with jsonwire: decimals as JSON numbers
 	write  bool // not safe to repeat once it may have reached the server
 	accept string
 	// secrets are scrubbed from anything the server says back, in case it
@@ -93,7 +92,7 @@ func (c *Client) do(ctx context.Context, cl *call, opts []RequestOption) (*http.
 func (c *Client) newRequest(ctx context.Context, cl *call, extra http.Header) (*retryablehttp.Request, error) {
 	var body any
 	if cl.body != nil {
-		b, err := wirejson.Marshal(cl.body)
+		b, err := jsonwire.Marshal(cl.body)
 		if err != nil {
 			return nil, fmt.Errorf("billing: %s %s: encoding request body: %w: %w", cl.method, cl.path, ErrInvalidParams, err)
 		}
@@ -380,7 +379,7 @@ func (c *Client) apiError(cl *call, resp *http.Response) *APIError {
 		HTTPStatusCode int           `json:"HttpStatusCode"`
 		Errors         []ErrorDetail `json:"Errors"`
 	}
-	if err := json.Unmarshal(body, &envelope); err == nil && (envelope.ErrorID != 0 || envelope.HTTPStatusCode != 0 || len(envelope.Errors) > 0) {
+	if err := jsonwire.Unmarshal(body, &envelope); err == nil && (envelope.ErrorID != 0 || envelope.HTTPStatusCode != 0 || len(envelope.Errors) > 0) {
 		e.ErrorID = envelope.ErrorID
 		e.Errors = envelope.Errors
 		for i := range e.Errors {
@@ -475,44 +474,7 @@ func (c *Client) decodeJSON(resp *http.Response, out any) error {
 	if err != nil {
 		return err
 	}
-	return decodeOne(body, out)
-}
-
-// decodeOne decodes exactly one JSON value from data into out: null, a
-// second value or trailing bytes are errors, not something to ignore.
-func decodeOne(data []byte, out any) error {
-	if err := checkDigitRuns(data); err != nil {
-		return err
-	}
-	if bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte("null")) {
-		// Decoding null into a struct would silently leave it empty.
-		return errors.New("the answer is null, not the resource")
-	}
-	return json.Unmarshal(data, out)
-}
-
-// maxDigitRun bounds a run of digits in an answer. Parsing a decimal is
-// superlinear in its length, and once the body has arrived no timeout can
-// stop it; real amounts and ids have a few dozen digits at most.
-const maxDigitRun = 256
-
-// errNumberTooLong is the error of a body with a longer run of digits.
-var errNumberTooLong = fmt.Errorf("a run of more than %d digits: not a number the API sends", maxDigitRun)
-
-// checkDigitRuns fails at the first run of digits longer than
-// maxDigitRun, before the decoder can spend time on it.
-func checkDigitRuns(data []byte) error {
-	run := 0
-	for _, c := range data {
-		if c >= '0' && c <= '9' {
-			if run++; run > maxDigitRun {
-				return errNumberTooLong
-			}
-		} else {
-			run = 0
-		}
-	}
-	return nil
+	return decodeValue(bytes.NewBuffer(body), out) // a Buffer: the decoder reads it in place
 }
 
 // doJSON sends the call and decodes its answer into out.

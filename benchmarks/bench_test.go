@@ -284,6 +284,19 @@ func BenchmarkDecodePage(b *testing.B) {
 			}
 		}
 	})
+	b.Run("Before", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		b.ReportAllocs()
+		for b.Loop() {
+			items, err := decodeItemsBefore(bytes.NewReader(body))
+			if err != nil {
+				b.Fatal(err)
+			}
+			if len(items) != decodeItems {
+				b.Fatalf("%d items", len(items))
+			}
+		}
+	})
 	b.Run("FloatFloor", func(b *testing.B) {
 		b.SetBytes(int64(len(body)))
 		b.ReportAllocs()
@@ -374,6 +387,7 @@ func iterateModes(b *testing.B, url string, conns *atomic.Int64, pageSize int) {
 			b.ReportAllocs()
 			conns0 := conns.Load()
 			cpu0, cpuOK := processCPU()
+			busy0, busyOK := machineBusy()
 			for b.Loop() {
 				n := 0
 				params := &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: pageSize}}
@@ -388,10 +402,24 @@ func iterateModes(b *testing.B, url string, conns *atomic.Int64, pageSize int) {
 				}
 			}
 			cpu1, _ := processCPU()
+			busy1, _ := machineBusy()
 			b.ReportMetric(float64(b.N)*bigTotal/b.Elapsed().Seconds(), "invoices/s")
 			b.ReportMetric(float64(conns.Load()-conns0)/float64(b.N), "conns/op")
 			if cpuOK {
-				b.ReportMetric((cpu1-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+				cpu := (cpu1 - cpu0).Seconds()
+				b.ReportMetric(cpu/float64(b.N), "cpu-s/op")
+				// How close the iteration comes to the least time the
+				// process's CPU use allows on this machine's cores: 100 is
+				// the CPU floor, cpu-s/op ÷ GOMAXPROCS.
+				cores := float64(runtime.GOMAXPROCS(0))
+				wall := b.Elapsed().Seconds()
+				b.ReportMetric(100*cpu/cores/wall, "%cpu-floor")
+				if busyOK {
+					// The same against the CPU the rest of a shared machine
+					// left: cores × wall less what other processes used.
+					others := max(0, (busy1-busy0).Seconds()-cpu)
+					b.ReportMetric(100*cpu/max(cores*wall-others, cpu), "%cpu-avail")
+				}
 			}
 		})
 	}

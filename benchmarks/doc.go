@@ -3,12 +3,18 @@
 // benchmarks and tests are its content. BENCHMARKS.md, at the root of the
 // module, has the figures, the machine they come from and what they mean.
 //
-// Run them with
+// The figures of BENCHMARKS.md come from
 //
-//	go test -run '^$' -bench . -benchmem -count 6 ./benchmarks/ | tee bench.txt
-//	go run golang.org/x/perf/cmd/benchstat@latest bench.txt
+//	go run ./benchmarks/interleave -rounds 7 -out bench.txt
 //
-// What is compared, each pair in the same run:
+// which runs each contender of a comparison once per round, in its own
+// process, rotating the order every round, and gives each ratio's median
+// and spread over the rounds (see that command's documentation). Plain
+// go test -bench works too, but runs all counts of one contender before
+// the next, which on a shared machine lets load from elsewhere fall on one
+// side only.
+//
+// What is compared:
 //
 //   - BenchmarkListCall (a): one list call returning 100 invoices with
 //     their charges, from an in-process httptest server that answers a
@@ -16,13 +22,20 @@
 //     net/http + encoding/json call decoding into the same billing.Invoice
 //     structs (Floor), over the same *http.Client.
 //   - BenchmarkDecodePage (b): decoding one page of 1,000 full invoices
-//     (about 3.7 MB): the SDK's streaming decoder, with exact decimals and
-//     parsed timestamps, against encoding/json into plain structs of the
-//     same shape with float64 amounts and string timestamps (FloatFloor),
-//     and into []map[string]any (Map).
+//     with their charges (3.69 MB): the SDK's streaming decoder, with
+//     exact decimals and parsed timestamps, against the SDK's decoder
+//     before issue 10 (Before: a guard pass over every byte, then
+//     encoding/json's streaming decoder by reflection into the same
+//     types), encoding/json into plain structs of the same shape with
+//     float64 amounts and string timestamps (FloatFloor), and into
+//     []map[string]any (Map).
 //   - BenchmarkIterate100k (c): iterating the fake's 100,000 invoices in
 //     pages of 1,000, with 20 ms added to every request: one page at a
-//     time (Sequential) against billing.Prefetch(8).
+//     time (Sequential) against billing.Prefetch(8). Each reports
+//     cpu-s/op, the process's CPU time per iteration; %cpu-floor, how
+//     close the iteration comes to cpu-s/op ÷ GOMAXPROCS, the least time
+//     that CPU allows; and %cpu-avail, the same against the CPU the rest of
+//     a shared machine left (from /proc/stat).
 //     BenchmarkIterate100kReplay is the same with the fake's answers
 //     replayed from memory, to show the SDK's scaling without the fake's
 //     CPU.

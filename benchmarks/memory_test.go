@@ -17,10 +17,10 @@ import (
 // One page of 1,000 invoices as GET /v1/Invoices answers them (no
 // charges) is about 2 MB of JSON and a little under 2 MiB of heap once
 // decoded (about 1.8 KiB an invoice). An iteration holds the page being
-// yielded and the one before it, plus, with Prefetch(8), up to 8 pages
-// fetched ahead: whatever the total, about 10 pages at most, and the
-// pipeline is fuller at the first mark than at the last, where nothing is
-// left to fetch. So a correct iteration grows by about zero, and 16 MiB,
+// yielded and the one before it, plus, with Prefetch(8), up to 16 pages
+// fetched ahead (8 in flight, the rest waiting their turn): whatever the
+// total, about 18 pages at most, and the pipeline is fuller at the first
+// mark than at the last, where nothing is left to fetch. So a correct iteration grows by about zero, and 16 MiB,
 // the size of 8 pages, leaves room for noise (pools, buffers, connections)
 // while staying far below what retention proportional to the total shows:
 // keeping the 90,000 invoices read between the marks would add about

@@ -1,0 +1,175 @@
+package billing
+
+//go:generate go run ./internal/jsongen -o resources_json.go
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+
+	"github.com/billingapi/billing-go/internal/jsonwire"
+)
+
+// Answers are decoded with the engine behind internal/jsonwire, straight
+// from the stream. The resource types have generated, reflection-free
+// decoders (resources_json.go); the rest go through the engine's
+// reflection with encoding/json's semantics.
+
+// errNullAnswer is the error of an answer that is null where a resource
+// was expected: decoding null into a struct would silently leave it empty.
+var errNullAnswer = errors.New("the answer is null, not the resource")
+
+// decodeValue decodes exactly one JSON value from r into out: null, a
+// second value or trailing bytes are errors, not something to ignore.
+func decodeValue(r io.Reader, out any) error {
+	dec := jsonwire.NewDecoder(r)
+	if dec.PeekKind() == 'n' {
+		return errNullAnswer
+	}
+	if err := jsonwire.UnmarshalDecode(dec, out); err != nil {
+		return err
+	}
+	return jsonwire.ExpectEOF(dec)
+}
+
+// decodeList decodes a JSON array of items from r one item at a time,
+// straight from the stream: the tokenizer buffers a little of the body,
+// never the whole page. A null answer is an empty page.
+func decodeList[T any](r io.Reader, items *[]T, sizeHint int) error {
+	dec := jsonwire.NewDecoder(r)
+	switch k := dec.PeekKind(); k {
+	case 'n':
+		if _, err := dec.ReadToken(); err != nil {
+			return err
+		}
+		return jsonwire.ExpectEOF(dec)
+	case '[':
+		if _, err := dec.ReadToken(); err != nil {
+			return err
+		}
+	case 0:
+		_, err := dec.ReadToken() // the tokenizer's own error
+		return err
+	default:
+		return fmt.Errorf("want a JSON array of items, got a JSON %s", kindName(byte(k)))
+	}
+	if sizeHint > 0 {
+		*items = make([]T, 0, min(sizeHint, 1000))
+	} else {
+		*items = []T{}
+	}
+	var zero T
+	var a jsonwire.Arena // one for the page: its blocks are shared by its items
+	for jsonwire.More(dec) {
+		*items = append(*items, zero)
+		it := &(*items)[len(*items)-1]
+		var err error
+		if d, ok := any(it).(interface {
+			decodeFrom(*jsonwire.Decoder, *jsonwire.Arena) error
+		}); ok {
+			err = d.decodeFrom(dec, &a)
+		} else {
+			err = jsonwire.UnmarshalDecode(dec, it)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if err := jsonwire.End(dec); err != nil { // the closing ]
+		return err
+	}
+	return jsonwire.ExpectEOF(dec)
+}
+
+func kindName(k byte) string {
+	switch k {
+	case 't', 'f':
+		return "bool"
+	case '"':
+		return "string"
+	case '0':
+		return "number"
+	case '{':
+		return "object"
+	}
+	return "value"
+}
+
+// decodeListAnswer reads a whole 2xx list answer, within the client's
+// limit (see readAll), and decodes it into items, then closes the body.
+// Reading first keeps a page's memory bounded by the limit, whatever a
+// single value in it would make the tokenizer buffer.
+func decodeListAnswer[T any](resp *http.Response, items *[]T, sizeHint int, limit int64) error {
+	defer drainAndClose(resp.Body)
+	if err := checkJSONContentType(resp); err != nil {
+		return err
+	}
+	body, err := readAll(resp.Body, resp.ContentLength, limit)
+	if err != nil {
+		return err
+	}
+	return decodeList(bytes.NewBuffer(body), items, sizeHint) // a Buffer: read in place
+}
+
+// arenaDecoder is a pointer to a type with a generated decoder.
+type arenaDecoder[T any] interface {
+	*T
+	decodeFrom(dec *jsonwire.Decoder, a *jsonwire.Arena) error
+}
+
+// readPtr decodes into *dst, allocating it; null sets nil, as
+// encoding/json does.
+func readPtr[T any, P arenaDecoder[T]](dec *jsonwire.Decoder, a *jsonwire.Arena, dst **T) error {
+	if dec.PeekKind() == 'n' {
+		_, err := dec.ReadToken()
+		*dst = nil
+		return err
+	}
+	if *dst == nil {
+		*dst = new(T)
+	}
+	return P(*dst).decodeFrom(dec, a)
+}
+
+// readSlice decodes an array into *dst as encoding/json does: elements
+// already in the slice are decoded into (a repeated member merges), the
+// slice ends at the last element read, an empty array is an empty,
+// non-nil slice and null is nil.
+func readSlice[T any, P arenaDecoder[T]](dec *jsonwire.Decoder, a *jsonwire.Arena, dst *[]T, goType string) error {
+	null, err := jsonwire.BeginArray(dec, goType)
+	if err != nil {
+		return err
+	}
+	if null {
+		*dst = nil
+		return nil
+	}
+	s := *dst
+	i := 0
+	for jsonwire.More(dec) {
+		switch {
+		case i < len(s):
+		case i < cap(s):
+			s = s[:i+1]
+		default:
+			var zero T
+			s = append(s, zero)
+		}
+		if err := P(&s[i]).decodeFrom(dec, a); err != nil {
+			*dst = s
+			return err
+		}
+		i++
+	}
+	if err := jsonwire.End(dec); err != nil {
+		*dst = s
+		return err
+	}
+	if i == 0 {
+		s = []T{}
+	}
+	*dst = s[:i]
+	return nil
+}

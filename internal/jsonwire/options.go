@@ -1,0 +1,148 @@
+package jsonwire
+
+import (
+	"bytes"
+	json1 "encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+
+	json "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	jsonv1 "github.com/go-json-experiment/json/v1"
+	"github.com/shopspring/decimal"
+)
+
+// Decoder is the engine's tokenizer, which generated decoders read from.
+type Decoder = jsontext.Decoder
+
+// Encoder is the engine's token writer.
+type Encoder = jsontext.Encoder
+
+// options are encoding/json's semantics with the SDK's decimal handling.
+// Built once per call: jsonopts values are immutable and joining them is
+// cheap, and the package keeps no state.
+func options() json.Options {
+	return json.JoinOptions(
+		jsonv1.DefaultOptionsV1(),
+		json.WithMarshalers(json.JoinMarshalers(
+			json.MarshalToFunc(marshalDecimal),
+			json.MarshalToFunc(marshalDecimalPtr),
+			json.MarshalToFunc(marshalNullDecimal),
+		)),
+		json.WithUnmarshalers(json.JoinUnmarshalers(
+			json.UnmarshalFromFunc(func(d *Decoder, v *decimal.Decimal) error { return ReadDecimal(d, nil, v) }),
+			json.UnmarshalFromFunc(func(d *Decoder, v **decimal.Decimal) error { return ReadDecimalPtr(d, nil, v) }),
+		)),
+	)
+}
+
+// decoderOptions make the tokenizer as permissive as encoding/json is
+// about duplicate names and invalid UTF-8 (which it replaces when a
+// string is decoded), and skip the bookkeeping of names that a strict
+// tokenizer does.
+func decoderOptions() json.Options {
+	return json.JoinOptions(options(), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+}
+
+// Marshal encodes v with encoding/json's rules, except that decimals are
+// bare JSON numbers and types with a MarshalJSONTo method encode through
+// it.
+func Marshal(v any) ([]byte, error) {
+	return json.Marshal(v, options())
+}
+
+// MarshalEncode writes v to enc with the options of Marshal.
+func MarshalEncode(enc *Encoder, v any) error {
+	return json.MarshalEncode(enc, v, options())
+}
+
+// NewDecoder is a tokenizer over r with the SDK's decoding options.
+func NewDecoder(r io.Reader) *Decoder {
+	return jsontext.NewDecoder(r, decoderOptions())
+}
+
+// Unmarshal decodes exactly one JSON value from b into v, as
+// encoding/json.Unmarshal would, with the exceptions listed in the
+// package documentation for types with generated decoders.
+func Unmarshal(b []byte, v any) error {
+	dec := jsontext.NewDecoder(bytes.NewReader(b), decoderOptions())
+	if err := UnmarshalDecode(dec, v); err != nil {
+		return err
+	}
+	return ExpectEOF(dec)
+}
+
+// UnmarshalDecode decodes the next value of dec into v: through v's
+// UnmarshalJSONFrom method when it has one, without reflection, and
+// through the engine otherwise.
+func UnmarshalDecode(dec *Decoder, v any) error {
+	if u, ok := v.(interface{ UnmarshalJSONFrom(*Decoder) error }); ok {
+		return u.UnmarshalJSONFrom(dec)
+	}
+	return json.UnmarshalDecode(dec, v)
+}
+
+// ExpectEOF fails unless dec has reached the end of its input: a second
+// value or trailing bytes are errors, not something to ignore.
+func ExpectEOF(dec *Decoder) error {
+	if _, err := dec.ReadToken(); err != io.EOF {
+		if err == nil {
+			err = errTrailing
+		}
+		return err
+	}
+	return nil
+}
+
+func marshalDecimal(enc *Encoder, d decimal.Decimal) error {
+	return enc.WriteValue(AppendDecimal(enc.AvailableBuffer(), d))
+}
+
+func marshalDecimalPtr(enc *Encoder, d *decimal.Decimal) error {
+	if d == nil {
+		return enc.WriteToken(jsontext.Null)
+	}
+	return marshalDecimal(enc, *d)
+}
+
+func marshalNullDecimal(enc *Encoder, d decimal.NullDecimal) error {
+	if !d.Valid {
+		return enc.WriteToken(jsontext.Null)
+	}
+	return marshalDecimal(enc, d.Decimal)
+}
+
+// MarshalObjectWithExtra writes v, which must encode as a JSON object,
+// followed by the members of extra in the order of their names: the
+// members of a resource that the SDK does not model, written back as
+// they came.
+func MarshalObjectWithExtra[M ~map[string]json1.RawMessage](enc *Encoder, v any, extra M) error {
+	if len(extra) == 0 {
+		return MarshalEncode(enc, v)
+	}
+	b, err := json.Marshal(v, options())
+	if err != nil {
+		return err
+	}
+	if len(b) < 2 || b[len(b)-1] != '}' {
+		return fmt.Errorf("jsonwire: %T does not encode as a JSON object", v)
+	}
+	b = b[:len(b)-1]
+	for _, name := range slices.Sorted(maps.Keys(extra)) {
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		if b, err = jsontext.AppendQuote(b, name); err != nil {
+			return err
+		}
+		b = append(b, ':')
+		raw := extra[name]
+		if len(raw) == 0 {
+			raw = json1.RawMessage("null")
+		}
+		b = append(b, raw...)
+	}
+	return enc.WriteValue(append(b, '}'))
+}
