@@ -167,8 +167,10 @@ func ExampleWithFixtures() {
 	fmt.Println("customers", srv.Counts()["customers"], "bulk jobs", srv.Counts()["bulkJobs"])
 
 	err = srv.LoadFixtures(strings.NewReader(`{"customers": [{"id": 101, "firstName": "Grace", "lastNmae": "Hopper"}]}`))
-	where, _, _ := strings.Cut(err.Error(), ";") // the rest lists the valid fields
-	fmt.Println(where)
+	if err != nil {
+		where, _, _ := strings.Cut(err.Error(), ";") // the rest lists the valid fields
+		fmt.Println(where)
+	}
 	fmt.Println("customers", srv.Counts()["customers"]) // nothing was added
 	// Output:
 	// invoice 500 amount 136.5 outstanding 86.5
