@@ -233,7 +233,9 @@ func (p *BulkPriceChangePreview) Decode(v any) error {
 // PreviewPriceChange previews pushing a plan's current prices out to its
 // subscribers: which subscriptions and plan products would change. It
 // changes nothing, so it is retried like a read. It fails with
-// [ErrNotFound] for an unknown plan.
+// [ErrNotFound] for an unknown plan. Params with both Query and
+// FilterOptions are refused before sending. The reference does not show
+// the answer's shape: it is kept as it came, for [BulkPriceChangePreview.Decode].
 // A bad id or params are refused before sending with a [*ValidationError]
 // matching [ErrInvalidParams].
 //

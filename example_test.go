@@ -153,6 +153,10 @@ func ExampleInvoicesService_WriteOff() {
 	switch {
 	case errors.Is(err, billing.ErrOutcomeUnknown):
 		log.Fatal("may have been applied: read the invoice before trying again")
+	case errors.Is(err, billing.ErrBadRequest):
+		log.Fatal("the amount is not the whole outstanding balance (paid meanwhile?)")
+	case errors.Is(err, billing.ErrNotFound):
+		log.Fatal("no such invoice, or the account lacks the write-off permission")
 	case err != nil:
 		log.Fatal(err)
 	}

@@ -137,7 +137,9 @@ type CreditCard struct {
 
 // ReplaceCreditCard replaces a credit card payment method and returns the
 // replacement, which has a new ID and a masked card number. It fails with
-// [ErrBadRequest] when the payment method has been deleted. Params that
+// [ErrBadRequest] when the payment method has been deleted or already
+// replaced, or belongs to another customer, and with [ErrNotFound] for an
+// unknown payment method. Params that
 // the reference rules out (a missing id, card number or CVV, an expiry
 // outside its range, a field over its length) are refused before sending with a
 // [*ValidationError] matching [ErrInvalidParams]; neither error echoes the

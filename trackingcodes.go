@@ -55,7 +55,8 @@ type SalesTrackingCode struct {
 
 // Create creates a sales tracking code. It fails with [ErrBadRequest] when
 // the type is not one of the five categories or their custom names; the
-// error's message lists the valid types. Params without type, code or
+// error's message lists the valid types, and with [ErrConflict] when the
+// category already has the code. Params without type, code or
 // name are refused before sending with a [*ValidationError] matching
 // [ErrInvalidParams].
 // It is a write: it is retried only when the server surely did not act on

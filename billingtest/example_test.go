@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	billing "github.com/billingapi/billing-go"
@@ -126,4 +129,52 @@ func ExampleServer_InjectFault() {
 	// GET /v1/Invoices/42 503
 	// GET /v1/Invoices/42 200
 	// POST /v1/invoices/writeoff 503
+}
+
+// Seeding the fake from a JSON fixtures file (the format is described on
+// Server.LoadFixtures). The document here is written to a temporary file
+// to keep the example self-contained; tests usually keep theirs under
+// testdata/. A document with a mistake is refused whole, with an error
+// that says where.
+func ExampleWithFixtures() {
+	const doc = `{
+	  "customers": [{"id": 100, "firstName": "Ada", "lastName": "Lovelace"}],
+	  "invoices": [
+	    {"id": 500, "customerId": 100, "postedTimestamp": "2025-01-10T09:00:00Z",
+	     "charges": [{"name": "Professional plan", "quantity": 1, "unitPrice": 99.00},
+	                 {"name": "Additional user", "quantity": 3, "unitPrice": "12.50"}],
+	     "totalPayments": 50}
+	  ],
+	  "bulkJobs": [{"id": 77, "type": "PriceChange", "validated": true}]
+	}`
+	dir, err := os.MkdirTemp("", "fixtures")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "account.json")
+	if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
+		log.Fatal(err)
+	}
+
+	srv := billingtest.NewServer(billingtest.WithFixtures(path)) // panics on a bad file
+	defer srv.Close()
+	inv, err := srv.Client().Invoices.Get(context.Background(), 500, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("invoice", inv.ID, "amount", inv.InvoiceAmount, "outstanding", inv.OutstandingBalance)
+	fmt.Println("customers", srv.Counts()["customers"], "bulk jobs", srv.Counts()["bulkJobs"])
+
+	err = srv.LoadFixtures(strings.NewReader(`{"customers": [{"id": 101, "firstName": "Grace", "lastNmae": "Hopper"}]}`))
+	if err != nil {
+		where, _, _ := strings.Cut(err.Error(), ";") // the rest lists the valid fields
+		fmt.Println(where)
+	}
+	fmt.Println("customers", srv.Counts()["customers"]) // nothing was added
+	// Output:
+	// invoice 500 amount 136.5 outstanding 86.5
+	// customers 1 bulk jobs 1
+	// LoadFixtures: customers[0] (id 101): unknown field "lastNmae"
+	// customers 1
 }

@@ -76,7 +76,10 @@ type Invoice struct {
 
 // Charge is one line of a posted invoice. A charge comes from a
 // subscription (SubscriptionID set) or from a purchase (PurchaseID set);
-// the read call's groupCharges groups them by that.
+// the read call's groupCharges groups them by that. Seeded from Go, give
+// Quantity, UnitPrice and Amount all three: [Server.AddInvoice] takes them
+// as given (Amount is what the invoice's totals add up), while a fixtures
+// file derives a missing amount or unit price from the other two.
 type Charge struct {
 	ID                               int64
 	Name, Description, GLCode        string

@@ -174,7 +174,9 @@ func WithLogger(l *slog.Logger) Option {
 }
 
 // WithFixtures seeds the fake from a JSON fixtures file; see
-// [Server.LoadFixtures] for its schema.
+// [Server.LoadFixtures] for its schema. A missing or invalid file makes
+// [NewServer] panic with the error (which says where the file is wrong)
+// and [NewHandler] return it.
 func WithFixtures(path string) Option {
 	return func(c *config) error {
 		c.seed = append(c.seed, func(s *Server) error { return s.LoadFixturesFile(path) })

@@ -1,0 +1,77 @@
+package billing_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+
+	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest"
+)
+
+// Replacing a card needs its full number and CVV from the card holder;
+// the answer is a new payment method with a new id and the number masked.
+// A card that is deleted or already replaced cannot be replaced again:
+// that is ErrBadRequest.
+func ExamplePaymentMethodsService_ReplaceCreditCard() {
+	srv := billingtest.NewServer()
+	defer srv.Close()
+	cust, _ := srv.AddCustomer(billingtest.Customer{ID: 20, FirstName: "Ada", LastName: "Lovelace"})
+	oldCard, _ := srv.AddCreditCard(billingtest.CreditCard{ID: 300, CustomerID: cust, Last4: "0004",
+		CardType: "Visa", ExpirationMonth: 1, ExpirationYear: 25, IsDefault: true})
+	c := srv.Client()
+	ctx := context.Background()
+
+	params := &billing.ReplaceCreditCardParams{
+		ID: oldCard, CustomerID: cust,
+		CardNumber: "4111 1111 1111 1111", CVV: "123",
+		FirstName: "Ada", LastName: "Lovelace",
+		ExpirationMonth: 12, ExpirationYear: 29,
+	}
+	card, err := c.PaymentMethods.ReplaceCreditCard(ctx, params)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(card.ID, card.MaskedCardNumber, card.CardType, card.ExpirationMonth, card.ExpirationYear,
+		"replaces", *card.OriginalPaymentMethodID, "default", card.IsDefault)
+
+	_, err = c.PaymentMethods.ReplaceCreditCard(ctx, params) // the old card is replaced now
+	var apiErr *billing.APIError
+	if errors.Is(err, billing.ErrBadRequest) && errors.As(err, &apiErr) {
+		fmt.Println("refused:", apiErr.Errors[0].Value)
+	}
+	// Output:
+	// 301 ************1111 Visa 12 29 replaces 300 default true
+	// refused: payment method 300 was replaced by payment method 301; the old method cannot be replaced again
+}
+
+// A sales tracking code's type is one of the five categories or the custom
+// name the account gave one (here "Region" for category 1). Any other type
+// is ErrBadRequest, and the message lists the valid types.
+func ExampleSalesTrackingCodesService_Create() {
+	srv := billingtest.NewServer()
+	defer srv.Close()
+	_ = srv.SetTrackingCodeCategoryName(1, "Region")
+	c := srv.Client()
+	ctx := context.Background()
+
+	code, err := c.SalesTrackingCodes.Create(ctx, &billing.CreateSalesTrackingCodeParams{
+		Type: "Region", Code: "NORTH", Name: "North", Description: "Northern sales region",
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(code.ID, code.Type, code.Code, code.Name, *code.Description, code.Status)
+
+	_, err = c.SalesTrackingCodes.Create(ctx, &billing.CreateSalesTrackingCodeParams{
+		Type: "Territory", Code: "EAST", Name: "East",
+	})
+	var apiErr *billing.APIError
+	if errors.Is(err, billing.ErrBadRequest) && errors.As(err, &apiErr) {
+		fmt.Println("refused:", apiErr.Errors[0].Value)
+	}
+	// Output:
+	// 1 Region NORTH North Northern sales region Active
+	// refused: type "Territory" is not a sales tracking code type; valid types: Sales Tracking Code 1, Region, Sales Tracking Code 2, Sales Tracking Code 3, Sales Tracking Code 4, Sales Tracking Code 5
+}
