@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"flag"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"runtime"
@@ -46,10 +47,7 @@ func (d *discard) Write(b []byte) (int, error) {
 
 func get(tb testing.TB, srv *billingtest.Server, path string) int {
 	tb.Helper()
-	r, err := http.NewRequest(http.MethodGet, "http://fake"+path, nil)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	r := httptest.NewRequest(http.MethodGet, "http://fake"+path, nil)
 	r.Header.Set("Authorization", "Basic "+billingtest.DefaultAPIKey)
 	w := &discard{header: http.Header{}}
 	srv.ServeHTTP(w, r)
