@@ -53,7 +53,7 @@ func decodeList[T any](r io.Reader, items *[]T, sizeHint int) error {
 		_, err := dec.ReadToken() // the tokenizer's own error
 		return err
 	default:
-		return fmt.Errorf("want a JSON array of items, got a JSON %s", kindName(byte(k)))
+		return fmt.Errorf("want a JSON array of items, got a JSON %s", jsonwire.KindName(k))
 	}
 	if sizeHint > 0 {
 		*items = make([]T, 0, min(sizeHint, 1000))
@@ -83,19 +83,6 @@ func decodeList[T any](r io.Reader, items *[]T, sizeHint int) error {
 	return jsonwire.ExpectEOF(dec)
 }
 
-func kindName(k byte) string {
-	switch k {
-	case 't', 'f':
-		return "bool"
-	case '"':
-		return "string"
-	case '0':
-		return "number"
-	case '{':
-		return "object"
-	}
-	return "value"
-}
 
 // decodeListAnswer reads a whole 2xx list answer, within the client's
 // limit (see readAll), and decodes it into items, then closes the body.

@@ -19,7 +19,7 @@ import (
 
 	billing "github.com/billingapi/billing-go"
 	"github.com/billingapi/billing-go/billingtest"
-	"github.com/billingapi/billing-go/internal/wirejson"
+	"github.com/billingapi/billing-go/internal/jsonwire"
 	"github.com/billingapi/billing-go/query"
 	"github.com/shopspring/decimal"
 )
@@ -42,7 +42,7 @@ const (
 // benchmarks that send many requests a minute.
 var noThrottle = billingtest.WithRateLimit(1_000_000_000, 1_000_000_000)
 
-// bodies are realistic API answers, encoded with wirejson as the service
+// bodies are realistic API answers, encoded with jsonwire as the service
 // encodes them (amounts as bare JSON numbers): full invoices with their
 // charges, as the fake renders them.
 type bodies struct {
@@ -92,7 +92,7 @@ func buildBodies() (bodies, error) {
 			}
 			invs[i] = inv
 		}
-		return wirejson.Marshal(invs)
+		return jsonwire.Marshal(invs)
 	}
 	var out bodies
 	var err error

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/billingapi/billing-go/internal/jsonwire"
 	"github.com/shopspring/decimal"
 )
 
@@ -44,31 +45,29 @@ func bindJSON(data []byte, v any) error {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return errors.New("a JSON body is required")
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var tree any
-	if err := dec.Decode(&tree); err != nil {
-		return syntaxError(err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+	tree, err := jsonwire.UnmarshalTree(data)
+	if errors.Is(err, jsonwire.ErrTrailingData) {
 		return errors.New("malformed JSON body: more data after the JSON value")
+	}
+	if err != nil {
+		return syntaxError(err)
 	}
 	t := reflect.TypeOf(v).Elem()
 	if t == reflect.TypeFor[json.RawMessage]() {
-		return json.Unmarshal(data, v)
+		return jsonwire.Unmarshal(data, v)
 	}
-	tree, err := coerce(tree, t, "")
+	tree, err = coerce(tree, t, "")
 	if err != nil {
 		return fmt.Errorf("malformed JSON body: %w", err)
 	}
-	b, err := json.Marshal(tree)
+	b, err := jsonwire.Marshal(tree)
 	if err != nil {
 		return errors.New("malformed JSON body")
 	}
-	if err := json.Unmarshal(b, v); err != nil {
+	if err := jsonwire.Unmarshal(b, v); err != nil {
 		// coerce has checked every value against its field, so this is
 		// a case it does not know; say where without Go's type names.
-		var typeErr *json.UnmarshalTypeError
+		var typeErr *jsonwire.UnmarshalTypeError
 		if errors.As(err, &typeErr) && typeErr.Field != "" {
 			return fmt.Errorf("malformed JSON body: %s has a value of the wrong type", typeErr.Field)
 		}
@@ -78,7 +77,7 @@ func bindJSON(data []byte, v any) error {
 }
 
 func syntaxError(err error) error {
-	var syntaxErr *json.SyntaxError
+	var syntaxErr *jsonwire.SyntaxError
 	if errors.As(err, &syntaxErr) {
 		return fmt.Errorf("malformed JSON body: syntax error at offset %d", syntaxErr.Offset)
 	}
@@ -90,7 +89,7 @@ func syntaxError(err error) error {
 
 var (
 	decimalType     = reflect.TypeFor[decimal.Decimal]()
-	unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+	unmarshalerType = reflect.TypeFor[interface{ UnmarshalJSON([]byte) error }]()
 )
 
 // coerce converts val, decoded with UseNumber, to what a field of type t
@@ -113,7 +112,7 @@ func coerce(val any, t reflect.Type, path string) (any, error) {
 			if err != nil {
 				return "", false
 			}
-			if json.Valid([]byte(s)) && s[0] != '"' {
+			if jsonwire.Valid([]byte(s)) && s[0] != '"' {
 				return s, true // exactly as sent: 20.00 stays 20.00
 			}
 			return d.String(), true // .5, +5: what JSON cannot spell
@@ -121,8 +120,8 @@ func coerce(val any, t reflect.Type, path string) (any, error) {
 	case reflect.PointerTo(t).Implements(unmarshalerType):
 		// The type reads itself (a timestamp, say); check it here so the
 		// error names the field.
-		b, _ := json.Marshal(val)
-		if err := json.Unmarshal(b, reflect.New(t).Interface()); err != nil {
+		b, _ := jsonwire.Marshal(val)
+		if err := jsonwire.Unmarshal(b, reflect.New(t).Interface()); err != nil {
 			// Such a type's own message is kept when it names the field
 			// (filterOptions.code2: ...); it holds no secret, as no card
 			// field reads itself.
@@ -156,7 +155,7 @@ func coerce(val any, t reflect.Type, path string) (any, error) {
 		switch v := val.(type) {
 		case string:
 			return v, nil
-		case json.Number:
+		case jsonwire.Number:
 			return v.String(), nil
 		case bool:
 			return strconv.FormatBool(v), nil
@@ -170,7 +169,7 @@ func coerce(val any, t reflect.Type, path string) (any, error) {
 			if b, err := parseBool(strings.TrimSpace(v)); err == nil {
 				return b, nil
 			}
-		case json.Number:
+		case jsonwire.Number:
 			if f, err := v.Float64(); err == nil {
 				return f != 0, nil
 			}
@@ -252,7 +251,7 @@ func coerceFields(obj map[string]any, t reflect.Type, path string) error {
 func coerceNumber(val any, name, want string, conv func(string) (string, bool)) (any, error) {
 	var text string
 	switch v := val.(type) {
-	case json.Number:
+	case jsonwire.Number:
 		text = v.String()
 	case string:
 		text = strings.TrimSpace(v)
@@ -266,7 +265,7 @@ func coerceNumber(val any, name, want string, conv func(string) (string, bool)) 
 	if !ok {
 		return nil, fmt.Errorf("%s must be %s, as a JSON number or a string holding one, within range", name, want)
 	}
-	return json.Number(out), nil
+	return jsonwire.Number(out), nil
 }
 
 func joinPath(path, name string) string {

@@ -2,7 +2,7 @@ package billingtest
 
 import (
 	"bytes"
-	"encoding/json"
+	"github.com/billingapi/billing-go/internal/jsonwire"
 	"io"
 	"net/http"
 	"strings"
@@ -215,6 +215,6 @@ func (s *Server) controlInjectFault(w http.ResponseWriter, r *http.Request) {
 }
 
 func quote(s string) string {
-	b, _ := json.Marshal(s)
+	b, _ := jsonwire.Marshal(s)
 	return string(b)
 }

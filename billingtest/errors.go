@@ -1,7 +1,7 @@
 package billingtest
 
 import (
-	"encoding/json"
+	"github.com/billingapi/billing-go/internal/jsonwire"
 	"net/http"
 	"sync/atomic"
 )
@@ -35,7 +35,7 @@ func (s *Server) writeError(w http.ResponseWriter, status int, key, message stri
 		HTTPStatusCode: status,
 		Errors:         []errorDetail{{Key: key, Value: message}},
 	}
-	b, _ := json.Marshal(body)
+	b, _ := jsonwire.Marshal(body)
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
 	_, _ = w.Write(b)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/internal/jsonwire"
 	"github.com/shopspring/decimal"
 )
 
@@ -496,8 +497,8 @@ func (s *Server) loadFixtures(data []byte) error {
 // fixtureDecodeDocument decodes data into f strictly.
 func fixtureDecodeDocument(data []byte, f *fixtureFile) error {
 	var top json.RawMessage
-	if err := json.Unmarshal(data, &top); err != nil {
-		var se *json.SyntaxError
+	if err := jsonwire.Unmarshal(data, &top); err != nil {
+		var se *jsonwire.SyntaxError
 		if errors.As(err, &se) {
 			line, col := fixtureLineCol(data, se.Offset)
 			return fmt.Errorf("line %d, column %d: %w", line, col, err)
@@ -510,17 +511,18 @@ func fixtureDecodeDocument(data []byte, f *fixtureFile) error {
 	return fixtureDecode(top, reflect.ValueOf(f).Elem(), "")
 }
 
-// fixtureLineCol turns a SyntaxError offset, which counts the offending
-// byte as read, into the 1-based line and column of that byte.
+// fixtureLineCol turns a SyntaxError offset, the engine's count of the
+// bytes before the offending one, into the 1-based line and column of
+// that byte.
 func fixtureLineCol(data []byte, off int64) (line, col int) {
-	off = min(max(off-1, 0), int64(len(data)))
+	off = min(max(off, 0), int64(len(data)))
 	before := data[:off]
 	line = 1 + bytes.Count(before, []byte("\n"))
 	col = int(off) - bytes.LastIndexByte(before, '\n')
 	return line, col
 }
 
-var fixtureUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
+var fixtureUnmarshaler = reflect.TypeFor[interface{ UnmarshalJSON([]byte) error }]()
 
 // fixtureDecode decodes raw into v like encoding/json with
 // DisallowUnknownFields, but one field at a time, so that every error can
@@ -532,7 +534,7 @@ func fixtureDecode(raw json.RawMessage, v reflect.Value, path string) error {
 	structured := t.Kind() == reflect.Struct ||
 		(t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Struct && !reflect.PointerTo(t.Elem()).Implements(fixtureUnmarshaler))
 	if !structured || reflect.PointerTo(t).Implements(fixtureUnmarshaler) {
-		if err := json.Unmarshal(raw, v.Addr().Interface()); err != nil {
+		if err := jsonwire.Unmarshal(raw, v.Addr().Interface()); err != nil {
 			return fixtureValueError(path, t, raw, err)
 		}
 		return nil
@@ -542,7 +544,7 @@ func fixtureDecode(raw json.RawMessage, v reflect.Value, path string) error {
 	}
 	if t.Kind() == reflect.Slice {
 		var elems []json.RawMessage
-		if err := json.Unmarshal(raw, &elems); err != nil {
+		if err := jsonwire.Unmarshal(raw, &elems); err != nil {
 			return fmt.Errorf("%s: want an array, got %s", fixturePath(path), fixtureKind(raw))
 		}
 		out := reflect.MakeSlice(t, len(elems), len(elems))
@@ -555,7 +557,7 @@ func fixtureDecode(raw json.RawMessage, v reflect.Value, path string) error {
 		return nil
 	}
 	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &obj); err != nil {
+	if err := jsonwire.Unmarshal(raw, &obj); err != nil {
 		return fmt.Errorf("%s: want an object, got %s", fixturePath(path), fixtureKind(raw))
 	}
 	if id, ok := obj["id"]; ok && strings.HasSuffix(path, "]") {
@@ -641,7 +643,13 @@ func fixtureKind(raw json.RawMessage) string {
 // fixtureValueError rewords encoding/json's type errors, whose field path
 // would name the Go types, for a value of type t.
 func fixtureValueError(path string, t reflect.Type, raw json.RawMessage, err error) error {
-	var te *json.UnmarshalTypeError
+	// A bad amount: the path names the field better than the decimal
+	// error's pointer into raw, which is always the root.
+	var de *jsonwire.DecimalError
+	if errors.As(err, &de) {
+		err = de.Err
+	}
+	var te *jsonwire.UnmarshalTypeError
 	if errors.As(err, &te) {
 		if t == reflect.TypeFor[billing.ItemReference]() {
 			return fmt.Errorf("%s: want a string or a number, got %s", fixturePath(path), fixtureKind(raw))

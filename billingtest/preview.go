@@ -9,6 +9,7 @@ import (
 	"time"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/internal/jsonwire"
 	"github.com/shopspring/decimal"
 )
 
@@ -194,7 +195,7 @@ func (s *Server) handleBulkPreview(w http.ResponseWriter, r *http.Request) {
 // case-insensitively, as encoding/json (and the service's binder) do.
 func decodePreviewParams(raw json.RawMessage) (*billing.BulkPriceChangeParams, error) {
 	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
+	if err := jsonwire.Unmarshal(raw, &fields); err != nil || fields == nil {
 		return nil, badRequest("the body must be a JSON object")
 	}
 	for _, name := range []string{"planProductIds", "selectAll"} {

@@ -2,7 +2,7 @@ package billingtest
 
 import (
 	"bytes"
-	"encoding/json"
+	"github.com/billingapi/billing-go/internal/jsonwire"
 	"strings"
 )
 
@@ -20,10 +20,8 @@ func redactBody(body []byte) []byte {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return body
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	v, err := jsonwire.UnmarshalTree(body)
+	if err != nil {
 		lower := bytes.ToLower(body)
 		for _, k := range secretKeys {
 			if bytes.Contains(lower, []byte(k)) {
@@ -35,7 +33,7 @@ func redactBody(body []byte) []byte {
 	if !hasSecretKey(v) {
 		return body
 	}
-	out, err := json.Marshal(redactValue(v))
+	out, err := jsonwire.Marshal(redactValue(v))
 	if err != nil {
 		return []byte("[body withheld]")
 	}

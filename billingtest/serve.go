@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/billingapi/billing-go/internal/wirejson"
+	"github.com/billingapi/billing-go/internal/jsonwire"
 )
 
 // maxRequestBody bounds what the fake reads of a request body.
@@ -182,7 +182,7 @@ func (s *Server) notFound(w http.ResponseWriter, r *http.Request, matches []rout
 
 // writeJSON answers with v encoded as the API does: amounts as numbers.
 func (s *Server) writeJSON(w http.ResponseWriter, status int, v any) {
-	b, err := wirejson.Marshal(v)
+	b, err := jsonwire.Marshal(v)
 	if err != nil {
 		s.writeError(w, http.StatusInternalServerError, errorKeyAPI, "encoding the answer: "+err.Error())
 		return

@@ -1,16 +1,14 @@
 package billingtest
 
 import (
-	"bytes"
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
 
 	billing "github.com/billingapi/billing-go"
-	"github.com/billingapi/billing-go/internal/wirejson"
+	"github.com/billingapi/billing-go/internal/jsonwire"
 	"github.com/shopspring/decimal"
 )
 
@@ -23,16 +21,11 @@ func (s *Server) DumpFixtures(w io.Writer) error {
 	s.mu.RLock()
 	f := s.store.fixtures()
 	s.mu.RUnlock()
-	b, err := wirejson.Marshal(f) // amounts as JSON numbers, exactly
+	b, err := jsonwire.MarshalIndent(f, "  ") // amounts as JSON numbers, exactly
 	if err != nil {
 		return fmt.Errorf("DumpFixtures: %w", err)
 	}
-	var out bytes.Buffer
-	if err := json.Indent(&out, b, "", "  "); err != nil {
-		return fmt.Errorf("DumpFixtures: %w", err)
-	}
-	out.WriteByte('\n')
-	if _, err := out.WriteTo(w); err != nil {
+	if _, err := w.Write(append(b, '\n')); err != nil {
 		return fmt.Errorf("DumpFixtures: %w", err)
 	}
 	return nil

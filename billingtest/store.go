@@ -4,22 +4,15 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	billing "github.com/billingapi/billing-go"
 )
 
-// store is the fake's state. Every access holds Server.mu (listJSON,
-// written under the read lock by concurrent readers, is a sync.Map).
+// store is the fake's state. Every access holds Server.mu.
 type store struct {
-	customers    map[int64]*Customer
-	invoices     map[int64]*Invoice
-	invoiceOrder []int64 // ascending ids, for stable, fast listing
-	// listJSON caches each invoice's encoding in list-all answers (id →
-	// []byte), the answer an integration job asks for page after page.
-	// A write to the invoice drops its entry; customers, the only other
-	// data in it, do not change once added.
-	listJSON      sync.Map
+	customers     map[int64]*Customer
+	invoices      map[int64]*Invoice
+	invoiceOrder  []int64 // ascending ids, for stable, fast listing
 	drafts        map[int64]*DraftInvoice
 	cards         map[int64]*CreditCard
 	wallets       map[int64]*WalletMethod

@@ -15,7 +15,8 @@ import (
 // value field as it is and sets a pointer field to nil; a value of the
 // wrong kind is a *TypeError. They are what generated decoders call.
 
-func kindName(k jsontext.Kind) string {
+// KindName names a JSON kind in an error message ("number", "object").
+func KindName(k jsontext.Kind) string {
 	switch k {
 	case 'n':
 		return "null"
@@ -34,7 +35,7 @@ func kindName(k jsontext.Kind) string {
 }
 
 func typeError(d *Decoder, k jsontext.Kind, goType string) error {
-	return &TypeError{JSONKind: kindName(k), GoType: goType, Pointer: string(d.StackPointer())}
+	return &TypeError{JSONKind: KindName(k), GoType: goType, Pointer: string(d.StackPointer())}
 }
 
 // ReadString reads a JSON string (or, unlike encoding/json, a number's

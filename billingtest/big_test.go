@@ -1,0 +1,144 @@
+package billingtest_test
+
+import (
+	"bufio"
+	"flag"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/billingapi/billing-go/billingtest"
+)
+
+// The fake's memory and speed at scale, measured only when asked for:
+//
+//	go test ./billingtest -run TestFakeBigSweep -bench FakeBig -benchtime 20x -fake.big
+//
+// They generate a million and a hundred thousand invoices, which takes
+// minutes and gigabytes, too much for the normal suite.
+var fakeBig = flag.Bool("fake.big", false, "measure the fake with 1M and 100k generated invoices")
+
+// discard is a ResponseWriter that keeps the status and counts the bytes.
+type discard struct {
+	header http.Header
+	status int
+	n      int
+}
+
+func (d *discard) Header() http.Header { return d.header }
+func (d *discard) WriteHeader(code int) {
+	if d.status == 0 {
+		d.status = code
+	}
+}
+func (d *discard) Write(b []byte) (int, error) {
+	if d.status == 0 {
+		d.status = http.StatusOK
+	}
+	d.n += len(b)
+	return len(b), nil
+}
+
+func get(tb testing.TB, srv *billingtest.Server, path string) int {
+	tb.Helper()
+	r := httptest.NewRequest(http.MethodGet, "http://fake"+path, nil)
+	r.Header.Set("Authorization", "Basic "+billingtest.DefaultAPIKey)
+	w := &discard{header: http.Header{}}
+	srv.ServeHTTP(w, r)
+	if w.status != http.StatusOK {
+		tb.Fatalf("GET %s: status %d", path, w.status)
+	}
+	return w.n
+}
+
+// vmHWM reads the peak resident set size of this process, in MiB.
+func vmHWM(tb testing.TB) float64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		tb.Skipf("no /proc/self/status: %v", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+			kb, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 64)
+			if err != nil {
+				tb.Fatalf("VmHWM %q: %v", rest, err)
+			}
+			return kb / 1024
+		}
+	}
+	tb.Skip("no VmHWM in /proc/self/status")
+	return 0
+}
+
+func bigServer(tb testing.TB, invoices int) *billingtest.Server {
+	tb.Helper()
+	if !*fakeBig {
+		tb.Skip("a measurement: run with -fake.big")
+	}
+	start := time.Now()
+	srv, err := billingtest.NewHandler(
+		billingtest.WithGenerated(billingtest.GenerateOptions{Seed: 1, Invoices: invoices}),
+		billingtest.WithRateLimit(1_000_000_000, 1_000_000_000),
+		billingtest.WithRequestLogLimit(1),
+	)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Logf("generated %d invoices in %v", invoices, time.Since(start).Round(time.Millisecond))
+	return srv
+}
+
+// TestFakeBigSweep pages through a million invoices, 1,000 a page, and
+// checks that the fake's peak resident memory stays within 3 GB: what it
+// holds must stay proportional to its data, however much is listed.
+func TestFakeBigSweep(t *testing.T) {
+	const invoices, pageSize = 1_000_000, 1000
+	srv := bigServer(t, invoices)
+	runtime.GC()
+	afterGen := vmHWM(t)
+	start := time.Now()
+	total := 0
+	for page := 0; page < invoices/pageSize; page++ {
+		total += get(t, srv, "/v1/Invoices?pageSize=1000&pageNumber="+strconv.Itoa(page))
+	}
+	elapsed := time.Since(start)
+	peak := vmHWM(t)
+	t.Logf("VmHWM after generating: %.0f MiB; after a full sweep (%d pages, %d MiB of JSON, %v, %v a page): %.0f MiB",
+		afterGen, invoices/pageSize, total>>20, elapsed.Round(time.Millisecond), (elapsed / (invoices / pageSize)).Round(time.Microsecond), peak)
+	if peak > 3000/1.048576 { // 3 GB in MiB
+		t.Errorf("peak resident memory %.0f MiB, over 3 GB", peak)
+	}
+	runtime.KeepAlive(srv)
+}
+
+// BenchmarkFakeBig measures, over 100k generated invoices, a filtered,
+// sorted page (the target: within 30 ms) and an unfiltered page of 1,000,
+// which the fake encodes on every request.
+func BenchmarkFakeBig(b *testing.B) {
+	srv := bigServer(b, 100_000)
+	filtered := "/v1/Invoices?pageSize=100&pageNumber=3&sortExpression=poNumber&sortOrder=Descending&query=" +
+		url.QueryEscape("postedTimestamp:2024-03-01|2025-06-01;closingArBalance:10|")
+	get(b, srv, filtered) // warm up
+	b.Run("filtered_sorted_page", func(b *testing.B) {
+		for b.Loop() {
+			get(b, srv, filtered)
+		}
+	})
+	b.Run("page_of_1000", func(b *testing.B) {
+		var n int
+		page := 0
+		for b.Loop() {
+			n = get(b, srv, "/v1/Invoices?pageSize=1000&pageNumber="+strconv.Itoa(page%100))
+			page++
+		}
+		b.SetBytes(int64(n))
+	})
+}

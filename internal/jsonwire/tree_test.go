@@ -1,0 +1,118 @@
+package jsonwire
+
+import (
+	"errors"
+	"io"
+	"reflect"
+	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/shopspring/decimal"
+)
+
+// TestUnmarshalTree checks the tree decoder the fake binds requests
+// with: numbers keep their text, and every way a body can be wrong has
+// an error the caller can tell apart.
+func TestUnmarshalTree(t *testing.T) {
+	t.Parallel()
+	got, err := UnmarshalTree([]byte(` {"a":[1.50,"x",true,null],"b":{"c":-0e3},"a2":1}` + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"a": []any{Number("1.50"), "x", true, nil}, "b": map[string]any{"c": Number("-0e3")}, "a2": Number("1")}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("UnmarshalTree = %#v, want %#v", got, want)
+	}
+	for _, tt := range []struct {
+		in     string
+		check  func(error) bool
+		expect string
+	}{
+		{`{"a":1} {}`, func(err error) bool { return errors.Is(err, ErrTrailingData) }, "ErrTrailingData"},
+		{`[1,2`, func(err error) bool { return errors.Is(err, io.ErrUnexpectedEOF) }, "io.ErrUnexpectedEOF"},
+		{`{"a":,}`, func(err error) bool {
+			var se *SyntaxError
+			return errors.As(err, &se) && se.Offset == 5
+		}, "*SyntaxError at offset 5"},
+	} {
+		if _, err := UnmarshalTree([]byte(tt.in)); !tt.check(err) {
+			t.Errorf("UnmarshalTree(%s) error %v, want %s", tt.in, err, tt.expect)
+		}
+	}
+}
+
+// TestMarshalIndent checks the indented form: decimals bare, empty
+// arrays and objects on one line.
+func TestMarshalIndent(t *testing.T) {
+	t.Parallel()
+	v := struct {
+		Amount decimal.Decimal `json:"amount"`
+		Empty  []int           `json:"empty"`
+		Obj    map[string]int  `json:"obj"`
+		List   []string        `json:"list"`
+	}{decimal.RequireFromString("10.125"), []int{}, map[string]int{}, []string{"a", "b"}}
+	got, err := MarshalIndent(v, "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "{\n  \"amount\": 10.125,\n  \"empty\": [],\n  \"obj\": {},\n  \"list\": [\n    \"a\",\n    \"b\"\n  ]\n}"
+	if string(got) != want {
+		t.Errorf("MarshalIndent =\n%s\nwant\n%s", got, want)
+	}
+}
+
+type withMethod struct {
+	A int `json:"a"`
+}
+
+func (w withMethod) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return enc.WriteValue([]byte(`{"a":` + string(rune('0'+w.A)) + `,"m":true}`))
+}
+
+// wrapped embeds a type with MarshalJSONTo and adds a member through
+// MarshalObjectWithMember, as the fake's invoice wrappers do.
+type wrapped struct {
+	withMethod
+	extra []int
+}
+
+func (w wrapped) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return MarshalObjectWithMember(enc, w.withMethod, "extra", w.extra)
+}
+
+func TestMarshalObjectWithMember(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		v    any
+		want string
+	}{
+		{wrapped{withMethod{1}, []int{}}, `{"a":1,"m":true,"extra":[]}`},
+		{[]wrapped{{withMethod{2}, nil}}, `[{"a":2,"m":true,"extra":null}]`},
+		// The promoted method alone would drop the wrapper's member.
+		{struct{ withMethod }{withMethod{3}}, `{"a":3,"m":true}`},
+	} {
+		got, err := Marshal(tt.v)
+		if err != nil || string(got) != tt.want {
+			t.Errorf("Marshal(%#v) = %s, %v; want %s", tt.v, got, err, tt.want)
+		}
+	}
+	if _, err := Marshal(struct{ W any }{W: notAnObject{}}); err == nil {
+		t.Error("a value that is not an object: no error")
+	}
+}
+
+type notAnObject struct{}
+
+func (notAnObject) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return MarshalObjectWithMember(enc, []int{1}, "x", 1)
+}
+
+// TestValid checks Valid on what the fake asks of it: one number.
+func TestValid(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]bool{"20.00": true, "-1e3": true, ".5": false, "+5": false, "1 2": false, `"1"`: true, "": false} {
+		if got := Valid([]byte(in)); got != want {
+			t.Errorf("Valid(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
