@@ -83,7 +83,6 @@ func decodeList[T any](r io.Reader, items *[]T, sizeHint int) error {
 	return jsonwire.ExpectEOF(dec)
 }
 
-
 // decodeListAnswer reads a whole 2xx list answer, within the client's
 // limit (see readAll), and decodes it into items, then closes the body.
 // Reading first keeps a page's memory bounded by the limit, whatever a
