@@ -8,8 +8,14 @@ import (
 	billing "github.com/billingapi/billing-go"
 )
 
-// store is the fake's state. Every access holds Server.mu.
+// store is the fake's state. Every access holds Server.mu (listJSON,
+// written under the read lock by concurrent readers, is safe for that).
 type store struct {
+	// listJSON caches invoices' encoding in list-all answers, the answer
+	// an integration job asks for page after page, within a budget. A
+	// write to an invoice drops its entry; customers, the only other data
+	// in it, do not change once added.
+	listJSON      listCache
 	customers     map[int64]*Customer
 	invoices      map[int64]*Invoice
 	invoiceOrder  []int64 // ascending ids, for stable, fast listing

@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"sync"
 
 	json "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -21,9 +22,10 @@ type Decoder = jsontext.Decoder
 type Encoder = jsontext.Encoder
 
 // options are encoding/json's semantics with the SDK's decimal handling.
-// Built once per call: jsonopts values are immutable and joining them is
-// cheap, and the package keeps no state.
-func options() json.Options {
+// They are built once, on first use, and never change: building them per
+// call cost a sixth of the fake's CPU in a sweep, and fresh marshaler sets
+// defeat the engine's per-type cache of arshalers.
+var options = sync.OnceValue(func() json.Options {
 	return json.JoinOptions(
 		jsonv1.DefaultOptionsV1(),
 		json.WithMarshalers(json.JoinMarshalers(
@@ -36,15 +38,15 @@ func options() json.Options {
 			json.UnmarshalFromFunc(func(d *Decoder, v **decimal.Decimal) error { return ReadDecimalPtr(d, nil, v) }),
 		)),
 	)
-}
+})
 
 // decoderOptions make the tokenizer as permissive as encoding/json is
 // about duplicate names and invalid UTF-8 (which it replaces when a
 // string is decoded), and skip the bookkeeping of names that a strict
 // tokenizer does.
-func decoderOptions() json.Options {
+var decoderOptions = sync.OnceValue(func() json.Options {
 	return json.JoinOptions(options(), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
-}
+})
 
 // Marshal encodes v with encoding/json's rules, except that decimals are
 // bare JSON numbers and types with a MarshalJSONTo method encode through
