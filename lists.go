@@ -36,7 +36,7 @@ func pagesOf[T, P any, PP pagedParams[P]](ctx context.Context, params PP, opts [
 				yield(nil, invalid("pageNumber", "stable iteration starts from its cursor; leave PageNumber 0"))
 			}
 		}
-		return stablePages(ctx, rc.stable, rc.prefetch, lo.PageSize, func(ctx context.Context, req *stableReq, n, size int) (*Page[T], error) {
+		return stablePages(ctx, rc.stable, rc.prefetch, rc.capture, lo.PageSize, func(ctx context.Context, req *stableReq, n, size int) (*Page[T], error) {
 			q := p
 			qlo := PP(&q).listOptions()
 			qlo.PageNumber, qlo.PageSize = n, size

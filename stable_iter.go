@@ -14,7 +14,7 @@ type stableFetch[T any] func(ctx context.Context, req *stableReq, n, size int) (
 
 // stablePages is the stable iteration (see Stable): pages of items not
 // delivered before, with the cursor moved along.
-func stablePages[T any](ctx context.Context, cfg *stableConfig, prefetch, size int, fetch stableFetch[T]) iter.Seq2[*Page[T], error] {
+func stablePages[T any](ctx context.Context, cfg *stableConfig, prefetch int, capture *Response, size int, fetch stableFetch[T]) iter.Seq2[*Page[T], error] {
 	return func(yield func(*Page[T], error) bool) {
 		if ctx == nil {
 			yield(nil, invalid("ctx", "nil context.Context"))
@@ -32,7 +32,7 @@ func stablePages[T any](ctx context.Context, cfg *stableConfig, prefetch, size i
 		s.cur.settle()
 		s.cur.pending, s.cur.upto, s.cur.applied = nil, 0, 0
 		if prefetch >= 2 {
-			s.windows(ctx, prefetch, yield)
+			s.windows(ctx, prefetch, capture, yield)
 			return
 		}
 		s.sequential(ctx, time.Time{}, yield)
@@ -206,7 +206,3 @@ func (s *stableState[T]) scan(p *Page[T], st cursorState, req *stableReq, inside
 	return out, marks, last, nil
 }
 
-// windows is the concurrent stable iteration; see stable_prefetch.go.
-func (s *stableState[T]) windows(ctx context.Context, n int, yield func(*Page[T], error) bool) {
-	s.sequential(ctx, time.Time{}, yield)
-}

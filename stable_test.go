@@ -595,3 +595,46 @@ func FuzzCursorUnmarshal(f *testing.F) {
 		}
 	})
 }
+
+func TestStablePrefetchWindowsYieldWhatSequentialYields(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{2, 3, 8} {
+		for _, stop := range []int{-1, 0, 30, 61} {
+			t.Run(fmt.Sprintf("prefetch %d, resumed after %d", n, stop), func(t *testing.T) {
+				t.Parallel()
+				srv, cust, ids := stableFake(t)
+				protected, victims := splitVictims(ids)
+				c := srv.Client()
+				params := &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 4}, Filter: inFilter}
+				var cur billing.Cursor
+				var got []int64
+				if stop >= 0 {
+					got = stableRun(t, c.Invoices.All(context.Background(), params, billing.Stable(&cur), billing.Prefetch(n)), stop)
+					text, _ := cur.MarshalText()
+					cur = billing.Cursor{}
+					if err := cur.UnmarshalText(text); err != nil {
+						t.Fatal(err)
+					}
+				}
+				r := rand.New(rand.NewPCG(uint64(n), uint64(stop+1)))
+				var last time.Time
+				for inv, err := range c.Invoices.All(context.Background(), params, billing.Stable(&cur), billing.Prefetch(n)) {
+					if err != nil {
+						t.Fatal(err)
+					}
+					if inv.PostedTimestamp.Before(last.Truncate(time.Second)) {
+						t.Fatalf("invoice %d posted %v after one posted %v", inv.ID, inv.PostedTimestamp, last)
+					}
+					last = inv.PostedTimestamp.Time
+					got = append(got, inv.ID)
+					if len(got) <= len(ids) {
+						for _, m := range []mutation{insertAmong, deleteOne, takeOut} {
+							m(t, srv, cust, inv, r, victims)
+						}
+					}
+				}
+				checkExactlyOnce(t, got, protected)
+			})
+		}
+	}
+}
