@@ -205,4 +205,3 @@ func (s *stableState[T]) scan(p *Page[T], st cursorState, req *stableReq, inside
 	}
 	return out, marks, last, nil
 }
-
