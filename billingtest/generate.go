@@ -103,6 +103,12 @@ func (o GenerateOptions) resolved() (GenerateOptions, error) {
 // cards; and bulk jobs. The same options give the same data. See
 // [GenerateOptions] for the amounts.
 //
+// About 60% of the invoices are posted by a monthly billing run, all
+// within one second (02:00:00 UTC on the 1st, at sub-second times), as a
+// real run posts them: many invoices share one second of postedTimestamp,
+// more than fit a page at scale, which exercises paging inside one second
+// (billing.Stable).
+//
 // The data spans [Start, Start+2 years). Invoice statuses follow the
 // fake's clock, so tests that care about them should set [WithClock] to
 // Start+2 years: then some invoices are paid, some partly paid, some due
