@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"iter"
 	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -636,5 +638,46 @@ func TestStablePrefetchWindowsYieldWhatSequentialYields(t *testing.T) {
 				checkExactlyOnce(t, got, protected)
 			})
 		}
+	}
+}
+
+// TestStableRefusesAServerThatIgnoresTheKey: a server that drops the range
+// filter or the sort cannot be paged by key; the iterator says so instead
+// of looping or skipping.
+func TestStableRefusesAServerThatIgnoresTheKey(t *testing.T) {
+	t.Parallel()
+	for _, drop := range []string{"query", "sortExpression"} {
+		t.Run("without "+drop, func(t *testing.T) {
+			t.Parallel()
+			srv, _, _ := stableFake(t)
+			h := srv.Handler()
+			ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				q := r.URL.Query()
+				q.Del(drop)
+				if drop == "sortExpression" {
+					q.Del("sortOrder")
+				}
+				r.URL.RawQuery = q.Encode()
+				h.ServeHTTP(w, r)
+			}))
+			t.Cleanup(ts.Close)
+			c, err := billing.NewClient(srv.APIKey(), billing.WithBaseURL(ts.URL))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var cur billing.Cursor
+			var last error
+			n := 0
+			for _, err := range c.Invoices.All(context.Background(), &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 5}}, billing.Stable(&cur)) {
+				if err != nil {
+					last = err
+					break
+				}
+				n++
+			}
+			if !errors.Is(last, billing.ErrPagination) {
+				t.Fatalf("after %d items: %v, want ErrPagination", n, last)
+			}
+		})
 	}
 }
