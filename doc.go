@@ -30,6 +30,16 @@
 // with package [github.com/billingapi/billing-go/query], which escapes values
 // so that no value can change the structure of the expression.
 //
+// Page numbers skip and repeat items when the list changes while it is
+// read. The [Stable] option makes any iterator page by key instead, yielding
+// every item exactly once while the account changes, and its [Cursor]
+// resumes an iteration after a restart:
+//
+//	var cur billing.Cursor // or restored with cur.UnmarshalText(saved)
+//	for inv, err := range c.Invoices.All(ctx, params, billing.Stable(&cur)) {
+//		... handle inv, then save cur.MarshalText() now and then ...
+//	}
+//
 // # Values on the wire
 //
 // Amounts and quantities are [decimal.Decimal] and travel as exact JSON

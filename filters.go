@@ -15,10 +15,13 @@ import (
 // See package query for the syntax and how values are escaped.
 
 // InvoiceFilter filters [InvoicesService.List] (GET /v1/Invoices).
+// [Stable] iteration keys on postedTimestamp by default; effectiveTimestamp
+// can be chosen with [StableBy] (createdTimestamp cannot: a listed invoice
+// does not carry it).
 type InvoiceFilter struct {
 	CreatedTimestamp   query.TimeRange `query:"createdTimestamp"`
-	EffectiveTimestamp query.TimeRange `query:"effectiveTimestamp"`
-	PostedTimestamp    query.TimeRange `query:"postedTimestamp"`
+	EffectiveTimestamp query.TimeRange `query:"effectiveTimestamp" stable:"effectiveTimestamp"`
+	PostedTimestamp    query.TimeRange `query:"postedTimestamp" stable:"postedTimestamp,default"`
 	// PoNumber matches the purchase order number as a string. The
 	// reference lists poNumber here as a "Date range (as documented)", a
 	// documentation slip it flags itself: a PO number is a string, and the
@@ -56,11 +59,12 @@ func (f InvoiceFilter) EncodeValues(key string, v *url.Values) error {
 }
 
 // CustomerInvoiceFilter filters [InvoicesService.ListByCustomer]
-// (GET /v1/Customers/{customerId}/Invoices/).
+// (GET /v1/Customers/{customerId}/Invoices/). [Stable] iteration keys on
+// postedTimestamp by default, or effectiveTimestamp with [StableBy].
 type CustomerInvoiceFilter struct {
 	CreatedTimestamp   query.TimeRange    `query:"createdTimestamp"`
-	EffectiveTimestamp query.TimeRange    `query:"effectiveTimestamp"`
-	PostedTimestamp    query.TimeRange    `query:"postedTimestamp"`
+	EffectiveTimestamp query.TimeRange    `query:"effectiveTimestamp" stable:"effectiveTimestamp"`
+	PostedTimestamp    query.TimeRange    `query:"postedTimestamp" stable:"postedTimestamp,default"`
 	ClosingArBalance   query.DecimalRange `query:"closingArBalance"`
 	OpeningArBalance   query.DecimalRange `query:"openingArBalance"`
 	InvoiceNumber      query.Ints         `query:"invoiceNumber"`
@@ -79,7 +83,10 @@ func (f CustomerInvoiceFilter) EncodeValues(key string, v *url.Values) error {
 }
 
 // InvoiceSummaryFilter filters [InvoiceSummariesService.List]
-// (GET /v1/customers/{customerId}/invoiceSummaries).
+// (GET /v1/customers/{customerId}/invoiceSummaries). [Stable] iteration
+// keys on postedTimestamp by default; effectiveTimestamp, dueDate and
+// modifiedTimestamp (an incremental "what changed since" sync) can be chosen
+// with [StableBy].
 type InvoiceSummaryFilter struct {
 	ID            query.Ints         `query:"Id"`
 	CustomerID    query.Ints         `query:"customerId"`
@@ -90,12 +97,12 @@ type InvoiceSummaryFilter struct {
 	// range (as documented)", a slip it flags itself: a due date is a date
 	// and dates are what a range of it can compare. Use Raw to send other
 	// bounds.
-	DueDate            query.TimeRange  `query:"dueDate"`
+	DueDate            query.TimeRange  `query:"dueDate" stable:"dueDate"`
 	InvoiceStatus      []InvoiceStatus  `query:"invoiceStatus"`
 	CustomerStatus     []CustomerStatus `query:"customer.Status"`
-	EffectiveTimestamp query.TimeRange  `query:"effectiveTimestamp"`
-	ModifiedTimestamp  query.TimeRange  `query:"modifiedTimestamp"`
-	PostedTimestamp    query.TimeRange  `query:"postedTimestamp"`
+	EffectiveTimestamp query.TimeRange  `query:"effectiveTimestamp" stable:"effectiveTimestamp"`
+	ModifiedTimestamp  query.TimeRange  `query:"modifiedTimestamp" stable:"modifiedTimestamp"`
+	PostedTimestamp    query.TimeRange  `query:"postedTimestamp" stable:"postedTimestamp,default"`
 	Unsettled          *bool            `query:"unsettled"`
 	// Raw is an expression in the reference's syntax, appended as is.
 	Raw string `query:",raw"`
@@ -107,10 +114,12 @@ func (f InvoiceSummaryFilter) EncodeValues(key string, v *url.Values) error {
 }
 
 // SubscriptionProductItemFilter filters [SubscriptionItemsService.List]
-// (GET /v1/subscriptionProducts/{subscriptionProductId}/items).
+// (GET /v1/subscriptionProducts/{subscriptionProductId}/items). [Stable]
+// iteration keys on createdTimestamp (an item's createdDate) by default, or
+// modifiedTimestamp (modifiedDate) with [StableBy].
 type SubscriptionProductItemFilter struct {
-	CreatedTimestamp  query.TimeRange `query:"createdTimestamp"`
-	ModifiedTimestamp query.TimeRange `query:"modifiedTimestamp"`
+	CreatedTimestamp  query.TimeRange `query:"createdTimestamp" stable:"createdDate,default"`
+	ModifiedTimestamp query.TimeRange `query:"modifiedTimestamp" stable:"modifiedDate"`
 	Name              query.Text      `query:"name"`
 	Description       query.Text      `query:"description"`
 	Reference         query.Text      `query:"reference"`

@@ -29,6 +29,20 @@ func pagesOf[T, P any, PP pagedParams[P]](ctx context.Context, params PP, opts [
 			yield(nil, &ValidationError{Field: "RequestOption", Reason: err.Error()})
 		}
 	}
+	if rc.stable != nil {
+		lo := PP(&p).listOptions()
+		if lo.PageNumber != 0 {
+			return func(yield func(*Page[T], error) bool) {
+				yield(nil, invalid("pageNumber", "stable iteration starts from its cursor; leave PageNumber 0"))
+			}
+		}
+		return stablePages(ctx, rc.stable, rc.prefetch, rc.capture, lo.PageSize, func(ctx context.Context, req *stableReq, n, size int) (*Page[T], error) {
+			q := p
+			qlo := PP(&q).listOptions()
+			qlo.PageNumber, qlo.PageSize = n, size
+			return list(withStableReq(ctx, req), &q)
+		})
+	}
 	return pages(ctx, PP(&p).listOptions().PageNumber, rc.prefetch, rc.capture, func(ctx context.Context, n int) (*Page[T], error) {
 		q := p
 		PP(&q).listOptions().PageNumber = n
@@ -54,6 +68,11 @@ func listWith[T any](ctx context.Context, c *Client, path string, params any, lo
 	q, err := encodeParams(params, lo, filter)
 	if err != nil {
 		return nil, err
+	}
+	if r := stableReqFrom(ctx); r != nil {
+		if err := r.prepare(path, q, lo, filter); err != nil {
+			return nil, err
+		}
 	}
 	return listPage[T](ctx, c, path, q, lo.PageNumber, lo.PageSize, opts)
 }

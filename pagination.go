@@ -98,6 +98,9 @@ type Page[T any] struct {
 	// nextHeader records whether X-NextPage was sent: -1 then means "no
 	// next page", while an absent header says nothing.
 	nextHeader bool
+	// cursor is the Stable cursor whose pending positions are this page's
+	// items, so that items can move it item by item.
+	cursor *Cursor
 }
 
 // newPage starts the page of an answer from its paging headers.
@@ -318,7 +321,10 @@ func items[T any](seq iter.Seq2[*Page[T], error]) iter.Seq2[T, error] {
 				yield(zero, err)
 				return
 			}
-			for _, it := range p.Items {
+			for i, it := range p.Items {
+				if p.cursor != nil {
+					p.cursor.upto = i + 1 // past this item before the caller sees it
+				}
 				if !yield(it, nil) {
 					return
 				}

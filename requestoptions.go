@@ -8,7 +8,8 @@ import (
 )
 
 // RequestOption changes one call: [SuppressEvents], [WithHeader],
-// [WithRetries], [CaptureResponse], and for iterators [Prefetch]. A bad
+// [WithRetries], [CaptureResponse], and for iterators [Prefetch] and
+// [Stable]. A bad
 // option fails the call before anything is sent.
 type RequestOption func(*requestConfig) error
 
@@ -17,6 +18,7 @@ type requestConfig struct {
 	retry    *RetryPolicy
 	capture  *Response
 	prefetch int
+	stable   *stableConfig
 }
 
 // reservedHeaders are set by the client itself; letting a request option

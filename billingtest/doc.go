@@ -80,6 +80,17 @@
 // forget them. [Server.ReplaceFixtures] replaces the whole state and
 // [Server.Reset] goes back to the seeding options' data.
 //
+// # Changing data under a client
+//
+// A live account changes while clients page through it. Tests make those
+// changes from Go, between two yields of the loop under test, so that they
+// are deterministic: [Server.DeleteInvoice], [Server.UpdateInvoice] (any
+// field but the id and customer; modifiedTimestamp follows the clock) and
+// [Server.WriteOffInvoice], besides the Add methods and the API's own
+// writes. Sorting on a date compares the full timestamp and breaks ties by
+// id, and a range bound is a whole second or date, lower inclusive: what
+// stable iteration (billing.Stable) relies on.
+//
 // # Authentication and throttling
 //
 // Every request needs "Authorization: Basic <key>" with the fake's key

@@ -103,6 +103,12 @@ func (o GenerateOptions) resolved() (GenerateOptions, error) {
 // cards; and bulk jobs. The same options give the same data. See
 // [GenerateOptions] for the amounts.
 //
+// About 60% of the invoices are posted by a monthly billing run, all
+// within one second (02:00:00 UTC on the 1st, at sub-second times), as a
+// real run posts them: many invoices share one second of postedTimestamp,
+// more than fit a page at scale, which exercises paging inside one second
+// (billing.Stable).
+//
 // The data spans [Start, Start+2 years). Invoice statuses follow the
 // fake's clock, so tests that care about them should set [WithClock] to
 // Start+2 years: then some invoices are paid, some partly paid, some due
@@ -855,6 +861,26 @@ func genMaxInvoiceNumber(st *store) int64 {
 
 var genNotes = []string{"Thank you for your business.", "Includes prorated charges.", "Please reference the PO number on payment.", "Payment by bank transfer preferred."}
 
+// genRunShare is the percentage of invoices posted by a monthly billing
+// run rather than by hand.
+const genRunShare = 60
+
+// runOrAny moves most posting times to their month's billing run, which
+// posts all its invoices within one second (02:00:00 UTC on the 1st, with
+// sub-second times), as a real billing run does: many invoices then share
+// one second of postedTimestamp, more than fit a page at scale.
+func (g *generator) runOrAny(p time.Duration) time.Duration {
+	if !g.pct(genRunShare) {
+		return p
+	}
+	t := g.at(p)
+	run := time.Date(t.Year(), t.Month(), 1, 2, 0, 0, 0, time.UTC)
+	if run.Before(g.start) || run.After(t) {
+		return p
+	}
+	return run.Sub(g.start) + g.between(0, time.Second)
+}
+
 func (g *generator) invoices() error {
 	n := g.o.Invoices
 	if n == 0 {
@@ -868,7 +894,7 @@ func (g *generator) invoices() error {
 	st.invoiceOrder = slices.Grow(st.invoiceOrder, n)
 	posted := make([]time.Duration, n)
 	for i := range posted {
-		posted[i] = g.between(0, g.span)
+		posted[i] = g.runOrAny(g.between(0, g.span))
 	}
 	// Sorted, so that ids and invoice numbers rise with the posting date.
 	slices.Sort(posted)

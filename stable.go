@@ -1,0 +1,346 @@
+package billing
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/url"
+	"reflect"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/billingapi/billing-go/query"
+)
+
+// Stable makes a list iterator (All, Pages and their variants on every list
+// endpoint) page by key instead of by page number, so that it yields every
+// item exactly once while the account keeps changing, and can resume from
+// cur after a restart. It pages on the endpoint's default key field:
+// postedTimestamp for invoices and invoice summaries, createdTimestamp for
+// subscription product items (see each filter type); [StableBy] picks
+// another.
+//
+// How: requests sort ascending on the key and add a range filter key:S|
+// (merged with the caller's own range on the key, if any), where S is the
+// second of the last key seen; the filter's lower bound is inclusive and has
+// one-second resolution, so cur remembers the ids already delivered at S
+// and skips them. When more items share one second than fit a page, the
+// iterator pages by number inside that second alone (key:S|S+1) and checks
+// that each page overlaps what it has already delivered, starting the
+// second again when it does not, so that a shift inside the second can
+// neither skip nor repeat an item.
+//
+// Guarantees, within one run and across runs resumed from a saved cursor:
+//
+//   - no item is yielded twice; under a modification-time key an item that
+//     really changed during the run is yielded again after its change, by
+//     design (an incremental "what changed since" sync);
+//   - every item that matches the filter for the whole run, and whose key
+//     field does not change, is yielded exactly once, whatever else happens
+//     meanwhile: inserts before, among and after the items, deletions,
+//     changes to other fields, and changes that take other items out of the
+//     filter (the loop that writes off every unsettled invoice it is given
+//     writes off all of them);
+//   - items come in ascending key order (by second).
+//
+// Items inserted during the run, or whose key changes, may or may not be
+// yielded. This relies on the server ordering items of one second the same
+// way on every request (the service breaks ties by id).
+//
+// Rules: the caller's Sort must be empty or the key ascending, PageNumber
+// must be 0 and PageSize 0 (meaning 1,000, the least maximum the reference
+// promises) or at least 2; a cursor used with another endpoint, filter, or
+// key than the one it came from is a [ValidationError], not a silent
+// restart. The pages a Pages loop receives hold only the items not yielded
+// before; their X-* headers describe the keyed request. With [Prefetch](n),
+// n >= 2, the remaining key range is split into windows read concurrently
+// (see [Prefetch]). Calls that are not iterators ignore this option.
+func Stable(cur *Cursor) RequestOption { return StableBy(cur, "") }
+
+// StableBy is [Stable] on the given key field: a date filter name of the
+// endpoint that it can sort on and that its items carry, e.g.
+// modifiedTimestamp for invoice summaries. "" means the endpoint's default.
+func StableBy(cur *Cursor, key string) RequestOption {
+	return func(rc *requestConfig) error {
+		if cur == nil {
+			return fmt.Errorf("Stable: nil *Cursor")
+		}
+		if key != "" && !validFilterName(key) {
+			return fmt.Errorf("Stable: %q is not a filter name", key)
+		}
+		rc.stable = &stableConfig{cur: cur, key: key}
+		return nil
+	}
+}
+
+// stableConfig is what the Stable option asked for.
+type stableConfig struct {
+	cur *Cursor
+	key string
+}
+
+// stableDefaultPageSize is the page size of a stable iteration whose params
+// leave it to the server: the reference never caps a list below 1,000.
+const stableDefaultPageSize = 1000
+
+// maxWindowSize bounds the page sizes the inside-one-second path may use.
+const maxWindowSize = 1000
+
+var (
+	minKeySec = time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
+	maxKeySec = time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC).Unix()
+)
+
+// errEmptyKeyRange ends an iteration whose key range, merged with the
+// caller's, holds nothing: no request is needed.
+var errEmptyKeyRange = errors.New("billing: empty key range")
+
+// stableKey is one key field an endpoint offers.
+type stableKey struct {
+	name   string // filter name, e.g. postedTimestamp
+	entity string // JSON name of the item field holding it
+	def    bool
+}
+
+// stableKeysOf reads the `stable:"<item field>[,default]"` tags of a filter
+// struct: the date filters that stable iteration may key on.
+func stableKeysOf(filter any) []stableKey {
+	t := reflect.TypeOf(filter)
+	if t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil || t.Kind() != reflect.Struct {
+		return nil
+	}
+	var keys []stableKey
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag, ok := f.Tag.Lookup("stable")
+		if !ok {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("query"), ",")
+		entity, opt, _ := strings.Cut(tag, ",")
+		keys = append(keys, stableKey{name: name, entity: entity, def: opt == "default"})
+	}
+	return keys
+}
+
+// resolveKey picks the key: the one asked for, else the cursor's, else the
+// endpoint's default.
+func resolveKey(filter any, asked, fromCursor string) (stableKey, error) {
+	keys := stableKeysOf(filter)
+	var names []string
+	for _, k := range keys {
+		names = append(names, k.name)
+	}
+	if asked != "" && fromCursor != "" && !strings.EqualFold(asked, fromCursor) {
+		return stableKey{}, invalid("Cursor", "the cursor pages on %s, not %s; start from a new Cursor", fromCursor, asked)
+	}
+	want := asked
+	if want == "" {
+		want = fromCursor
+	}
+	for _, k := range keys {
+		if (want == "" && k.def) || (want != "" && strings.EqualFold(want, k.name)) {
+			return k, nil
+		}
+	}
+	if want == "" {
+		return stableKey{}, invalid("Stable", "this endpoint has no key field for stable iteration")
+	}
+	return stableKey{}, invalid("Stable", "%q is not a key field of this endpoint; use one of %s", want, strings.Join(names, ", "))
+}
+
+// stableRun is what the requests of one stable iteration share.
+type stableRun struct {
+	cfg *stableConfig
+	mu  sync.Mutex
+	key stableKey
+	ok  bool // key resolved and cursor checked
+}
+
+// stableReq is one keyed request: the key range to add, each end open
+// when zero.
+type stableReq struct {
+	run          *stableRun
+	lower, upper time.Time
+}
+
+type stableReqKey struct{}
+
+func withStableReq(ctx context.Context, r *stableReq) context.Context {
+	return context.WithValue(ctx, stableReqKey{}, r)
+}
+
+func stableReqFrom(ctx context.Context) *stableReq {
+	r, _ := ctx.Value(stableReqKey{}).(*stableReq)
+	return r
+}
+
+// prepare checks a keyed request against the cursor and rewrites its query
+// string: the key range merged into the filter, the sort on the key. It is
+// called by listWith, below every list method, so that stable mode needs no
+// code per endpoint.
+func (r *stableReq) prepare(path string, q url.Values, lo ListOptions, filter any) error {
+	run := r.run
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	if !run.ok {
+		st := &run.cfg.cur.st
+		key, err := resolveKey(filter, run.cfg.key, st.Key)
+		if err != nil {
+			return err
+		}
+		if !lo.Sort.IsZero() && (!strings.EqualFold(lo.Sort.Field, key.name) || lo.Sort.Order == query.Descending) {
+			return invalid("sortExpression", "stable iteration sorts ascending on its key %s; remove the sort or sort on that", key.name)
+		}
+		fp := fingerprint(path, q)
+		if st.Path != "" && (st.Path != path || st.Fingerprint != fp) {
+			return invalid("Cursor", "the cursor comes from another endpoint or filter; start from a new Cursor")
+		}
+		st.Path, st.Fingerprint, st.Key = path, fp, key.name
+		run.key, run.ok = key, true
+	}
+	if err := mergeKeyRange(q, run.key.name, r.lower, r.upper); err != nil {
+		return err
+	}
+	q.Set("sortExpression", run.key.name)
+	q.Set("sortOrder", string(query.Ascending))
+	return nil
+}
+
+// fingerprint identifies the endpoint's criteria: the query string without
+// the paging and sorting controls, which stable mode sets itself.
+func fingerprint(path string, q url.Values) string {
+	c := url.Values{}
+	for k, v := range q {
+		switch k {
+		case "pageNumber", "pageSize", "sortExpression", "sortOrder":
+			continue
+		}
+		c[k] = v
+	}
+	sum := sha256.Sum256([]byte(path + "?" + c.Encode()))
+	return hex.EncodeToString(sum[:fingerprintLen/2])
+}
+
+const keyLayout = "2006-01-02T15:04:05"
+
+// mergeKeyRange adds lower <= key < upper to q's filter. A range on the key
+// that the caller gave is merged into it (the tighter bound of each end
+// wins), so that the name is sent once; a caller's bound that is not a
+// whole date or second is kept as is, beside the added range. It returns
+// errEmptyKeyRange when nothing can match.
+func mergeKeyRange(q url.Values, key string, lower, upper time.Time) error {
+	expr, err := query.Parse(q.Get("query"))
+	if err != nil {
+		return &ValidationError{Field: "query", Reason: err.Error()}
+	}
+	lo, hi := lower, upper
+	var kept query.Expr
+	for _, c := range expr {
+		if c.Kind == query.Range && strings.EqualFold(c.Name, key) {
+			l, okL := parseKeyBound(c.Lower)
+			u, okU := parseKeyBound(c.Upper)
+			if okL && okU {
+				if !l.IsZero() && (lo.IsZero() || l.After(lo)) {
+					lo = l
+				}
+				if !u.IsZero() && (hi.IsZero() || u.Before(hi)) {
+					hi = u
+				}
+				continue
+			}
+		}
+		kept = append(kept, c)
+	}
+	if !lo.IsZero() && !hi.IsZero() && !lo.Before(hi) {
+		return errEmptyKeyRange
+	}
+	if !lo.IsZero() || !hi.IsZero() {
+		kept = append(kept, query.CondRange(key, formatKeyBound(lo), formatKeyBound(hi)))
+	}
+	if len(kept) == 0 {
+		q.Del("query")
+	} else {
+		q.Set("query", kept.String())
+	}
+	return nil
+}
+
+// parseKeyBound reads a range bound that is "", a date or a whole second.
+func parseKeyBound(s string) (time.Time, bool) {
+	switch len(s) {
+	case 0:
+		return time.Time{}, true
+	case len(time.DateOnly):
+		t, err := time.Parse(time.DateOnly, s)
+		return t, err == nil
+	case len(keyLayout):
+		t, err := time.Parse(keyLayout, s)
+		return t, err == nil
+	}
+	return time.Time{}, false
+}
+
+func formatKeyBound(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(keyLayout)
+}
+
+// keyReader returns how to read the key's item field from a T, by its JSON
+// name.
+func keyReader[T any](jsonName string) (func(*T) time.Time, error) {
+	t := reflect.TypeFor[T]()
+	tsType := reflect.TypeFor[Timestamp]()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == jsonName && f.Type == tsType {
+			return func(v *T) time.Time {
+				return reflect.ValueOf(v).Elem().Field(i).Interface().(Timestamp).Time
+			}, nil
+		}
+	}
+	return nil, fmt.Errorf("billing: %v has no timestamp field %q to page on", t, jsonName)
+}
+
+// idOf reads an item's id.
+func idOf[T any](v *T) (int64, error) {
+	e, ok := any(*v).(identified)
+	if !ok {
+		return 0, fmt.Errorf("billing: %T has no id to page on", *v)
+	}
+	return e.entityID(), nil
+}
+
+// stableWindow picks, for paging inside one second, a page size and number
+// whose page holds position pos-1 (the last item delivered, as last seen)
+// and as many positions after it as possible. A page that holds a
+// delivered item proves that the items after it are the ones that follow
+// it. Sizes above w are tried only when no size up to w moves forward.
+func stableWindow(pos, w int) (n, size int) {
+	if pos <= 0 {
+		return 0, w
+	}
+	best := 0
+	try := func(from, to int) {
+		for l := to; l >= from; l-- {
+			k := (pos - 1) / l
+			if gain := k*l + l - pos; gain > best {
+				best, n, size = gain, k, l
+			}
+		}
+	}
+	try(2, w)
+	if best == 0 {
+		try(w+1, max(w, maxWindowSize))
+	}
+	return n, size
+}
