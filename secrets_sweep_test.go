@@ -35,7 +35,7 @@ import (
 const (
 	sweepKey   = "sk_live_SWEEP_9f8e7d"
 	sweepCard1 = "4111111111111111"
-	sweepCVV1  = "987"
+	sweepCVV1  = "8146"
 	sweepCard2 = "5500005555555559"
 	sweepCVV2  = "1234"
 )
@@ -968,17 +968,17 @@ func TestSecretsSweepDetector(t *testing.T) {
 		"key " + sweepKey, "Basic " + sweepKey + "\n", fmt.Sprintf("%x", "k="+sweepKey), fmt.Sprintf("%X", sweepKey),
 		b64("", sweepKey), b64("a", sweepKey), b64("ab", sweepKey), base64.URLEncoding.EncodeToString([]byte("?" + sweepKey)),
 		"card " + sweepCard1, fmt.Sprintf("%x", sweepCard2), sweepCard1[:12] + "****", "CardNumber:" + sweepCard2,
-		`"cvv":"987"`, "CVV:987 ", "cvv=1234", "[987]", fmt.Sprintf("%x", "cvv 1234"), fmt.Sprintf("%q", "1234"),
-		fmt.Sprintf("%x", []string{"a", "987"}), "2025-03-04T05:06:07Z cvv=987", "0xc000123456 1234", "duration=5ms 987",
+		`"cvv":"8146"`, "CVV:8146 ", "cvv=1234", "[8146]", fmt.Sprintf("%x", "cvv 1234"), fmt.Sprintf("%q", "1234"),
+		fmt.Sprintf("%x", []string{"a", "8146"}), "2025-03-04T05:06:07Z cvv=8146", "0xc000123456 1234", "duration=5ms 8146",
 	} {
 		if len(sweepLeaks(leak)) == 0 {
 			t.Errorf("no leak found in %q", leak)
 		}
 	}
 	for _, clean := range []string{
-		"************1111", "************5559", "[REDACTED]", "0xc000987654", "0xf0a1e987d8", "f0a1e987d8c",
-		"2025-03-04T05:06:07.987Z", "time=2025-11-21T06:12:34.1234+00:00", "duration=987µs", `"duration":1234`,
-		"987654", "41234", "9999987", "1.234ms", "m=+0.001234567", "12:34",
+		"************1111", "************5559", "[REDACTED]", "0xc0008146654", "0xf0a1e8146d8", "f0a1e8146d8c",
+		"2025-03-04T05:06:07.8146Z", "time=2025-11-21T06:12:34.1234+00:00", "duration=8146µs", `"duration":1234`,
+		"8146654", "41234", "99998146", "1.234ms", "m=+0.001234567", "12:34",
 	} {
 		if leaks := sweepLeaks(clean); len(leaks) != 0 {
 			t.Errorf("false leak in %q: %v", clean, leaks)
