@@ -61,6 +61,8 @@ type clientConfig struct {
 	now         func() time.Time
 	// maxResponseBytes bounds a successful answer's body.
 	maxResponseBytes int64
+	// listBodies recycles the buffers list pages are read into.
+	listBodies bodyPool
 
 	// set by options, resolved in NewClient
 	userHTTPClient *http.Client

@@ -89,7 +89,28 @@ func differentialFor[T any]() differentialType {
 			return // null: encoding/json leaves nil, the SDK an empty page
 		}
 		compareDecodes(t, "[]"+name, b, refErr, gotErr, reflect.ValueOf(&wantList).Elem(), reflect.ValueOf(&gotList).Elem())
+		if gotErr == nil {
+			checkNoAliasing(t, name, b, gotList)
+		}
 	}}
+}
+
+// checkNoAliasing decodes b as a list answer read in place, as the SDK
+// reads pages, then overwrites the body: the decoded items must not
+// change, since the body's buffer is reused for the next page.
+func checkNoAliasing[T any](t *testing.T, name string, b []byte, want []T) {
+	t.Helper()
+	body := bytes.Clone(b)
+	var got []T
+	if err := decodeList(bytes.NewBuffer(body), &got, 0); err != nil {
+		t.Fatalf("[]%s read in place: %v; read from a stream it decoded", name, err)
+	}
+	for i := range body {
+		body[i] = '#'
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("[]%s: overwriting the body changed the decoded items, which share its bytes:\n got %+v\nwant %+v", name, got, want)
+	}
 }
 
 // longDigitRun matches what the SDK refuses to parse as a decimal.

@@ -217,7 +217,7 @@ func listPage[T any](ctx context.Context, c *Client, path string, q url.Values, 
 			return err
 		}
 		p.Response = Response{StatusCode: resp.StatusCode, Header: resp.Header, RateLimit: parseRateLimit(resp.Header, c.cfg.now())}
-		if err := decodeListAnswer(resp, &p.Items, pageSize, c.cfg.maxResponseBytes); err != nil {
+		if err := decodeListAnswer(resp, &p.Items, pageSize, c.cfg.maxResponseBytes, &c.cfg.listBodies); err != nil {
 			return err
 		}
 		page = p
@@ -259,20 +259,23 @@ func pages[T any](ctx context.Context, first, prefetch int, capture *Response, f
 			if len(p.Items) == 0 && prev != nil {
 				return
 			}
+			// Prefetching guesses page numbers, so it needs consecutive
+			// ones. It starts before p is yielded, so that the next pages
+			// are on their way while the caller works through this one.
+			if next, last := p.NextPageNumber(), lastPageIndex(p); prefetch >= 2 && p.HasNext() && last >= next && next == p.current()+1 {
+				var more bool
+				if prev, more = prefetchRange(ctx, p, last, prefetch, capture, fetch, yield); !more || !prev.HasNext() {
+					return
+				}
+				// The list grew while it was read: go on one page at a time.
+				n = prev.NextPageNumber()
+				continue
+			}
 			if !yield(p, nil) || !p.HasNext() {
 				return
 			}
 			prev = p
 			n = p.NextPageNumber()
-			// Prefetching guesses page numbers, so it needs consecutive ones.
-			if last := lastPageIndex(p); prefetch >= 2 && last >= n && n == p.current()+1 {
-				var more bool
-				if prev, more = prefetchRange(ctx, n, last, prefetch, prev, capture, fetch, yield); !more || !prev.HasNext() {
-					return
-				}
-				// The list grew while it was read: go on one page at a time.
-				n = prev.NextPageNumber()
-			}
 		}
 	}
 }

@@ -117,12 +117,14 @@ type fetched[T any] struct {
 	err  error
 }
 
-// prefetchRange fetches pages from..to (inclusive) with up to n requests in
-// flight and hands them to yield in order. It returns the last page
-// yielded, and false when the iteration must end (yield said stop, or an
-// error was yielded). Every fetch is cancelled and waited for before it
-// returns.
-func prefetchRange[T any](ctx context.Context, from, to, n int, prev *Page[T], capture *Response, fetch fetchFunc[T], yield func(*Page[T], error) bool) (*Page[T], bool) {
+// prefetchRange yields head, a page already fetched, then fetches the
+// pages after it up to page to (inclusive) with up to n requests in
+// flight and hands them to yield in order; the first fetches start before
+// head is yielded. It returns the last page yielded, and false when the
+// iteration must end (yield said stop, or an error was yielded). Every
+// fetch is cancelled and waited for before it returns.
+func prefetchRange[T any](ctx context.Context, head *Page[T], to, n int, capture *Response, fetch fetchFunc[T], yield func(*Page[T], error) bool) (*Page[T], bool) {
+	from := head.NextPageNumber()
 	ctx, cancel := context.WithCancel(context.WithValue(withPacer(ctx, &pacer{}), captureKey{}, true))
 	var wg sync.WaitGroup
 	defer func() {
@@ -161,6 +163,10 @@ func prefetchRange[T any](ctx context.Context, from, to, n int, prev *Page[T], c
 	for next <= to && len(queue) < 2*n {
 		launch()
 	}
+	if !yield(head, nil) {
+		return head, false
+	}
+	prev := head
 	for want := from; len(queue) > 0; want++ {
 		r := <-queue[0]
 		queue = queue[1:]

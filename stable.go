@@ -56,8 +56,12 @@ import (
 // key than the one it came from is a [ValidationError], not a silent
 // restart. The pages a Pages loop receives hold only the items not yielded
 // before; their X-* headers describe the keyed request. With [Prefetch](n),
-// n >= 2, the remaining key range is split into windows read concurrently
-// (see [Prefetch]). Calls that are not iterators ignore this option.
+// n >= 2, the remaining key range is split into windows of whole seconds,
+// balanced with the X-Count of 2n one-item requests, and up to n windows
+// are read at once, each with every guarantee above; items are still
+// yielded in key order, and the windows ahead of the one being yielded
+// hold at most 4n pages in all. Calls that are not iterators ignore this
+// option.
 func Stable(cur *Cursor) RequestOption { return StableBy(cur, "") }
 
 // StableBy is [Stable] on the given key field: a date filter name of the
@@ -168,6 +172,8 @@ type stableRun struct {
 type stableReq struct {
 	run          *stableRun
 	lower, upper time.Time
+	// desc sorts descending on the key: a probe for the last item.
+	desc bool
 }
 
 type stableReqKey struct{}
@@ -210,6 +216,9 @@ func (r *stableReq) prepare(path string, q url.Values, lo ListOptions, filter an
 	}
 	q.Set("sortExpression", run.key.name)
 	q.Set("sortOrder", string(query.Ascending))
+	if r.desc {
+		q.Set("sortOrder", string(query.Descending))
+	}
 	return nil
 }
 

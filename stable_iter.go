@@ -151,15 +151,17 @@ var errLostPlace = errors.New("billing: lost place inside a second")
 
 // scan picks the items of a page not delivered before and where the
 // cursor stands after each. st is the cursor before the page; start the
-// position of the page's first item inside the second (inside only).
+// position of the page's first item inside the second (inside only). The
+// items picked are moved to the front of p.Items, whose order past them
+// is then undefined: a page of 1,000 invoices is not copied.
 func (s *stableState[T]) scan(p *Page[T], st cursorState, req *stableReq, inside bool, start int) ([]T, []cursorMark, cursorMark, error) {
 	seen := make(map[int64]bool, len(st.IDs))
 	for _, id := range st.IDs {
 		seen[id] = true
 	}
 	curSec, started := st.Sec, st.Started
-	var out []T
-	var marks []cursorMark
+	out := p.Items[:0]
+	marks := make([]cursorMark, 0, len(p.Items))
 	var last cursorMark
 	runSec, runPos, overlap := int64(0), 0, false
 	for i := range p.Items {

@@ -1,6 +1,7 @@
 package billing
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -15,19 +16,38 @@ import (
 // are yielded in key order. A second never spans two windows, so each keeps
 // every guarantee of the sequential iteration; the last window is open, so
 // that items added at the end are read as sequentially.
+//
+// Only the window being yielded (the head) is read at the pace of the
+// loop; the others read ahead into a shared allowance of 4n pages, so that
+// n windows keep a request each in flight while the head is yielded. A
+// window that has used the allowance waits until pages before it are
+// yielded, or until it becomes the head.
 
 // windowMsg is one page of a window, with the cursor positions of its
-// items, or the window's error, or (page nil, err nil) its end.
+// items, or the window's error. ahead says the page holds one of the
+// allowance's places.
 type windowMsg[T any] struct {
 	page  *Page[T]
 	marks []cursorMark
 	err   error
+	ahead bool
 }
 
-// windowsPerWorker is how many windows each concurrent reader gets on
-// average: more windows balance uneven ones better, at the cost of a few
-// more requests.
+// windowsPerWorker is how many windows each concurrent reader gets at
+// most: more windows balance uneven ones better, at the cost of a few
+// more requests. The probes that place them bound them too.
 const windowsPerWorker = 3
+
+// pagesAheadPerWorker is the allowance of pages read ahead per concurrent
+// window.
+const pagesAheadPerWorker = 4
+
+// window is one window being read: its pages, and head, closed when the
+// loop starts yielding them.
+type window[T any] struct {
+	pages chan windowMsg[T]
+	head  chan struct{}
+}
 
 func (s *stableState[T]) windows(ctx context.Context, n int, capture *Response, yield func(*Page[T], error) bool) {
 	ctx, cancel := context.WithCancel(context.WithValue(withPacer(ctx, &pacer{}), captureKey{}, true))
@@ -48,13 +68,13 @@ func (s *stableState[T]) windows(ctx context.Context, n int, capture *Response, 
 		cancel()
 		wg.Wait()
 	}()
+	ahead := make(chan struct{}, pagesAheadPerWorker*n)
 	// Window i reads [bounds[i-1], bounds[i]); window 0 from the cursor,
 	// the last one open-ended.
-	count := len(bounds) + 1
-	chans := make([]chan windowMsg[T], count)
+	wins := make([]window[T], len(bounds)+1)
 	start := func(i int) {
-		ch := make(chan windowMsg[T], 2)
-		chans[i] = ch
+		win := window[T]{pages: make(chan windowMsg[T], cap(ahead)+1), head: make(chan struct{})}
+		wins[i] = win
 		w := &stableState[T]{run: s.run, cur: &Cursor{}, w: s.w, fetch: s.fetch, keyOf: s.keyOf}
 		if i == 0 {
 			w.cur.st = s.cur.st
@@ -69,10 +89,22 @@ func (s *stableState[T]) windows(ctx context.Context, n int, capture *Response, 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			defer close(ch)
+			defer close(win.pages)
 			send := func(m windowMsg[T]) bool {
+				// A place in the allowance, unless this is the head.
 				select {
-				case ch <- m:
+				case <-win.head:
+				default:
+					select {
+					case ahead <- struct{}{}:
+						m.ahead = true
+					case <-win.head:
+					case <-ctx.Done():
+						return false
+					}
+				}
+				select {
+				case win.pages <- m:
 					return true
 				case <-ctx.Done():
 					return false
@@ -88,11 +120,15 @@ func (s *stableState[T]) windows(ctx context.Context, n int, capture *Response, 
 		}()
 	}
 	next := 0
-	for ; next < count && next < n; next++ {
+	for ; next < len(wins) && next < n; next++ {
 		start(next)
 	}
-	for i := 0; i < count; i++ {
-		for m := range chans[i] {
+	for i := range wins {
+		close(wins[i].head)
+		for m := range wins[i].pages {
+			if m.ahead {
+				<-ahead
+			}
 			if m.err != nil {
 				yield(nil, m.err)
 				return
@@ -113,7 +149,7 @@ func (s *stableState[T]) windows(ctx context.Context, n int, capture *Response, 
 			yield(nil, err)
 			return
 		}
-		if next < count {
+		if next < len(wins) {
 			start(next)
 			next++
 		}
@@ -128,11 +164,17 @@ func (s *stableState[T]) split(ctx context.Context, n int) ([]time.Time, error) 
 	if st.Started {
 		lower = time.Unix(st.Sec, 0).UTC()
 	}
-	probe := func(ctx context.Context, upper time.Time, page int) (*Page[T], error) {
-		return s.fetch(ctx, &stableReq{run: s.run, lower: lower, upper: upper}, page, 1)
+	probe := func(ctx context.Context, upper time.Time, desc bool) (*Page[T], error) {
+		return s.fetch(ctx, &stableReq{run: s.run, lower: lower, upper: upper, desc: desc}, 0, 1)
 	}
-	first, err := probe(ctx, time.Time{}, 0)
-	if err != nil {
+	// The first and the last item, at once: the key range to split.
+	var first, last *Page[T]
+	var lastErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { last, lastErr = probe(ctx, time.Time{}, true) })
+	first, err := probe(ctx, time.Time{}, false)
+	wg.Wait()
+	if err = cmp.Or(err, lastErr); err != nil {
 		return nil, err
 	}
 	if s.keyOf == nil {
@@ -141,27 +183,21 @@ func (s *stableState[T]) split(ctx context.Context, n int) ([]time.Time, error) 
 		}
 	}
 	total := first.Count
-	if total < 2*s.w || len(first.Items) == 0 {
+	if total < 2*s.w || len(first.Items) == 0 || len(last.Items) == 0 {
 		return nil, nil
-	}
-	last, err := probe(ctx, time.Time{}, total-1)
-	if err != nil {
-		return nil, err
-	}
-	if len(last.Items) == 0 {
-		return nil, nil // the list shrank meanwhile: read it sequentially
 	}
 	lo, hi := s.keyOf(&first.Items[0]).Unix(), s.keyOf(&last.Items[0]).Unix()+1
 	windows := min(n*windowsPerWorker, total/s.w)
 	if hi-lo < 2 || windows < 2 {
 		return nil, nil
 	}
-	// Probe counts at evenly spaced seconds, concurrently.
-	probes := int(min(int64(windows*2), hi-lo-1))
+	// Probe counts at evenly spaced seconds, concurrently: two rounds of
+	// n requests, as each round costs a round trip before any item is
+	// read.
+	probes := int(min(int64(2*n), hi-lo-1))
 	at := make([]int64, probes)
 	cum := make([]int, probes)
 	errs := make([]error, probes)
-	var wg sync.WaitGroup
 	sem := make(chan struct{}, n)
 	for j := range probes {
 		at[j] = lo + (hi-lo)*int64(j+1)/int64(probes+1)
@@ -170,7 +206,7 @@ func (s *stableState[T]) split(ctx context.Context, n int) ([]time.Time, error) 
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			p, err := probe(ctx, time.Unix(at[j], 0).UTC(), 0)
+			p, err := probe(ctx, time.Unix(at[j], 0).UTC(), false)
 			if err == nil && p.Count < 0 {
 				err = fmt.Errorf("%w: no X-Count to split the key range by", ErrPagination)
 			}

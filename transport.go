@@ -255,17 +255,21 @@ func (l *limitedBody) Read(p []byte) (int, error) {
 
 func (l *limitedBody) Close() error { return l.body.Close() }
 
-// readAll reads a whole body whose size is at most limit. Its buffer
-// starts at the declared length when there is one and otherwise doubles,
-// never past limit, so that reading costs at most 1.5 times the limit at
-// its peak (the last buffer and the one before), where io.ReadAll's growth
-// would cost up to 2.5 times.
-func readAll(r io.Reader, declared, limit int64) ([]byte, error) {
+// readAll reads a whole body whose size is at most limit, into buf when it
+// has room (a recycled buffer; nil for none). Its buffer starts at the
+// declared length when there is one and otherwise doubles, never past
+// limit, so that reading costs at most 1.5 times the limit at its peak
+// (the last buffer and the one before), where io.ReadAll's growth would
+// cost up to 2.5 times.
+func readAll(buf []byte, r io.Reader, declared, limit int64) ([]byte, error) {
 	size := int64(4 << 10)
 	if declared >= 0 {
 		size = declared + 1 // one byte more: EOF arrives without a growth
 	}
-	buf := make([]byte, 0, min(size, limit))
+	if size = min(size, limit); int64(cap(buf)) < size || int64(cap(buf)) > limit {
+		buf = make([]byte, 0, size)
+	}
+	buf = buf[:0]
 	for {
 		if len(buf) == cap(buf) {
 			if int64(cap(buf)) >= limit {
@@ -470,7 +474,7 @@ func (c *Client) decodeJSON(resp *http.Response, out any) error {
 	if err := checkJSONContentType(resp); err != nil {
 		return err
 	}
-	body, err := readAll(resp.Body, resp.ContentLength, c.cfg.maxResponseBytes)
+	body, err := readAll(nil, resp.Body, resp.ContentLength, c.cfg.maxResponseBytes)
 	if err != nil {
 		return err
 	}

@@ -385,6 +385,7 @@ func iterateModes(b *testing.B, url string, conns *atomic.Int64, pageSize int) {
 		b.Run(bc.name, func(b *testing.B) {
 			c := fakeClient(b, url)
 			b.ReportAllocs()
+			runtime.GC() // the setup's garbage is not the iteration's cost
 			conns0 := conns.Load()
 			cpu0, cpuOK := processCPU()
 			busy0, busyOK := machineBusy()

@@ -174,11 +174,18 @@ func (s *Server) writeRequestError(w http.ResponseWriter, err error) {
 // parseFilter parses and compiles the query parameter. A nil predicate
 // means no condition.
 func (sc *filterSchema[T]) parseFilter(text string) (func(T) bool, error) {
+	_, pred, err := sc.parse(text)
+	return pred, err
+}
+
+// parse is parseFilter that also returns the parsed conditions.
+func (sc *filterSchema[T]) parse(text string) (query.Expr, func(T) bool, error) {
 	expr, err := query.Parse(text)
 	if err != nil {
-		return nil, badRequest("invalid query: %s", strings.TrimPrefix(err.Error(), "query: "))
+		return nil, nil, badRequest("invalid query: %s", strings.TrimPrefix(err.Error(), "query: "))
 	}
-	return sc.compile(expr)
+	pred, err := sc.compile(expr)
+	return expr, pred, err
 }
 
 // compile turns an expression into one predicate; nil means "all rows".
@@ -517,41 +524,63 @@ func timeMatcher(c query.Condition) (func(time.Time) bool, error) {
 	switch c.Kind {
 	case query.Empty:
 		return func(v time.Time) bool { return v.IsZero() }, nil
-	case query.Match:
-		lit, err := exact(c)
-		if err != nil {
-			return nil, err
-		}
-		at, dateOnly, err := parseTimeBound(lit)
-		if err != nil {
-			return nil, err
-		}
-		end := at.Add(time.Second)
-		if dateOnly {
-			end = at.AddDate(0, 0, 1)
-		}
-		return func(v time.Time) bool { return !v.IsZero() && !v.Before(at) && v.Before(end) }, nil
-	case query.Range:
-		var lo, hi time.Time
-		var err error
-		if c.Lower != "" {
-			if lo, _, err = parseTimeBound(c.Lower); err != nil {
-				return nil, err
-			}
-		}
-		if c.Upper != "" {
-			if hi, _, err = parseTimeBound(c.Upper); err != nil {
-				return nil, err
-			}
-		}
-		openLo, openHi := c.Lower == "", c.Upper == ""
-		return func(v time.Time) bool {
-			return !v.IsZero() && (openLo || !v.Before(lo)) && (openHi || v.Before(hi))
-		}, nil
 	case query.Set:
 		return nil, errSet
 	}
-	return nil, fmt.Errorf("unsupported condition %v", c.Kind)
+	b, err := timeBounds(c)
+	if err != nil {
+		return nil, err
+	}
+	return b.admits, nil
+}
+
+// timeRange is the dates [lo, hi) that a match or a range condition
+// admits; an open end has its flag unset. A missing date (the zero time)
+// is never admitted.
+type timeRange struct {
+	lo, hi       time.Time
+	hasLo, hasHi bool
+}
+
+func (r timeRange) admits(v time.Time) bool {
+	return !v.IsZero() && (!r.hasLo || !v.Before(r.lo)) && (!r.hasHi || v.Before(r.hi))
+}
+
+// timeBounds is the range of a match condition (one second, or one day
+// for a date) or of a range condition (lower bound inclusive, upper
+// exclusive).
+func timeBounds(c query.Condition) (timeRange, error) {
+	var r timeRange
+	switch c.Kind {
+	case query.Match:
+		lit, err := exact(c)
+		if err != nil {
+			return r, err
+		}
+		at, dateOnly, err := parseTimeBound(lit)
+		if err != nil {
+			return r, err
+		}
+		r.lo, r.hi, r.hasLo, r.hasHi = at, at.Add(time.Second), true, true
+		if dateOnly {
+			r.hi = at.AddDate(0, 0, 1)
+		}
+		return r, nil
+	case query.Range:
+		var err error
+		if r.hasLo = c.Lower != ""; r.hasLo {
+			if r.lo, _, err = parseTimeBound(c.Lower); err != nil {
+				return r, err
+			}
+		}
+		if r.hasHi = c.Upper != ""; r.hasHi {
+			if r.hi, _, err = parseTimeBound(c.Upper); err != nil {
+				return r, err
+			}
+		}
+		return r, nil
+	}
+	return r, fmt.Errorf("unsupported condition %v", c.Kind)
 }
 
 func parseDecimal(s string) (decimal.Decimal, error) {

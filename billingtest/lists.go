@@ -249,45 +249,51 @@ func (s *Server) handleListInvoices(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.RLock()
 	var page listPage[invoiceRow]
-	if pred == nil && lr.sortField < 0 {
+	switch {
+	case pred == nil && lr.sortField < 0:
 		page = s.store.pageOfAllInvoices(lr)
-	} else {
+	case lr.keyed:
+		page = s.store.invoiceKeyIndex(lr.sortField).page(lr, pred)
+	default:
 		page = runList(s.store.invoiceRows(0), invoiceRow.id, invoiceSchema, lr, pred)
 	}
-	body := make([]byte, 0, 2+len(page.items)*listInvoiceSizeHint)
-	body = append(body, '[')
+	encoded := make([][]byte, len(page.items))
+	size := 2 + len(page.items)
 	for i, row := range page.items {
-		if i > 0 {
-			body = append(body, ',')
-		}
-		if body, err = s.store.appendListInvoice(body, row.inv); err != nil {
+		if encoded[i], err = s.store.listInvoiceJSON(row.inv); err != nil {
 			s.mu.RUnlock()
 			s.writeError(w, http.StatusInternalServerError, errorKeyAPI, "encoding the answer: "+err.Error())
 			return
 		}
+		size += len(encoded[i])
 	}
-	s.mu.RUnlock()
+	s.mu.RUnlock() // encodings are never changed once made, only dropped
+	body := s.pageBuffers.get(size)
+	defer s.pageBuffers.put(body)
+	*body = append(*body, '[')
+	for i, b := range encoded {
+		if i > 0 {
+			*body = append(*body, ',')
+		}
+		*body = append(*body, b...)
+	}
 	setPageHeaders(w.Header(), lr, page)
-	s.writeRawJSON(w, http.StatusOK, append(body, ']'))
+	s.writeRawJSON(w, http.StatusOK, append(*body, ']'))
 }
 
-// listInvoiceSizeHint is about the size of one invoice in a list-all
-// answer, to size the buffer of a page once.
-const listInvoiceSizeHint = 1536
-
-// appendListInvoice appends inv as a list-all answer writes it, from the
-// bounded cache when it holds the invoice (see listCache). The caller
-// holds at least the read lock.
-func (st *store) appendListInvoice(dst []byte, inv *Invoice) ([]byte, error) {
+// listInvoiceJSON is inv as a list-all answer writes it, from the bounded
+// cache when it holds the invoice (see listCache). The caller holds at
+// least the read lock; the bytes are not to be modified.
+func (st *store) listInvoiceJSON(inv *Invoice) ([]byte, error) {
 	if b, ok := st.listJSON.Load(inv.ID); ok {
-		return append(dst, b...), nil
+		return b, nil
 	}
 	b, err := jsonwire.Marshal(flat(st.renderInvoice(inv, chargesEmpty, false)))
 	if err != nil {
-		return dst, err
+		return nil, err
 	}
 	st.listJSON.Store(inv.ID, b)
-	return append(dst, b...), nil
+	return b, nil
 }
 
 // handleListCustomerInvoices serves GET /v1/Customers/{customerId}/Invoices/:

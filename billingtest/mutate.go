@@ -24,7 +24,7 @@ func (s *Server) DeleteInvoice(id int64) bool {
 	if i, found := slices.BinarySearch(s.store.invoiceOrder, id); found {
 		s.store.invoiceOrder = slices.Delete(s.store.invoiceOrder, i, i+1)
 	}
-	s.store.listJSON.Delete(id)
+	s.store.invoiceChanged(id)
 	return true
 }
 
@@ -47,7 +47,7 @@ func (s *Server) UpdateInvoice(id int64, change func(*Invoice)) error {
 	if inv.ModifiedTimestamp.Equal(was.ModifiedTimestamp) {
 		inv.ModifiedTimestamp = s.now()
 	}
-	s.store.listJSON.Delete(id)
+	s.store.invoiceChanged(id)
 	return nil
 }
 

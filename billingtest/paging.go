@@ -53,6 +53,13 @@ type listRequest struct {
 	sortName  string
 	sortField int
 	desc      bool
+	// keyed is an ascending sort on a date field, which a key index can
+	// answer (see keyindex.go); key is then the range that the filter's
+	// conditions on that field admit (nil: no such condition), and
+	// keyOnly says the filter has no other condition.
+	keyed   bool
+	key     *timeRange
+	keyOnly bool
 }
 
 // param returns a query parameter and whether it was given.
@@ -118,9 +125,12 @@ func parseListRequest[T any](q url.Values, sc *filterSchema[T]) (listRequest, fu
 	}
 
 	text, _ := param(q, "query")
-	pred, err := sc.parseFilter(text)
+	expr, pred, err := sc.parse(text)
 	if err != nil {
 		return lr, nil, err
+	}
+	if lr.keyed = keyed(sc, lr); lr.keyed {
+		keyBounds(&lr, sc, expr)
 	}
 	return lr, pred, nil
 }

@@ -30,8 +30,9 @@ type Server struct {
 	requests []Request
 	events   []Event
 
-	faults  faults
-	limiter limiter
+	faults      faults
+	limiter     limiter
+	pageBuffers pageBuffers
 }
 
 // NewServer starts a fake on a loopback port. Close it when done, e.g.

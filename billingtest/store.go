@@ -15,7 +15,11 @@ type store struct {
 	// an integration job asks for page after page, within a budget. A
 	// write to an invoice drops its entry; customers, the only other data
 	// in it, do not change once added.
-	listJSON      listCache
+	listJSON listCache
+	// gen counts the changes to invoices; keyIndexes, built from them,
+	// are dropped when it moves.
+	gen           uint64
+	keyIndexes    keyIndexes
 	customers     map[int64]*Customer
 	invoices      map[int64]*Invoice
 	invoiceOrder  []int64 // ascending ids, for stable, fast listing
@@ -31,6 +35,13 @@ type store struct {
 	jobs          map[int64]*BulkJob
 
 	lastID int64 // ids are unique across entity kinds, like a database sequence per account
+}
+
+// invoiceChanged drops what was derived from invoice id, after a write
+// changed or removed it. The caller holds the write lock.
+func (st *store) invoiceChanged(id int64) {
+	st.listJSON.Delete(id)
+	st.gen++
 }
 
 func newStore() *store {
@@ -165,6 +176,7 @@ func (s *Server) insertInvoiceLocked(inv *Invoice) (int64, error) {
 	}
 	s.store.invoices[id] = inv
 	s.store.invoiceOrder = insertSorted(s.store.invoiceOrder, id)
+	s.store.gen++
 	return id, nil
 }
 

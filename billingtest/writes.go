@@ -94,7 +94,7 @@ func (s *Server) writeOff(id int64, amount decimal.Decimal) (billing.Invoice, *f
 	}
 	inv.totalWriteoffs = inv.totalWriteoffs.Add(amount)
 	inv.ModifiedTimestamp = s.now()
-	s.store.listJSON.Delete(id)
+	s.store.invoiceChanged(id)
 	out := s.store.renderInvoice(inv, chargesGrouped, true)
 	out.CrmID = strPtr(inv.CrmID) // the reference shows crmId in the write-off answer
 	return out, nil

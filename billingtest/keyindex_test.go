@@ -1,0 +1,132 @@
+package billingtest
+
+import (
+	"net/url"
+	"reflect"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// TestKeyIndexAnswersAsRunListDoes checks the key index against the
+// general path: for ascending sorts on every date field of the list of all
+// invoices, with key ranges, exact matches, other conditions and pages
+// past the end, both give the same rows in the same order and the same
+// counts.
+func TestKeyIndexAnswersAsRunListDoes(t *testing.T) {
+	t.Parallel()
+	srv, err := NewHandler(WithGenerated(GenerateOptions{Seed: 7, Invoices: 3000}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Billing runs post many invoices in one second (ties); one invoice
+	// loses its posting date (a missing key).
+	if err := srv.UpdateInvoice(srv.store.invoiceOrder[10], func(inv *Invoice) { inv.PostedTimestamp = time.Time{} }); err != nil {
+		t.Fatal(err)
+	}
+	mid := srv.store.invoices[srv.store.invoiceOrder[1500]].PostedTimestamp.UTC().Truncate(time.Second)
+	// And one is posted exactly on a bound below.
+	if err := srv.UpdateInvoice(srv.store.invoiceOrder[20], func(inv *Invoice) { inv.PostedTimestamp = mid }); err != nil {
+		t.Fatal(err)
+	}
+	sec := mid.Format("2006-01-02T15:04:05")
+	next := mid.Add(time.Second).Format("2006-01-02T15:04:05")
+	day := mid.Format(time.DateOnly)
+	queries := []string{
+		"",
+		"postedTimestamp:" + sec + "|",
+		"postedTimestamp:|" + sec,
+		"postedTimestamp:" + sec + "|" + next,
+		"postedTimestamp:" + day + "|" + next + ";postedTimestamp:" + sec + "|",
+		"postedTimestamp:" + day + "|",
+		"postedTimestamp:[empty]",
+		"postedTimestamp:0001-01-01|0001-01-01",
+		"postedTimestamp:" + sec + "|;closingArBalance:100|",
+		"poNumber:[empty];createdTimestamp:" + day + "|",
+	}
+	for _, field := range []string{"postedTimestamp", "createdTimestamp", "effectiveTimestamp"} {
+		for _, q := range queries {
+			for _, paging := range [][2]int{{0, 1000}, {1, 7}, {3, 100}, {400, 10}} {
+				v := url.Values{"sortExpression": {field}, "query": {q}, "pageNumber": {strconv.Itoa(paging[0])}, "pageSize": {strconv.Itoa(paging[1])}}
+				lr, pred, err := parseListRequest(v, invoiceSchema)
+				if err != nil {
+					t.Fatalf("%v: %v", v, err)
+				}
+				if !lr.keyed {
+					t.Fatalf("%v: not answered from a key index", v)
+				}
+				want := runList(srv.store.invoiceRows(0), invoiceRow.id, invoiceSchema, lr, pred)
+				got := srv.store.invoiceKeyIndex(lr.sortField).page(lr, pred)
+				if w, g := summarize(want), summarize(got); !reflect.DeepEqual(w, g) {
+					t.Errorf("%v: index differs from runList:\n got %+v\nwant %+v", v, g, w)
+				}
+			}
+		}
+	}
+}
+
+// pageSummary is a page of invoices as ids and counts, for comparing.
+type pageSummary struct {
+	IDs             []int64
+	Count, MaxCount int
+}
+
+func summarize(p listPage[invoiceRow]) pageSummary {
+	s := pageSummary{IDs: []int64{}, Count: p.count, MaxCount: p.maxCount}
+	for _, r := range p.items {
+		s.IDs = append(s.IDs, r.inv.ID)
+	}
+	return s
+}
+
+// TestKeyIndexFollowsWrites checks that every kind of write reaches the
+// next keyed page: an index built before it must not answer after it.
+func TestKeyIndexFollowsWrites(t *testing.T) {
+	t.Parallel()
+	srv, err := NewHandler(WithGenerated(GenerateOptions{Seed: 3, Invoices: 200}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := func() []int64 {
+		t.Helper()
+		lr, pred, err := parseListRequest(url.Values{"sortExpression": {"postedTimestamp"}, "pageSize": {"1000"}}, invoiceSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv.mu.RLock()
+		defer srv.mu.RUnlock()
+		want := summarize(runList(srv.store.invoiceRows(0), invoiceRow.id, invoiceSchema, lr, pred))
+		got := summarize(srv.store.invoiceKeyIndex(lr.sortField).page(lr, pred))
+		if !reflect.DeepEqual(want, got) {
+			t.Fatalf("index is stale:\n got %+v\nwant %+v", got, want)
+		}
+		return got.IDs
+	}
+	first := srv.store.invoiceOrder[0]
+	writes := []struct {
+		name  string
+		write func() error
+	}{
+		{"UpdateInvoice", func() error {
+			return srv.UpdateInvoice(first, func(inv *Invoice) { inv.PostedTimestamp = inv.PostedTimestamp.Add(500 * 24 * time.Hour) })
+		}},
+		{"DeleteInvoice", func() error { srv.DeleteInvoice(srv.store.invoiceOrder[1]); return nil }},
+		{"AddInvoice", func() error {
+			inv := *srv.store.invoices[srv.store.invoiceOrder[2]]
+			inv.ID, inv.Charges, inv.PaymentSchedules = 0, nil, nil
+			inv.PostedTimestamp = inv.PostedTimestamp.Add(-400 * 24 * time.Hour)
+			_, err := srv.AddInvoice(inv)
+			return err
+		}},
+	}
+	for _, w := range writes {
+		before := page()
+		if err := w.write(); err != nil {
+			t.Fatalf("%s: %v", w.name, err)
+		}
+		if after := page(); slices.Equal(before, after) {
+			t.Errorf("%s: the keyed page did not change", w.name)
+		}
+	}
+}
