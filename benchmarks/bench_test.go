@@ -363,26 +363,32 @@ const requestLatency = 20 * time.Millisecond
 func BenchmarkIterate100k(b *testing.B) {
 	url, conns := latencyServer(b, bigServer(b).Handler(), requestLatency)
 	for _, size := range []int{billingtest.MaxPageSize, billingtest.DefaultPageSize} {
-		b.Run("Pages"+strconv.Itoa(size), func(b *testing.B) { iterateModes(b, url, conns, size) })
+		b.Run("Pages"+strconv.Itoa(size), func(b *testing.B) {
+			iterateModes(b, url, conns, size, []iterateMode{
+				{"Sequential", func() []billing.RequestOption { return nil }},
+				{"Prefetch8", func() []billing.RequestOption { return []billing.RequestOption{billing.Prefetch(8)} }},
+			})
+		})
 	}
 }
 
-// iterateModes runs the Sequential and Prefetch8 sub-benchmarks of an
-// iteration of all bigTotal invoices from url. Besides the time, each
-// reports invoices/s; cpu-s/op, the CPU time the whole process (client,
-// in-process server and GC) spent per iteration, so that on a machine of c
-// cores no iteration can take less than cpu-s/op ÷ c; and conns/op, the
-// connections the server accepted per iteration (a new client starts with
-// none).
-func iterateModes(b *testing.B, url string, conns *atomic.Int64, pageSize int) {
-	for _, bc := range []struct {
-		name string
-		opts []billing.RequestOption
-	}{
-		{"Sequential", nil},
-		{"Prefetch8", []billing.RequestOption{billing.Prefetch(8)}},
-	} {
-		b.Run(bc.name, func(b *testing.B) {
+// iterateMode is a sub-benchmark of iterateModes: the request options of
+// one iteration, made afresh for each (a stable iteration needs a new
+// cursor).
+type iterateMode struct {
+	name string
+	opts func() []billing.RequestOption
+}
+
+// iterateModes runs one sub-benchmark per mode, each an iteration of all
+// bigTotal invoices from url. Besides the time, each reports invoices/s;
+// cpu-s/op, the CPU time the whole process (client, in-process server and
+// GC) spent per iteration, so that on a machine of c cores no iteration can
+// take less than cpu-s/op ÷ c; and conns/op, the connections the server
+// accepted per iteration (a new client starts with none).
+func iterateModes(b *testing.B, url string, conns *atomic.Int64, pageSize int, modes []iterateMode) {
+	for _, mode := range modes {
+		b.Run(mode.name, func(b *testing.B) {
 			c := fakeClient(b, url)
 			b.ReportAllocs()
 			runtime.GC() // the setup's garbage is not the iteration's cost
@@ -392,7 +398,7 @@ func iterateModes(b *testing.B, url string, conns *atomic.Int64, pageSize int) {
 			for b.Loop() {
 				n := 0
 				params := &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: pageSize}}
-				for _, err := range c.Invoices.All(context.Background(), params, bc.opts...) {
+				for _, err := range c.Invoices.All(context.Background(), params, mode.opts()...) {
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -555,7 +561,10 @@ func filteredPageURI(tb testing.TB, srv *billingtest.Server) (string, int) {
 // alone scales with Prefetch(8).
 func BenchmarkIterate100kReplay(b *testing.B) {
 	url, conns := latencyServer(b, replayHandler(recordedPages(b), bigTotal/billingtest.MaxPageSize), requestLatency)
-	iterateModes(b, url, conns, billingtest.MaxPageSize)
+	iterateModes(b, url, conns, billingtest.MaxPageSize, []iterateMode{
+		{"Sequential", func() []billing.RequestOption { return nil }},
+		{"Prefetch8", func() []billing.RequestOption { return []billing.RequestOption{billing.Prefetch(8)} }},
+	})
 }
 
 // recording is a fake's answers to GET /v1/Invoices in pages of

@@ -39,6 +39,10 @@
 //     BenchmarkIterate100kReplay is the same with the fake's answers
 //     replayed from memory, to show the SDK's scaling without the fake's
 //     CPU.
+//   - BenchmarkStable100k (e): the same iteration in stable mode
+//     (billing.Stable, keyed on postedTimestamp), one request at a time
+//     (StableSequential) against billing.Prefetch(8), which reads
+//     count-balanced key windows concurrently, with the metrics of (c).
 //   - BenchmarkFakeFilteredSortedPage (d): the fake answering one
 //     filtered, sorted middle page over 100,000 invoices, straight through
 //     its Handler.

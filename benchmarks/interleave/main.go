@@ -76,6 +76,15 @@ var comparisons = []comparison{
 		},
 		metrics: []metric{{"Pages1000/Prefetch8", "%cpu-floor"}, {"Pages1000/Prefetch8", "%cpu-avail"}, {"Pages1000/Prefetch8", "cpu-s/op"}, {"Pages1000/Sequential", "cpu-s/op"}, {"Pages1000/Prefetch8", "B/op"}},
 	},
+	{
+		name: "Stable100k", bench: "BenchmarkStable100k",
+		contenders: []string{"StableSequential", "StablePrefetch8"},
+		benchtime:  map[string]string{"StableSequential": "1x", "StablePrefetch8": "3x"},
+		ratios: []ratio{
+			{"StableSequential/StablePrefetch8 (speed-up)", "StableSequential", "StablePrefetch8", "ns/op"},
+		},
+		metrics: []metric{{"StablePrefetch8", "%cpu-floor"}, {"StablePrefetch8", "%cpu-avail"}, {"StablePrefetch8", "cpu-s/op"}, {"StableSequential", "cpu-s/op"}, {"StablePrefetch8", "B/op"}},
+	},
 }
 
 func main() {
