@@ -35,10 +35,30 @@ func decodeValue(r io.Reader, out any) error {
 	return jsonwire.ExpectEOF(dec)
 }
 
-// decodeList decodes a JSON array of items from r one item at a time,
-// straight from the stream: the tokenizer buffers a little of the body,
-// never the whole page. A null answer is an empty page.
-func decodeList[T any](r io.Reader, items *[]T, sizeHint int) error {
+// maxPageItems bounds the items of a page when neither the request nor
+// the answer's X-PageSize says how many it may hold (the reference's
+// maxima differ per entity and are "never below 1,000"). An item of three
+// bytes ({},) decodes into a struct of hundreds, so an unbounded page of a
+// hostile 64 MiB answer would take gigabytes.
+const maxPageItems = 100_000
+
+// pageItemLimit is the most items a page may hold: the page size asked
+// for, else the one the answer declares, else maxPageItems.
+func pageItemLimit(requested, declared int) int {
+	switch {
+	case requested > 0:
+		return requested
+	case declared > 0:
+		return min(declared, maxPageItems)
+	}
+	return maxPageItems
+}
+
+// decodeList decodes a JSON array of at most limit items from r one item
+// at a time, straight from the stream: the tokenizer buffers a little of
+// the body, never the whole page. A null answer is an empty page. A page
+// of more items is an ErrPagination.
+func decodeList[T any](r io.Reader, items *[]T, limit int) error {
 	dec := jsonwire.NewDecoder(r)
 	switch k := dec.PeekKind(); k {
 	case 'n':
@@ -56,14 +76,13 @@ func decodeList[T any](r io.Reader, items *[]T, sizeHint int) error {
 	default:
 		return fmt.Errorf("want a JSON array of items, got a JSON %s", jsonwire.KindName(k))
 	}
-	if sizeHint > 0 {
-		*items = make([]T, 0, min(sizeHint, 1000))
-	} else {
-		*items = []T{}
-	}
+	*items = make([]T, 0, min(limit, 1000))
 	var zero T
 	var a jsonwire.Arena // one for the page: its blocks are shared by its items
 	for jsonwire.More(dec) {
+		if len(*items) == limit {
+			return fmt.Errorf("%w: the page holds more than %d items", ErrPagination, limit)
+		}
 		*items = append(*items, zero)
 		it := &(*items)[len(*items)-1]
 		var err error
@@ -87,10 +106,11 @@ func decodeList[T any](r io.Reader, items *[]T, sizeHint int) error {
 // decodeListAnswer reads a whole 2xx list answer, within the client's
 // limit (see readAll), and decodes it into items, then closes the body.
 // Reading first keeps a page's memory bounded by the limit, whatever a
-// single value in it would make the tokenizer buffer. The body is read
+// single value in it would make the tokenizer buffer, and at most
+// maxItems items are decoded (see pageItemLimit). The body is read
 // into a buffer from bodies and given back once decoded: the decoders
 // copy whatever they keep.
-func decodeListAnswer[T any](resp *http.Response, items *[]T, sizeHint int, limit int64, bodies *bodyPool) error {
+func decodeListAnswer[T any](resp *http.Response, items *[]T, maxItems int, limit int64, bodies *bodyPool) error {
 	defer drainAndClose(resp.Body)
 	if err := checkJSONContentType(resp); err != nil {
 		return err
@@ -100,7 +120,7 @@ func decodeListAnswer[T any](resp *http.Response, items *[]T, sizeHint int, limi
 		return err
 	}
 	defer bodies.put(body)
-	return decodeList(bytes.NewBuffer(body), items, sizeHint) // a Buffer: read in place
+	return decodeList(bytes.NewBuffer(body), items, maxItems) // a Buffer: read in place
 }
 
 // bodyPool recycles the buffers that list answers are read into. A page

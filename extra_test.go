@@ -112,7 +112,7 @@ func TestExtraOnNestedResources(t *testing.T) {
 	body := `[{"id":1,"charges":[{"id":2,"taxCode":"S1","chargeTiers":[{"label":"a","band":3}]}],` +
 		`"invoiceCustomer":{"id":0,"segment":"smb"},"paymentSchedules":[{"status":"Due","dunningStep":1}]}]`
 	var items []Invoice
-	if err := decodeList(strings.NewReader(body), &items, 0); err != nil {
+	if err := decodeList(strings.NewReader(body), &items, maxPageItems); err != nil {
 		t.Fatal(err)
 	}
 	inv := items[0]

@@ -675,3 +675,49 @@ func TestHostileConnectionClosedMidHeaders(t *testing.T) {
 		})
 	}
 }
+
+// TestHostilePageOfEmptyObjects: a page of more items than it may hold
+// (more than asked for, more than its X-PageSize, or past the SDK's bound
+// when neither is given) is refused with ErrPagination while it is being
+// decoded. Three bytes ({},) per item would otherwise decode into
+// hundreds, so a hostile 64 MiB answer would take gigabytes.
+func TestHostilePageOfEmptyObjects(t *testing.T) {
+	t.Parallel()
+	page := func(n int) string { return "[" + strings.TrimSuffix(strings.Repeat("{},", n), ",") + "]" }
+	const jsonCT = "application/json; charset=utf-8"
+	tests := []struct {
+		name     string
+		body     string
+		header   []string
+		pageSize int
+		wantErr  bool
+	}{
+		{"as many as asked", page(10), nil, 10, false},
+		{"more than asked", page(11), nil, 10, true},
+		{"as many as X-PageSize", page(50), []string{"X-PageSize", "50"}, 0, false},
+		{"more than X-PageSize", page(51), []string{"X-PageSize", "50"}, 0, true},
+		{"the bound, no size given", page(100_000), nil, 0, false},
+		{"past the bound, no size given", page(100_001), nil, 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv, _ := fixedServer(t, 200, tt.body, append([]string{"Content-Type", jsonCT}, tt.header...)...)
+			var p *billing.Page[billing.Invoice]
+			err := noHang(t, func() (err error) {
+				p, err = hostileClient(t, srv.URL).Invoices.List(context.Background(), &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: tt.pageSize}})
+				return err
+			})
+			if !tt.wantErr {
+				if err != nil || len(p.Items) != strings.Count(tt.body, "{}") {
+					t.Fatalf("err = %v, want the page", err)
+				}
+				return
+			}
+			var de *billing.DecodeError
+			if !errors.Is(err, billing.ErrPagination) || !errors.As(err, &de) {
+				t.Fatalf("err = %v, want a *billing.DecodeError matching ErrPagination", err)
+			}
+		})
+	}
+}

@@ -217,7 +217,7 @@ func listPage[T any](ctx context.Context, c *Client, path string, q url.Values, 
 			return err
 		}
 		p.Response = Response{StatusCode: resp.StatusCode, Header: resp.Header, RateLimit: parseRateLimit(resp.Header, c.cfg.now())}
-		if err := decodeListAnswer(resp, &p.Items, pageSize, c.cfg.maxResponseBytes, &c.cfg.listBodies); err != nil {
+		if err := decodeListAnswer(resp, &p.Items, pageItemLimit(pageSize, p.PageSize), c.cfg.maxResponseBytes, &c.cfg.listBodies); err != nil {
 			return err
 		}
 		page = p
