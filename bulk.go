@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/billingapi/billing-go/internal/jsonwire"
 	"github.com/billingapi/billing-go/query"
 )
 
@@ -88,7 +89,7 @@ type bulkFilterOptionsWire struct {
 
 // MarshalJSON writes the lists comma-separated, as the API expects.
 func (o BulkFilterOptions) MarshalJSON() ([]byte, error) {
-	return json.Marshal(bulkFilterOptionsWire{
+	return jsonwire.Marshal(bulkFilterOptionsWire{
 		CustomerCreatedDateRangeStartDate:     NewTimestamp(o.CustomerCreatedDateRangeStartDate),
 		CustomerCreatedDateRangeEndDate:       NewTimestamp(o.CustomerCreatedDateRangeEndDate),
 		SubscriptionCreatedDateRangeStartDate: NewTimestamp(o.SubscriptionCreatedDateRangeStartDate),
@@ -110,7 +111,7 @@ func (o BulkFilterOptions) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads the comma-separated lists back.
 func (o *BulkFilterOptions) UnmarshalJSON(b []byte) error {
 	var w bulkFilterOptionsWire
-	if err := json.Unmarshal(b, &w); err != nil {
+	if err := jsonwire.Unmarshal(b, &w); err != nil {
 		return err
 	}
 	out := BulkFilterOptions{
@@ -225,9 +226,10 @@ func (p BulkPriceChangePreview) MarshalJSON() ([]byte, error) {
 	return p.Raw, nil
 }
 
-// Decode decodes the preview into v, for callers who know its shape.
+// Decode decodes the preview into v, for callers who know its shape,
+// with the SDK's JSON rules, as [Extra.Decode] does.
 func (p *BulkPriceChangePreview) Decode(v any) error {
-	return json.Unmarshal(p.Raw, v)
+	return jsonwire.Unmarshal(p.Raw, v)
 }
 
 // PreviewPriceChange previews pushing a plan's current prices out to its
@@ -281,11 +283,11 @@ func (j *BulkJob) UnmarshalJSON(b []byte) error {
 	var head struct {
 		ID int64 `json:"id"`
 	}
-	if err := json.Unmarshal(b, &head); err != nil {
+	if err := jsonwire.Unmarshal(b, &head); err != nil {
 		return err
 	}
 	var members Extra
-	if err := json.Unmarshal(b, &members); err != nil {
+	if err := jsonwire.Unmarshal(b, &members); err != nil {
 		return err
 	}
 	for name := range members {
@@ -309,12 +311,8 @@ func (j BulkJob) MarshalJSON() ([]byte, error) {
 	}
 	out := Extra{}
 	maps.Copy(out, j.Extra)
-	id, err := json.Marshal(j.ID)
-	if err != nil {
-		return nil, err
-	}
-	out["id"] = id
-	return json.Marshal(out)
+	out["id"] = strconv.AppendInt(nil, j.ID, 10)
+	return jsonwire.Marshal(out)
 }
 
 // Process submits a validated bulk job for processing and returns the job.

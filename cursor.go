@@ -3,10 +3,11 @@ package billing
 import (
 	"bytes"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/billingapi/billing-go/internal/jsonwire"
 )
 
 // Cursor is the position of a [Stable] iteration: how far it got, on which
@@ -99,7 +100,7 @@ func (s *cursorState) apply(m cursorMark) {
 // second and the ids delivered in that second.
 func (c *Cursor) MarshalText() ([]byte, error) {
 	c.settle()
-	b, err := json.Marshal(&c.st)
+	b, err := jsonwire.Marshal(&c.st)
 	if err != nil {
 		return nil, err
 	}
@@ -141,13 +142,8 @@ func decodeCursor(text []byte) (cursorState, error) {
 	if err != nil {
 		return st, fmt.Errorf("malformed cursor: bad base64")
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw[:n]))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&st); err != nil {
+	if err := jsonwire.UnmarshalStrict(raw[:n], &st); err != nil {
 		return st, fmt.Errorf("malformed cursor: bad JSON")
-	}
-	if dec.More() {
-		return st, fmt.Errorf("malformed cursor: trailing data")
 	}
 	return st, st.check()
 }

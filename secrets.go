@@ -1,11 +1,12 @@
 package billing
 
 import (
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"regexp"
 	"strings"
+
+	"github.com/billingapi/billing-go/internal/jsonwire"
 )
 
 // maskCard keeps the last four digits of a card number, the part that may
@@ -39,7 +40,7 @@ type replaceCardWire ReplaceCreditCardParams
 // them. The SDK sends the real values through its own wire type.
 func (p ReplaceCreditCardParams) MarshalJSON() ([]byte, error) {
 	r := p.redacted()
-	return json.Marshal((*replaceCardWire)(&r))
+	return jsonwire.Marshal((*replaceCardWire)(&r))
 }
 
 // redactedCardParams has the fields of ReplaceCreditCardParams but none of

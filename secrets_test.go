@@ -17,6 +17,7 @@ import (
 	"time"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/shopspring/decimal"
 )
 
 const (
@@ -212,6 +213,22 @@ func TestSecretsSlogReplaceCreditCardParams(t *testing.T) {
 			t.Errorf("non-secret fields missing: %v", line.Params)
 		}
 	})
+}
+
+// TestSecretsMarshalJSON checks the masked encoding that loggers and
+// tools get: the request body's form, amounts as bare numbers, with the
+// card number masked and the CVV redacted.
+func TestSecretsMarshalJSON(t *testing.T) {
+	p := billing.ReplaceCreditCardParams{
+		ID: 1001, CustomerID: 42, CardNumber: secCard, CVV: secCVV, ExpirationMonth: 12, ExpirationYear: 30,
+		PaymentCollectOptions: &billing.PaymentCollectOptions{CollectionAmount: decimal.RequireFromString("19.50")},
+	}
+	got, err := json.Marshal(p)
+	want := `{"id":1001,"customerId":42,"cardNumber":"************1111","cvv":"[REDACTED]",` +
+		`"expirationMonth":12,"expirationYear":30,"paymentCollectOptions":{"collectionAmount":19.5}}`
+	if err != nil || string(got) != want {
+		t.Errorf("json.Marshal = %s, %v\nwant %s", got, err, want)
+	}
 }
 
 func TestSecretsClientFmt(t *testing.T) {

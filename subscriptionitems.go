@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
+
+	"github.com/billingapi/billing-go/internal/jsonwire"
 )
 
 // SubscriptionItemsService lists the items of subscription products.
@@ -53,14 +55,18 @@ func (r *ItemReference) UnmarshalJSON(b []byte) error {
 		return nil
 	case len(b) > 0 && b[0] == '"':
 		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
+		if err := jsonwire.Unmarshal(b, &s); err != nil {
 			return err
 		}
 		*r = ItemReference{Value: s}
 		return nil
 	}
+	// encoding/json's Number rather than the engine's: the engine decodes
+	// it through its reflection, which reports a JSON value of another
+	// kind as an *UnmarshalTypeError, where the engine's own Number
+	// decodes itself and reports a bare *SemanticError.
 	var n json.Number
-	if err := json.Unmarshal(b, &n); err != nil {
+	if err := jsonwire.Unmarshal(b, &n); err != nil {
 		return fmt.Errorf("billing: item reference must be a string or a number: %w", err)
 	}
 	*r = ItemReference{Value: n.String(), IsNumber: true}
@@ -76,11 +82,11 @@ func (r ItemReference) MarshalJSON() ([]byte, error) {
 		}
 		return []byte(r.Value), nil
 	}
-	return json.Marshal(r.Value)
+	return jsonwire.Marshal(r.Value)
 }
 
 func isJSONNumber(s string) bool {
-	return s != "" && (s[0] == '-' || (s[0] >= '0' && s[0] <= '9')) && json.Valid([]byte(s))
+	return s != "" && (s[0] == '-' || (s[0] >= '0' && s[0] <= '9')) && jsonwire.Valid([]byte(s))
 }
 
 // ListSubscriptionItemsParams are the parameters of

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/internal/jsonwire"
 	"github.com/billingapi/billing-go/query"
 	"github.com/jarcoal/httpmock"
 )
@@ -261,6 +262,11 @@ func TestItemReferenceJSON(t *testing.T) {
 			var r billing.ItemReference
 			if err := json.Unmarshal([]byte(bad), &r); err == nil {
 				t.Errorf("decoded %s as %+v, want an error", bad, r)
+			}
+			// As encoding/json reported it, through the engine's v1 type.
+			var te *jsonwire.UnmarshalTypeError
+			if err := r.UnmarshalJSON([]byte(bad)); !errors.As(err, &te) {
+				t.Errorf("UnmarshalJSON(%s) = %v, want an *UnmarshalTypeError", bad, err)
 			}
 		})
 	}

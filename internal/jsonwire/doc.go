@@ -8,8 +8,16 @@
 // It owns the options every encode and decode uses: encoding/json's (v1)
 // semantics, as the engine's DefaultOptionsV1 give them, plus marshalers
 // that write decimal.Decimal, *decimal.Decimal and decimal.NullDecimal as
-// bare JSON numbers (never shopspring's package-level switches) and an
-// unmarshaler that parses decimals from the number's bytes.
+// bare JSON numbers (never shopspring's package-level switches), an
+// unmarshaler that parses decimals from the number's bytes, and a
+// marshaler and an unmarshaler that treat encoding/json's Number as
+// encoding/json does (the engine would take it for a plain string).
+// UnmarshalStrict adds what encoding/json's
+// Decoder.DisallowUnknownFields does.
+//
+// The SDK and the fake may name encoding/json's types (Extra is a map of
+// its RawMessage) but call none of its functions: JSON goes through here
+// (TestOneJSONEngine in the root package checks it).
 //
 // It also holds the small readers the generated, reflection-free decoders
 // are made of (ReadString, ReadDecimal, BeginObject and the rest). Each

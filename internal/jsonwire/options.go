@@ -22,6 +22,9 @@ type Decoder = jsontext.Decoder
 type Encoder = jsontext.Encoder
 
 // options are encoding/json's semantics with the SDK's decimal handling.
+// encoding/json's Number is handled as the engine's own v1 Number (a bare
+// number both ways), as encoding/json handles it in a caller's type: the
+// engine knows only its own, and would take it for a plain string.
 // They are built once, on first use, and never change: building them per
 // call cost a sixth of the fake's CPU in a sweep, and fresh marshaler sets
 // defeat the engine's per-type cache of arshalers.
@@ -32,8 +35,10 @@ var options = sync.OnceValue(func() json.Options {
 			json.MarshalToFunc(marshalDecimal),
 			json.MarshalToFunc(marshalDecimalPtr),
 			json.MarshalToFunc(marshalNullDecimal),
+			json.MarshalToFunc(func(enc *Encoder, n json1.Number) error { return Number(n).MarshalJSONTo(enc) }),
 		)),
 		json.WithUnmarshalers(json.JoinUnmarshalers(
+			json.UnmarshalFromFunc(func(d *Decoder, n *json1.Number) error { return (*Number)(n).UnmarshalJSONFrom(d) }),
 			json.UnmarshalFromFunc(func(d *Decoder, v *decimal.Decimal) error { return ReadDecimal(d, nil, v) }),
 			json.UnmarshalFromFunc(func(d *Decoder, v **decimal.Decimal) error { return ReadDecimalPtr(d, nil, v) }),
 		)),
@@ -46,6 +51,12 @@ var options = sync.OnceValue(func() json.Options {
 // tokenizer does.
 var decoderOptions = sync.OnceValue(func() json.Options {
 	return json.JoinOptions(options(), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+})
+
+// strictOptions are decoderOptions that also refuse members no field
+// matches, as encoding/json's Decoder.DisallowUnknownFields does.
+var strictOptions = sync.OnceValue(func() json.Options {
+	return json.JoinOptions(decoderOptions(), json.RejectUnknownMembers(true))
 })
 
 // Marshal encodes v with encoding/json's rules, except that decimals are
@@ -67,13 +78,39 @@ func NewDecoder(r io.Reader) *Decoder {
 
 // Unmarshal decodes exactly one JSON value from b into v, as
 // encoding/json.Unmarshal would, with the exceptions listed in the
-// package documentation for types with generated decoders.
+// package documentation for types with generated decoders. Input with no
+// value at all is io.ErrUnexpectedEOF.
 func Unmarshal(b []byte, v any) error {
 	dec := jsontext.NewDecoder(bytes.NewReader(b), decoderOptions())
 	if err := UnmarshalDecode(dec, v); err != nil {
-		return err
+		return noEOF(err)
 	}
 	return ExpectEOF(dec)
+}
+
+// UnmarshalStrict is Unmarshal that also fails on an object member that
+// no field of v matches (names match as in Unmarshal), as encoding/json
+// does after Decoder.DisallowUnknownFields. It is for the SDK's own
+// formats, such as a cursor's text, where an unknown member means the
+// text was not made by this SDK; types with their own decoder (the
+// generated ones among them) decide for themselves.
+func UnmarshalStrict(b []byte, v any) error {
+	dec := jsontext.NewDecoder(bytes.NewReader(b), strictOptions())
+	if err := json.UnmarshalDecode(dec, v); err != nil {
+		return noEOF(err)
+	}
+	return ExpectEOF(dec)
+}
+
+// noEOF turns io.EOF, the tokenizer's word for a stream with no more
+// values, into io.ErrUnexpectedEOF: a document with no value is cut
+// short, and a caller reading values in a loop must not take it for the
+// end (encoding/json says "unexpected end of JSON input").
+func noEOF(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
 }
 
 // UnmarshalDecode decodes the next value of dec into v: through v's
