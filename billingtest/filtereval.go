@@ -82,6 +82,16 @@ type filterSchema[T any] struct {
 	// rows into: a sort over every invoice would otherwise allocate, and
 	// leave the collector to scan, megabytes per request.
 	sortBufs sync.Pool
+	// complete, when set, finishes each row of a page. Filters and sorts
+	// visit every row, which must stay light; only a page's rows need what
+	// rendering them takes (see invoiceRow).
+	complete func(T) T
+}
+
+// completing sets the schema's complete function and returns the schema.
+func (sc *filterSchema[T]) completing(complete func(T) T) *filterSchema[T] {
+	sc.complete = complete
+	return sc
 }
 
 // newSchema builds an endpoint's schema from the SDK's filter struct and

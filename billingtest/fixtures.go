@@ -983,7 +983,7 @@ func (s *Server) planFixtures(f *fixtureFile) (*fixturePlan, error) {
 		return 0, 0, 0, false
 	}
 
-	invInStore := func(id int64) bool { _, ok := st.invoices[id]; return ok }
+	invInStore := func(id int64) bool { return st.invoices.get(id) != nil }
 	for i := range f.Invoices {
 		fi := &f.Invoices[i]
 		at := fixtureAt("invoices", i, fi.ID)
@@ -1250,12 +1250,11 @@ func (s *Server) applyFixtures(p *fixturePlan) error {
 			return err
 		}
 	}
-	if n := len(p.invoices); n > 0 {
-		st.invoiceOrder = slices.Grow(st.invoiceOrder, n)
-	}
+	st.invoices.grow(len(p.invoices))
+	texts := &packer{texts: map[[3]string]string{}}
 	for i := range p.invoices {
-		// The plan is ours: hand the invoice over without a copy.
-		if _, err := s.insertInvoiceLocked(&p.invoices[i]); err != nil {
+		// The plan is ours: its invoices may take their ids in place.
+		if _, err := s.insertInvoiceLocked(&p.invoices[i], texts); err != nil {
 			return err
 		}
 	}

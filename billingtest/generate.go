@@ -833,28 +833,11 @@ func (g *generator) purchase(p int) (qty, price genMoney) {
 	return qty, newGenMoney(c, -2)
 }
 
-// genChunked hands out slices carved from shared slabs; each slice is capped
-// at its own length so that an append by a writer cannot spill into its
-// neighbour.
-type genChunked[T any] struct{ slab []T }
-
-func (c *genChunked[T]) take(need int) []T {
-	if cap(c.slab)-len(c.slab) < need {
-		c.slab = make([]T, 0, max(4096, need))
-	}
-	return c.slab[len(c.slab):len(c.slab):cap(c.slab)]
-}
-
-func (c *genChunked[T]) keep(s []T) []T {
-	c.slab = c.slab[:len(c.slab)+len(s)]
-	return s[:len(s):len(s)]
-}
-
 // maxInvoiceNumber is where a second Generate continues numbering.
 func genMaxInvoiceNumber(st *store) int64 {
 	var n int64
-	for _, inv := range st.invoices {
-		n = max(n, inv.InvoiceNumber)
+	for i := range st.invoices.len() {
+		n = max(n, st.invoices.byPosition(i).number())
 	}
 	return n
 }
@@ -887,11 +870,7 @@ func (g *generator) invoices() error {
 		return nil
 	}
 	st := g.s.store
-	if len(st.invoices) == 0 {
-		// Presized, so that 100,000 inserts do not regrow the map.
-		st.invoices = make(map[int64]*Invoice, n)
-	}
-	st.invoiceOrder = slices.Grow(st.invoiceOrder, n)
+	st.invoices.grow(n)
 	posted := make([]time.Duration, n)
 	for i := range posted {
 		posted[i] = g.runOrAny(g.between(0, g.span))
@@ -899,12 +878,15 @@ func (g *generator) invoices() error {
 	// Sorted, so that ids and invoice numbers rise with the posting date.
 	slices.Sort(posted)
 	number := max(genMaxInvoiceNumber(st), 1000)
-	invs := make([]Invoice, n)
-	var chargeSlab genChunked[Charge]
-	var schedSlab genChunked[billing.PaymentSchedule]
+	// One invoice, charges and schedules serve every invoice: the store
+	// keeps a packed copy. The packer shares the catalogue's charge texts.
+	var inv Invoice
+	chargeBuf := make([]Charge, 0, 6)
+	schedBuf := make([]billing.PaymentSchedule, 0, 2)
+	pk := &packer{texts: map[[3]string]string{}}
 	end := g.span
-	for i := range invs {
-		inv := &invs[i]
+	for i := range posted {
+		inv = Invoice{}
 		p := posted[i]
 		// A customer that exists by then; binary search keeps this
 		// O(log n).
@@ -924,7 +906,7 @@ func (g *generator) invoices() error {
 		// Charges: from one of the customer's subscriptions, from
 		// purchases, or both, 1 to 6 in all.
 		want := 1 + g.r.IntN(6)
-		charges := chargeSlab.take(6)
+		charges := chargeBuf[:0]
 		var sub *genSub
 		if len(cust.subs) > 0 && !g.pct(25) {
 			// One of the subscriptions running by then, without a slice:
@@ -1004,7 +986,7 @@ func (g *generator) invoices() error {
 				sub4 += ship.units4()
 			}
 		}
-		inv.Charges = chargeSlab.keep(charges)
+		inv.Charges = charges
 
 		// Taxes, discount, credit notes and payments, in 1e-4 units.
 		var tax4, disc4, credit4, pay4 int64
@@ -1064,7 +1046,7 @@ func (g *generator) invoices() error {
 		}
 
 		// One instalment, or now and then two a month apart.
-		sched := schedSlab.take(2)
+		sched := schedBuf[:0]
 		if g.pct(4) && amount4 >= 200 {
 			a1 := amount4 / 200 * 100
 			settled := pay4 + credit4
@@ -1080,7 +1062,7 @@ func (g *generator) invoices() error {
 			}
 			sched = append(sched, genInstalmentDec(pt, terms.days, amountDec, o, outstanding4))
 		}
-		inv.PaymentSchedules = schedSlab.keep(sched)
+		inv.PaymentSchedules = sched
 
 		if g.pct(25) {
 			inv.PoNumber = g.num("PO-", int64(g.r.IntN(100000)), 5)
@@ -1097,7 +1079,7 @@ func (g *generator) invoices() error {
 		if g.pct(5) {
 			inv.Notes = genNotes[g.r.IntN(len(genNotes))]
 		}
-		if _, err := g.s.insertInvoiceLocked(inv); err != nil {
+		if _, err := g.s.insertInvoiceLocked(&inv, pk); err != nil {
 			return err
 		}
 	}

@@ -33,7 +33,17 @@ func gtServer(t testing.TB, o GenerateOptions) *Server {
 func gtInvoiceIDs(srv *Server) []int64 {
 	srv.mu.RLock()
 	defer srv.mu.RUnlock()
-	return slices.Clone(srv.store.invoiceOrder)
+	return slices.Clone(srv.store.invoices.ids)
+}
+
+// storedInvoices returns the store's invoices in id order, as built from
+// their records. The caller holds the lock.
+func storedInvoices(st *store) []*Invoice {
+	out := make([]*Invoice, st.invoices.len())
+	for i := range out {
+		out[i] = st.invoices.byPosition(i).invoice()
+	}
+	return out
 }
 
 func TestGenerateDeterministic(t *testing.T) {
@@ -125,7 +135,7 @@ func TestGenerateDefaults(t *testing.T) {
 	from, to := DefaultGenerateStart, DefaultGenerateStart.AddDate(2, 0, 0)
 	srv.mu.RLock()
 	defer srv.mu.RUnlock()
-	for _, inv := range srv.store.invoices {
+	for _, inv := range storedInvoices(srv.store) {
 		if inv.PostedTimestamp.Before(from) || !inv.PostedTimestamp.Before(to) {
 			t.Fatalf("invoice %d posted %v, outside [%v, %v)", inv.ID, inv.PostedTimestamp, from, to)
 		}
@@ -147,16 +157,16 @@ func TestGenerateInvariants(t *testing.T) {
 	defer srv.mu.RUnlock()
 	st := srv.store
 
-	if len(st.invoiceOrder) != len(st.invoices) || !slices.IsSorted(st.invoiceOrder) {
-		t.Fatal("invoiceOrder is not the sorted invoice ids")
+	if !slices.IsSorted(st.invoices.ids) {
+		t.Fatal("the invoice ids are not sorted")
 	}
 	type tally map[string]int
 	seen := tally{}
 	balances := map[int64]decimal.Decimal{}
 	chargeIDs := map[int64]bool{}
 	var lastNumber int64
-	for _, id := range st.invoiceOrder {
-		inv := st.invoices[id]
+	for _, inv := range storedInvoices(st) {
+		id := inv.ID
 		if _, ok := st.customers[inv.CustomerID]; !ok {
 			t.Fatalf("invoice %d: unknown customer %d", id, inv.CustomerID)
 		}
@@ -407,7 +417,7 @@ func TestGenerateTwice(t *testing.T) {
 	}
 	srv.mu.RLock()
 	defer srv.mu.RUnlock()
-	ids := srv.store.invoiceOrder
+	ids := srv.store.invoices.ids
 	if len(ids) != 600 || !slices.IsSorted(ids) || len(slices.Compact(slices.Clone(ids))) != 600 {
 		t.Fatal("invoice ids not unique and sorted")
 	}
@@ -420,7 +430,7 @@ func TestGenerateTwice(t *testing.T) {
 		all[id] = kind
 	}
 	numbers := map[int64]bool{}
-	for _, inv := range srv.store.invoices {
+	for _, inv := range storedInvoices(srv.store) {
 		claim("invoice", inv.ID)
 		for _, c := range inv.Charges {
 			claim("charge", c.ID)

@@ -60,9 +60,9 @@ func (st *store) invoiceKeyIndex(field int) *keyIndex {
 		return k
 	}
 	key, compare := keyer(&invoiceSchema.fields[field], false)
-	items := make([]sortItem[invoiceRow], 0, len(st.invoiceOrder))
+	items := make([]sortItem[invoiceRow], 0, st.invoices.len())
 	for row := range st.invoiceRows(0) {
-		items = append(items, sortItem[invoiceRow]{row: row, id: row.inv.ID})
+		items = append(items, sortItem[invoiceRow]{row: row, id: row.rec.id})
 		key(&items[len(items)-1])
 	}
 	slices.SortFunc(items, func(a, b sortItem[invoiceRow]) int { return compare(&a, &b) })

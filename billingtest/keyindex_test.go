@@ -22,12 +22,12 @@ func TestKeyIndexAnswersAsRunListDoes(t *testing.T) {
 	}
 	// Billing runs post many invoices in one second (ties); one invoice
 	// loses its posting date (a missing key).
-	if err := srv.UpdateInvoice(srv.store.invoiceOrder[10], func(inv *Invoice) { inv.PostedTimestamp = time.Time{} }); err != nil {
+	if err := srv.UpdateInvoice(srv.store.invoices.byPosition(10).id, func(inv *Invoice) { inv.PostedTimestamp = time.Time{} }); err != nil {
 		t.Fatal(err)
 	}
-	mid := srv.store.invoices[srv.store.invoiceOrder[1500]].PostedTimestamp.UTC().Truncate(time.Second)
+	mid := srv.store.invoices.byPosition(1500).invoice().PostedTimestamp.UTC().Truncate(time.Second)
 	// And one is posted exactly on a bound below.
-	if err := srv.UpdateInvoice(srv.store.invoiceOrder[20], func(inv *Invoice) { inv.PostedTimestamp = mid }); err != nil {
+	if err := srv.UpdateInvoice(srv.store.invoices.byPosition(20).id, func(inv *Invoice) { inv.PostedTimestamp = mid }); err != nil {
 		t.Fatal(err)
 	}
 	sec := mid.Format("2006-01-02T15:04:05")
@@ -75,7 +75,7 @@ type pageSummary struct {
 func summarize(p listPage[invoiceRow]) pageSummary {
 	s := pageSummary{IDs: []int64{}, Count: p.count, MaxCount: p.maxCount}
 	for _, r := range p.items {
-		s.IDs = append(s.IDs, r.inv.ID)
+		s.IDs = append(s.IDs, r.rec.id)
 	}
 	return s
 }
@@ -103,7 +103,7 @@ func TestKeyIndexFollowsWrites(t *testing.T) {
 		}
 		return got.IDs
 	}
-	first := srv.store.invoiceOrder[0]
+	first := srv.store.invoices.byPosition(0).id
 	writes := []struct {
 		name  string
 		write func() error
@@ -111,9 +111,9 @@ func TestKeyIndexFollowsWrites(t *testing.T) {
 		{"UpdateInvoice", func() error {
 			return srv.UpdateInvoice(first, func(inv *Invoice) { inv.PostedTimestamp = inv.PostedTimestamp.Add(500 * 24 * time.Hour) })
 		}},
-		{"DeleteInvoice", func() error { srv.DeleteInvoice(srv.store.invoiceOrder[1]); return nil }},
+		{"DeleteInvoice", func() error { srv.DeleteInvoice(srv.store.invoices.byPosition(1).id); return nil }},
 		{"AddInvoice", func() error {
-			inv := *srv.store.invoices[srv.store.invoiceOrder[2]]
+			inv := *srv.store.invoices.byPosition(2).invoice()
 			inv.ID, inv.Charges, inv.PaymentSchedules = 0, nil, nil
 			inv.PostedTimestamp = inv.PostedTimestamp.Add(-400 * 24 * time.Hour)
 			_, err := srv.AddInvoice(inv)

@@ -9,9 +9,25 @@ import (
 // Encoding a list-all page of 1,000 invoices costs about 15 ms of CPU, most
 // of an integration sweep's cost on the fake's side; keeping the encoded
 // form makes the next sweep cheap. The budget holds the list form of about
-// 150,000 invoices, and keeps a fake of a million within its data plus
-// the budget.
+// 130,000 invoices (about 2 KB each).
 const listCacheBudget = 256 << 20
+
+// The cache gives way to data. The fake's live memory is its data plus
+// the cache, and the garbage collector's headroom (the default GOGC=100)
+// doubles both in resident memory; a cache of a fixed size would keep the
+// fake's memory from staying proportional to its data, and it helps a
+// sweep of a long list little anyway, since it holds only the list's
+// beginning. So the budget is what the invoices leave of listCacheRoom, at
+// most listCacheBudget: all of it up to 524,288 invoices, less beyond,
+// none from 786,432.
+const (
+	listCacheRoom = 768 << 20
+	// listCacheInvoiceCost is about what the fake keeps for an invoice
+	// (its record with charges and schedules, and its share of customers,
+	// subscriptions and items), to estimate the data's size from the
+	// number of invoices.
+	listCacheInvoiceCost = 1 << 10
+)
 
 // listCache keeps each invoice's encoding in list-all answers (id →
 // bytes) while the budget has room; past it, invoices are encoded on
@@ -20,6 +36,9 @@ const listCacheBudget = 256 << 20
 type listCache struct {
 	m    sync.Map // int64 → []byte
 	used atomic.Int64
+	// cut is how far below listCacheBudget the budget is (see fit); 0,
+	// the zero listCache's, is the whole budget.
+	cut atomic.Int64
 }
 
 // Load returns the cached encoding of invoice id.
@@ -34,7 +53,7 @@ func (c *listCache) Load(id int64) ([]byte, bool) {
 // Store keeps b as the encoding of invoice id, if the budget has room.
 func (c *listCache) Store(id int64, b []byte) {
 	n := int64(len(b))
-	if c.used.Add(n) > listCacheBudget {
+	if c.used.Add(n) > listCacheBudget-c.cut.Load() {
 		c.used.Add(-n)
 		return
 	}
@@ -47,5 +66,17 @@ func (c *listCache) Store(id int64, b []byte) {
 func (c *listCache) Delete(id int64) {
 	if v, ok := c.m.LoadAndDelete(id); ok {
 		c.used.Add(-int64(len(v.([]byte))))
+	}
+}
+
+// fit sets the budget for a fake of n invoices, and empties the cache when
+// it holds more than that. The caller holds the store's write lock, so no
+// Store runs meanwhile.
+func (c *listCache) fit(n int) {
+	budget := min(listCacheBudget, max(0, listCacheRoom-int64(n)*listCacheInvoiceCost))
+	c.cut.Store(listCacheBudget - budget)
+	if c.used.Load() > budget {
+		c.m.Clear()
+		c.used.Store(0)
 	}
 }

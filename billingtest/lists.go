@@ -47,34 +47,44 @@ func customerOf(st *store, id int64) *Customer {
 	return noCustomer
 }
 
-// invoiceRow is an invoice, what invoice filters read. Its customer is
-// looked up only by the Customer.* names, so that filters without them
-// skip a map lookup per invoice.
+// invoiceRow is an invoice, what invoice filters read: its packed record,
+// read in place, since a filter visits every invoice. inv, the invoice
+// itself, is built only for the rows of a page (see filterSchema.complete
+// and pageOfAllInvoices), which rendering takes. Its customer is looked up
+// only by the Customer.* names, so that filters without them skip a map
+// lookup per invoice.
 type invoiceRow struct {
+	rec *invoiceRecord
 	inv *Invoice
 	st  *store
 }
 
-func (r invoiceRow) id() int64 { return r.inv.ID }
+func (r invoiceRow) id() int64 { return r.rec.id }
 
-func (r invoiceRow) cust() *Customer { return customerOf(r.st, r.inv.CustomerID) }
+func (r invoiceRow) cust() *Customer { return customerOf(r.st, r.rec.customerID) }
+
+// withInvoice is r with its invoice built.
+func (r invoiceRow) withInvoice() invoiceRow {
+	r.inv = r.rec.invoice()
+	return r
+}
 
 // Getters shared by the two invoice lists; each list takes the names its
 // SDK filter struct has.
 var invoiceGetters = map[string]getter[invoiceRow]{
-	"createdTimestamp":   {time: func(r invoiceRow) time.Time { return r.inv.CreatedTimestamp }},
-	"effectiveTimestamp": {time: func(r invoiceRow) time.Time { return r.inv.EffectiveTimestamp }},
-	"postedTimestamp":    {time: func(r invoiceRow) time.Time { return r.inv.PostedTimestamp }},
-	"poNumber":           {text: func(r invoiceRow) string { return r.inv.PoNumber }},
-	"closingArBalance":   {decimal: func(r invoiceRow) decimal.Decimal { return r.inv.ClosingArBalance }},
-	"openingArBalance":   {decimal: func(r invoiceRow) decimal.Decimal { return r.inv.OpeningArBalance }},
-	"customerId":         {integer: func(r invoiceRow) (int64, bool) { return r.inv.CustomerID, true }},
-	"invoiceNumber":      {integer: func(r invoiceRow) (int64, bool) { return r.inv.InvoiceNumber, true }},
-	"erpId":              {text: func(r invoiceRow) string { return r.inv.ErpID }},
-	"crmId":              {text: func(r invoiceRow) string { return r.inv.CrmID }},
+	"createdTimestamp":   {time: func(r invoiceRow) time.Time { return r.rec.createdAt() }},
+	"effectiveTimestamp": {time: func(r invoiceRow) time.Time { return r.rec.effectiveAt() }},
+	"postedTimestamp":    {time: func(r invoiceRow) time.Time { return r.rec.postedAt() }},
+	"poNumber":           {text: func(r invoiceRow) string { return r.rec.po() }},
+	"closingArBalance":   {decimal: func(r invoiceRow) decimal.Decimal { return r.rec.closing() }},
+	"openingArBalance":   {decimal: func(r invoiceRow) decimal.Decimal { return r.rec.opening() }},
+	"customerId":         {integer: func(r invoiceRow) (int64, bool) { return r.rec.customerID, true }},
+	"invoiceNumber":      {integer: func(r invoiceRow) (int64, bool) { return r.rec.number(), true }},
+	"erpId":              {text: func(r invoiceRow) string { return r.rec.erp() }},
+	"crmId":              {text: func(r invoiceRow) string { return r.rec.crm() }},
 	// An invoice's instalments are its payment schedules.
-	"totalInstallments": {integer: func(r invoiceRow) (int64, bool) { return int64(len(r.inv.PaymentSchedules)), true }},
-	"accountingId":      {integer: nullableInt(func(r invoiceRow) int64 { return r.inv.AccountingID })},
+	"totalInstallments": {integer: func(r invoiceRow) (int64, bool) { return int64(r.rec.installments()), true }},
+	"accountingId":      {integer: nullableInt(func(r invoiceRow) int64 { return r.rec.accounting() })},
 
 	"Customer.AccountStatus":                {enum: func(r invoiceRow) string { return string(r.cust().AccountStatus) }, values: customerAccountStatuses},
 	"Customer.Status":                       {enum: func(r invoiceRow) string { return string(r.cust().Status) }, values: customerStatuses},
@@ -139,8 +149,10 @@ var itemGetters = map[string]getter[itemRow]{
 
 // The endpoints' schemas, from the SDK's filter structs.
 var (
+	// The list of all invoices builds a row's invoice only when its
+	// encoding is not cached (see store.listInvoiceJSON).
 	invoiceSchema         = newSchema("GET /v1/Invoices", billing.InvoiceFilter{}, invoiceGetters)
-	customerInvoiceSchema = newSchema("GET /v1/Customers/{customerId}/Invoices/", billing.CustomerInvoiceFilter{}, invoiceGetters)
+	customerInvoiceSchema = newSchema("GET /v1/Customers/{customerId}/Invoices/", billing.CustomerInvoiceFilter{}, invoiceGetters).completing(invoiceRow.withInvoice)
 	summarySchema         = newSchema("GET /v1/customers/{customerId}/invoiceSummaries", billing.InvoiceSummaryFilter{}, summaryGetters)
 	itemSchema            = newSchema("GET /v1/subscriptionProducts/{subscriptionProductId}/items", billing.SubscriptionProductItemFilter{}, itemGetters)
 )
@@ -149,12 +161,12 @@ var (
 // customer when customerID is not 0. The caller holds s.mu.
 func (st *store) invoiceRows(customerID int64) iter.Seq[invoiceRow] {
 	return func(yield func(invoiceRow) bool) {
-		for _, id := range st.invoiceOrder {
-			inv := st.invoices[id]
-			if inv == nil || (customerID != 0 && inv.CustomerID != customerID) {
+		for i := range st.invoices.len() {
+			rec := st.invoices.byPosition(i)
+			if customerID != 0 && rec.customerID != customerID {
 				continue
 			}
-			if !yield(invoiceRow{inv: inv, st: st}) {
+			if !yield(invoiceRow{rec: rec, st: st}) {
 				return
 			}
 		}
@@ -166,12 +178,12 @@ func (st *store) invoiceRows(customerID int64) iter.Seq[invoiceRow] {
 // index, so that reading every page stays linear in the total instead of
 // visiting every invoice on every request.
 func (st *store) pageOfAllInvoices(lr listRequest) listPage[invoiceRow] {
-	n := int64(len(st.invoiceOrder))
+	n := int64(st.invoices.len())
 	start := min(int64(lr.page)*int64(lr.size), n)
 	end := min(start+int64(lr.size), n)
 	page := listPage[invoiceRow]{count: int(n), maxCount: int(n), items: make([]invoiceRow, 0, end-start)}
-	for _, id := range st.invoiceOrder[start:end] {
-		page.items = append(page.items, invoiceRow{inv: st.invoices[id], st: st})
+	for i := start; i < end; i++ {
+		page.items = append(page.items, invoiceRow{rec: st.invoices.byPosition(int(i)), st: st})
 	}
 	return page
 }
@@ -260,7 +272,7 @@ func (s *Server) handleListInvoices(w http.ResponseWriter, r *http.Request) {
 	encoded := make([][]byte, len(page.items))
 	size := 2 + len(page.items)
 	for i, row := range page.items {
-		if encoded[i], err = s.store.listInvoiceJSON(row.inv); err != nil {
+		if encoded[i], err = s.store.listInvoiceJSON(row); err != nil {
 			s.mu.RUnlock()
 			s.writeError(w, http.StatusInternalServerError, errorKeyAPI, "encoding the answer: "+err.Error())
 			return
@@ -281,18 +293,19 @@ func (s *Server) handleListInvoices(w http.ResponseWriter, r *http.Request) {
 	s.writeRawJSON(w, http.StatusOK, append(*body, ']'))
 }
 
-// listInvoiceJSON is inv as a list-all answer writes it, from the bounded
-// cache when it holds the invoice (see listCache). The caller holds at
-// least the read lock; the bytes are not to be modified.
-func (st *store) listInvoiceJSON(inv *Invoice) ([]byte, error) {
-	if b, ok := st.listJSON.Load(inv.ID); ok {
+// listInvoiceJSON is row's invoice as a list-all answer writes it, from
+// the bounded cache when it holds the invoice (see listCache), else
+// unpacked and encoded. The caller holds at least the read lock; the
+// bytes are not to be modified.
+func (st *store) listInvoiceJSON(row invoiceRow) ([]byte, error) {
+	if b, ok := st.listJSON.Load(row.rec.id); ok {
 		return b, nil
 	}
-	b, err := jsonwire.Marshal(flat(st.renderInvoice(inv, chargesEmpty, false)))
+	b, err := jsonwire.Marshal(flat(st.renderInvoice(row.rec.invoice(), chargesEmpty, false)))
 	if err != nil {
 		return nil, err
 	}
-	st.listJSON.Store(inv.ID, b)
+	st.listJSON.Store(row.rec.id, b)
 	return b, nil
 }
 
@@ -350,14 +363,15 @@ func (s *Server) handleGetInvoice(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.RLock()
-	inv, found := s.store.invoices[id]
+	rec := s.store.invoices.get(id)
+	found := rec != nil
 	var out any
 	switch {
 	case !found:
 	case group:
-		out = grouped(s.store.renderInvoice(inv, chargesGrouped, tracked))
+		out = grouped(s.store.renderInvoice(rec.invoice(), chargesGrouped, tracked))
 	default:
-		out = flat(s.store.renderInvoice(inv, chargesFlat, tracked))
+		out = flat(s.store.renderInvoice(rec.invoice(), chargesFlat, tracked))
 	}
 	s.mu.RUnlock()
 	if !found {
@@ -388,7 +402,7 @@ func (s *Server) handleInvoiceSummaries(w http.ResponseWriter, r *http.Request) 
 	}
 	rows := func(yield func(summaryRow) bool) {
 		for row := range s.store.invoiceRows(customerID) {
-			if !yield(summaryRow{inv: row.inv, cust: cust, now: now}) {
+			if !yield(summaryRow{inv: row.rec.invoice(), cust: cust, now: now}) {
 				return
 			}
 		}

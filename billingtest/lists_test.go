@@ -948,8 +948,7 @@ func ltBenchServer(n int) *Server {
 			ClosingArBalance: decimal.New(int64(rng.IntN(100_000)), -2),
 		}
 		inv.PaymentSchedules = defaultSchedule(inv)
-		s.store.invoices[id] = inv
-		s.store.invoiceOrder = append(s.store.invoiceOrder, id)
+		s.store.invoices.insert((&packer{}).pack(inv))
 	}
 	return s
 }

@@ -2,7 +2,6 @@ package billingtest
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/shopspring/decimal"
 )
@@ -17,36 +16,36 @@ import (
 func (s *Server) DeleteInvoice(id int64) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.store.invoices[id]; !ok {
+	if !s.store.invoices.delete(id) {
 		return false
 	}
-	delete(s.store.invoices, id)
-	if i, found := slices.BinarySearch(s.store.invoiceOrder, id); found {
-		s.store.invoiceOrder = slices.Delete(s.store.invoiceOrder, i, i+1)
-	}
 	s.store.invoiceChanged(id)
+	s.store.listJSON.fit(s.store.invoices.len())
 	return true
 }
 
-// UpdateInvoice changes an invoice in place with change, which must not
-// change its id or customer, and sets its modifiedTimestamp to the fake's
-// clock unless change set another.
+// UpdateInvoice changes an invoice with change, which must not change its
+// id or customer, and sets its modifiedTimestamp to the fake's clock
+// unless change set another. change gets a copy of the invoice, which the
+// fake stores back when change returns; a refused change leaves the
+// invoice as it was, charges included.
 func (s *Server) UpdateInvoice(id int64, change func(*Invoice)) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	inv, ok := s.store.invoices[id]
-	if !ok {
+	rec := s.store.invoices.get(id)
+	if rec == nil {
 		return fmt.Errorf("UpdateInvoice: invoice %d does not exist", id)
 	}
-	was := *inv
+	inv := rec.invoice()
+	was := inv.ModifiedTimestamp
 	change(inv)
-	if inv.ID != was.ID || inv.CustomerID != was.CustomerID {
-		*inv = was
+	if inv.ID != rec.id || inv.CustomerID != rec.customerID {
 		return fmt.Errorf("UpdateInvoice: the id and customer of invoice %d cannot change", id)
 	}
-	if inv.ModifiedTimestamp.Equal(was.ModifiedTimestamp) {
+	if inv.ModifiedTimestamp.Equal(was) {
 		inv.ModifiedTimestamp = s.now()
 	}
+	*rec = (&packer{}).pack(inv)
 	s.store.invoiceChanged(id)
 	return nil
 }
@@ -57,8 +56,8 @@ func (s *Server) UpdateInvoice(id int64, change func(*Invoice)) error {
 func (s *Server) WriteOffInvoice(id int64) error {
 	s.mu.RLock()
 	var balance decimal.Decimal
-	if inv, ok := s.store.invoices[id]; ok {
-		balance = outstandingBalance(inv)
+	if rec := s.store.invoices.get(id); rec != nil {
+		balance = outstandingBalance(rec.invoice())
 	}
 	s.mu.RUnlock()
 	if _, f := s.writeOff(id, balance); f != nil {

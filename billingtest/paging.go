@@ -164,6 +164,7 @@ func runList[T any](src iter.Seq[T], id func(T) int64, sc *filterSchema[T], lr l
 		if out.items == nil {
 			out.items = []T{}
 		}
+		sc.completePage(out.items)
 		return out
 	}
 
@@ -194,7 +195,18 @@ func runList[T any](src iter.Seq[T], id func(T) int64, sc *filterSchema[T], lr l
 	for i := range win {
 		out.items[i] = win[i].row
 	}
+	sc.completePage(out.items)
 	return out
+}
+
+// completePage finishes the rows of a page with sc.complete, if set.
+func (sc *filterSchema[T]) completePage(items []T) {
+	if sc.complete == nil {
+		return
+	}
+	for i := range items {
+		items[i] = sc.complete(items[i])
+	}
 }
 
 // setPageHeaders writes the nine X-* headers; see listRequest.

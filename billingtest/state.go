@@ -97,8 +97,8 @@ func (st *store) fixtures() *fixtureFile {
 	for _, id := range st.subOrder {
 		f.Subscriptions = append(f.Subscriptions, dumpSubscription(st.subscriptions[id]))
 	}
-	for _, id := range st.invoiceOrder {
-		f.Invoices = append(f.Invoices, dumpInvoice(st.invoices[id]))
+	for i := range st.invoices.len() {
+		f.Invoices = append(f.Invoices, dumpInvoice(st.invoices.byPosition(i).invoice()))
 	}
 	for _, d := range sortedValues(st.drafts, func(d *DraftInvoice) int64 { return d.ID }) {
 		fd := fixtureDraft{ID: d.ID, CustomerID: d.CustomerID, Created: billing.NewTimestamp(d.Created)}

@@ -18,11 +18,11 @@ type store struct {
 	listJSON listCache
 	// gen counts the changes to invoices; keyIndexes, built from them,
 	// are dropped when it moves.
-	gen           uint64
-	keyIndexes    keyIndexes
-	customers     map[int64]*Customer
-	invoices      map[int64]*Invoice
-	invoiceOrder  []int64 // ascending ids, for stable, fast listing
+	gen        uint64
+	keyIndexes keyIndexes
+	customers  map[int64]*Customer
+	// invoices are packed (see invoiceRecord) and listed in id order.
+	invoices      invoiceTable
 	drafts        map[int64]*DraftInvoice
 	cards         map[int64]*CreditCard
 	wallets       map[int64]*WalletMethod
@@ -52,7 +52,6 @@ func newStore() *store {
 
 func (st *store) init() {
 	st.customers = map[int64]*Customer{}
-	st.invoices = map[int64]*Invoice{}
 	st.drafts = map[int64]*DraftInvoice{}
 	st.cards = map[int64]*CreditCard{}
 	st.wallets = map[int64]*WalletMethod{}
@@ -130,13 +129,14 @@ func (s *Server) addInvoiceLocked(inv Invoice) (int64, error) {
 	// Copy what the caller may still hold: charge ids are assigned in place.
 	inv.Charges = slices.Clone(inv.Charges)
 	inv.PaymentSchedules = slices.Clone(inv.PaymentSchedules)
-	return s.insertInvoiceLocked(&inv)
+	return s.insertInvoiceLocked(&inv, &packer{})
 }
 
-// insertInvoiceLocked stores inv itself, not a copy, so that the generator
-// can hand over invoices and charges carved from large slabs without a
-// copy or an allocation each. The caller must hold s.mu and give up inv.
-func (s *Server) insertInvoiceLocked(inv *Invoice) (int64, error) {
+// insertInvoiceLocked assigns inv its ids and defaults, in place, and
+// stores it packed with p; the store keeps nothing of inv itself, so that
+// the generator can reuse one Invoice for all it makes. The caller must
+// hold s.mu.
+func (s *Server) insertInvoiceLocked(inv *Invoice, p *packer) (int64, error) {
 	if _, ok := s.store.customers[inv.CustomerID]; !ok {
 		return 0, fmt.Errorf("AddInvoice: unknown customer %d", inv.CustomerID)
 	}
@@ -144,7 +144,7 @@ func (s *Server) insertInvoiceLocked(inv *Invoice) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("AddInvoice: %w", err)
 	}
-	if _, dup := s.store.invoices[id]; dup {
+	if s.store.invoices.get(id) != nil {
 		return 0, fmt.Errorf("AddInvoice: invoice %d exists", id)
 	}
 	inv.ID = id
@@ -174,8 +174,8 @@ func (s *Server) insertInvoiceLocked(inv *Invoice) (int64, error) {
 	if inv.PaymentSchedules == nil {
 		inv.PaymentSchedules = defaultSchedule(inv)
 	}
-	s.store.invoices[id] = inv
-	s.store.invoiceOrder = insertSorted(s.store.invoiceOrder, id)
+	s.store.invoices.insert(p.pack(inv))
+	s.store.listJSON.fit(s.store.invoices.len())
 	s.store.gen++
 	return id, nil
 }

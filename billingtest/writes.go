@@ -69,10 +69,11 @@ func (s *Server) handleWriteOff(w http.ResponseWriter, r *http.Request) {
 func (s *Server) writeOff(id int64, amount decimal.Decimal) (billing.Invoice, *failure) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	inv, ok := s.store.invoices[id]
-	if !ok {
+	rec := s.store.invoices.get(id)
+	if rec == nil {
 		return billing.Invoice{}, fail(http.StatusNotFound, "invoice %d does not exist", id)
 	}
+	inv := rec.invoice()
 	balance := outstandingBalance(inv)
 	if !balance.IsPositive() {
 		return billing.Invoice{}, fail(http.StatusBadRequest, "invoice %d has no outstanding balance to write off", id)
@@ -94,6 +95,7 @@ func (s *Server) writeOff(id int64, amount decimal.Decimal) (billing.Invoice, *f
 	}
 	inv.totalWriteoffs = inv.totalWriteoffs.Add(amount)
 	inv.ModifiedTimestamp = s.now()
+	*rec = (&packer{}).pack(inv)
 	s.store.invoiceChanged(id)
 	out := s.store.renderInvoice(inv, chargesGrouped, true)
 	out.CrmID = strPtr(inv.CrmID) // the reference shows crmId in the write-off answer
