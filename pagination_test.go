@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest"
 	"github.com/jarcoal/httpmock"
 )
 
@@ -263,5 +265,45 @@ func TestNilContextIterator(t *testing.T) {
 	}
 	if w.sent() != 0 {
 		t.Error("sent with a nil context")
+	}
+}
+
+// TestPagingHeadersThroughAnInProcessHandler: a transport that serves the
+// fake's Handler in process with httptest.ResponseRecorder hands the SDK
+// the header map as the fake wrote it (X-CurrentPage, as the reference
+// spells it, not Go's X-Currentpage). The SDK still reads every paging
+// header, and iteration works.
+func TestPagingHeadersThroughAnInProcessHandler(t *testing.T) {
+	t.Parallel()
+	srv, err := billingtest.NewHandler(billingtest.WithGenerated(billingtest.GenerateOptions{Seed: 1, Invoices: 25}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		w := httptest.NewRecorder()
+		srv.Handler().ServeHTTP(w, r)
+		return w.Result(), nil
+	})}
+	c, err := billing.NewClient(srv.APIKey(), billing.WithBaseURL("http://127.0.0.1"), billing.WithHTTPClient(hc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := c.Invoices.List(context.Background(), &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageNumber: 1, PageSize: 10}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := billing.PageInfo{Count: 25, MaxCount: 25, CurrentPage: 1, NextPage: 2, PreviousPage: 0, PageSize: 10, MaxPageIndex: 3, SortOrder: "Ascending", SortExpression: "id"}
+	if p.PageInfo != want {
+		t.Errorf("PageInfo = %+v\nwant %+v", p.PageInfo, want)
+	}
+	n := 0
+	for _, err := range c.Invoices.All(context.Background(), &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 10}}, billing.Prefetch(2)) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n != 25 {
+		t.Errorf("iterated %d invoices, want 25", n)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -193,6 +194,7 @@ func (c *Client) checkRetry(cl *call) retryablehttp.CheckRetry {
 func (c *Client) handleResponse(cl *call) retryablehttp.ResponseHandlerFunc {
 	return func(resp *http.Response) error {
 		cl.attempt.handled = true
+		canonicalizeHeader(resp.Header)
 		if resp.StatusCode < 200 || resp.StatusCode > 299 {
 			defer resp.Body.Close() // not drained: apiError read all it will
 			return c.apiError(cl, resp)
@@ -212,6 +214,29 @@ func (c *Client) handleResponse(cl *call) retryablehttp.ResponseHandlerFunc {
 			return c.decodeError(cl, resp, err)
 		}
 		return nil
+	}
+}
+
+// canonicalizeHeader files the names of h under Go's canonical form, as
+// net/http's client does when it reads an answer off the wire. An
+// in-process transport may hand over a handler's header map as the
+// handler wrote it (httptest.ResponseRecorder does, and the fake writes
+// X-CurrentPage as the reference spells it), and Header.Get would then
+// miss it. Names that fold together keep their values in the order of
+// the names as written, sorted, so that the result never depends on map
+// order.
+func canonicalizeHeader(h http.Header) {
+	var odd []string
+	for k := range h {
+		if http.CanonicalHeaderKey(k) != k {
+			odd = append(odd, k)
+		}
+	}
+	slices.Sort(odd)
+	for _, k := range odd {
+		ck := http.CanonicalHeaderKey(k)
+		h[ck] = append(h[ck], h[k]...)
+		delete(h, k)
 	}
 }
 

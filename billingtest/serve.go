@@ -22,6 +22,11 @@ const maxRequestBody = 1 << 20
 // apart, faults first (like a proxy in front of the service), then
 // authentication, throttling and the endpoint.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Body == nil {
+		// A client-side request handed straight to Handler by an
+		// in-process transport: net/http's server always sets a Body.
+		r.Body = http.NoBody
+	}
 	if isControlPath(r.URL.EscapedPath()) {
 		s.serveControl(w, r)
 		return
