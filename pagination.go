@@ -217,7 +217,7 @@ func listPage[T any](ctx context.Context, c *Client, path string, q url.Values, 
 			return err
 		}
 		p.Response = Response{StatusCode: resp.StatusCode, Header: resp.Header, RateLimit: parseRateLimit(resp.Header, c.cfg.now())}
-		if err := decodeListAnswer(resp, &p.Items, pageItemLimit(pageSize, p.PageSize), c.cfg.maxResponseBytes, &c.cfg.listBodies); err != nil {
+		if err := decodeListAnswer(resp, &p.Items, pageItemLimit(pageSize, p.PageSize), c.cfg.maxResponseBytes, &c.cfg.listBodies, slotFrom(ctx)); err != nil {
 			return err
 		}
 		page = p
@@ -305,13 +305,13 @@ func samePage[T any](a, b *Page[T]) bool {
 	if len(a.Items) != len(b.Items) || len(a.Items) == 0 {
 		return false
 	}
-	firstA, okA := any(a.Items[0]).(identified)
-	firstB, okB := any(b.Items[0]).(identified)
+	firstA, okA := any(&a.Items[0]).(identified) // pointers: no copy of the items
+	firstB, okB := any(&b.Items[0]).(identified)
 	if !okA || !okB {
 		return false
 	}
-	lastA := any(a.Items[len(a.Items)-1]).(identified)
-	lastB := any(b.Items[len(b.Items)-1]).(identified)
+	lastA := any(&a.Items[len(a.Items)-1]).(identified)
+	lastB := any(&b.Items[len(b.Items)-1]).(identified)
 	return firstA.entityID() == firstB.entityID() && lastA.entityID() == lastB.entityID()
 }
 

@@ -12,9 +12,12 @@ import (
 // pages ahead, concurrently, once the first page has told how many pages
 // there are (X-Count and X-PageSize). Pages are still yielded strictly in
 // order, and hold exactly the items a sequential iteration would yield.
-// At most n requests are in flight and at most 2n pages are held in
-// memory beyond the one being yielded (pages that arrived ahead of their
-// turn wait while the next requests run).
+// At most n requests are in flight, retries included, and at most 2n
+// pages are held in memory beyond the one being yielded (pages that
+// arrived ahead of their turn wait while the next requests run). A
+// request stops counting once its answer has been read, while the page is
+// decoded, so that decoding does not hold the next request back; the
+// requests start in page order.
 //
 // Breaking out of the loop or cancelling the context stops every fetch and
 // waits for them, so no goroutine outlives the iteration. Retries work as
@@ -132,31 +135,28 @@ func prefetchRange[T any](ctx context.Context, head *Page[T], to, n int, capture
 		wg.Wait()
 	}()
 
-	// A fetch holds one of n slots while it runs, not until its page is
-	// yielded: a page that finished early but waits for the pages before
-	// it would otherwise keep a slot idle, and the pipeline would run
-	// below n requests whenever pages finish out of order, which on a
-	// busy machine is all the time. Up to 2n pages are queued, so that n
-	// fetches can run while n pages wait their turn.
-	slots := make(chan struct{}, n)
+	// A fetch holds one of n slots only while its request is on the wire
+	// (see requestSlots), not until its page is yielded: a page that
+	// finished early but waits for the pages before it would otherwise keep
+	// a slot idle. Up to 2n pages are queued, so that n fetches can run
+	// while n pages wait their turn.
+	slots, decoders := make(requestSlots, n), newDecoders()
 	queue := make([]chan fetched[T], 0, 2*n)
 	next := from
+	turn := make(chan struct{})
+	close(turn) // the first fetch goes first
 	launch := func() {
 		ch := make(chan fetched[T], 1) // buffered: a fetch finishing after a break never blocks
 		queue = append(queue, ch)
 		page := next
 		next++
+		s := &slot{slots: slots, decoders: decoders, turn: turn, took: make(chan struct{})}
+		turn = s.took
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			select {
-			case slots <- struct{}{}:
-			case <-ctx.Done():
-				ch <- fetched[T]{nil, ctx.Err()}
-				return
-			}
-			p, err := fetch(ctx, page)
-			<-slots
+			p, err := fetch(withSlot(ctx, s), page)
+			s.done()
 			ch <- fetched[T]{p, err}
 		}()
 	}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -202,3 +204,118 @@ func TestPrefetchOptionValidation(t *testing.T) {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// inFlight is a transport that counts the requests on the wire, from
+// RoundTrip until their answer's body has been read to the end or closed,
+// and records the most at once. The first wide requests for items (not
+// the one-item probes of stable mode, nor the first page, which a plain
+// iteration reads alone) wait at a barrier until wide requests are out,
+// so that a pipeline that never reaches its width fails (after 10 s)
+// instead of passing by luck; every seventh request gets a 503 (never the
+// retry of one that got it), which the SDK retries within the same bound.
+type inFlight struct {
+	base    http.RoundTripper
+	wide    int
+	now     atomic.Int32
+	most    atomic.Int32
+	started atomic.Int32
+	waiting atomic.Int32
+	barrier chan struct{}
+	opened  sync.Once
+	timeout atomic.Bool
+	failed  sync.Map // URLs answered with a 503 once
+}
+
+func newInFlight(base http.RoundTripper, wide int) *inFlight {
+	return &inFlight{base: base, wide: wide, barrier: make(chan struct{})}
+}
+
+func (f *inFlight) RoundTrip(r *http.Request) (*http.Response, error) {
+	n := f.now.Add(1)
+	for m := f.most.Load(); n > m && !f.most.CompareAndSwap(m, n); m = f.most.Load() {
+	}
+	k := f.started.Add(1)
+	if n >= int32(f.wide) {
+		f.opened.Do(func() { close(f.barrier) })
+	}
+	q := r.URL.Query()
+	firstPage := q.Get("pageNumber") == "0" && !q.Has("query")
+	if q.Get("pageSize") != "1" && !firstPage && f.waiting.Add(1) <= int32(f.wide) {
+		select {
+		case <-f.barrier:
+		case <-time.After(10 * time.Second):
+			f.timeout.Store(true) // never reached the width: fail, but do not hang
+			f.opened.Do(func() { close(f.barrier) })
+		}
+	}
+	if k%7 == 0 && f.failOnce(r.URL.String()) {
+		return &http.Response{StatusCode: 503, Header: http.Header{"Retry-After": {"0"}}, Body: &doneBody{ReadCloser: http.NoBody, done: f.finish}, Request: r}, nil
+	}
+	resp, err := f.base.RoundTrip(r)
+	if err != nil {
+		f.finish()
+		return nil, err
+	}
+	resp.Body = &doneBody{ReadCloser: resp.Body, done: f.finish}
+	return resp, nil
+}
+
+func (f *inFlight) finish() { f.now.Add(-1) }
+
+// failOnce reports whether the request for url has not been failed yet,
+// and records that it now is: a retry is never failed again, so that no
+// call runs out of retries whatever the interleaving.
+func (f *inFlight) failOnce(url string) bool {
+	_, failed := f.failed.LoadOrStore(url, true)
+	return !failed
+}
+
+// doneBody calls done once, at the end of the body or when it is closed.
+type doneBody struct {
+	io.ReadCloser
+	once sync.Once
+	done func()
+}
+
+func (b *doneBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF {
+		b.once.Do(b.done)
+	}
+	return n, err
+}
+
+func (b *doneBody) Close() error {
+	b.once.Do(b.done)
+	return b.ReadCloser.Close()
+}
+
+// TestPrefetchKeepsAtMostNRequestsInFlight: Prefetch(n), plain and
+// stable, has at most n requests on the wire at any moment, retries
+// included, and does reach n.
+func TestPrefetchKeepsAtMostNRequestsInFlight(t *testing.T) {
+	verifyNoLeaks(t)
+	srv := prefetchServer(t, 2000)
+	for _, tc := range []struct {
+		name string
+		opts func() []billing.RequestOption
+	}{
+		{"plain", func() []billing.RequestOption { return nil }},
+		{"stable", func() []billing.RequestOption { return []billing.RequestOption{billing.Stable(new(billing.Cursor))} }},
+	} {
+		for _, n := range []int{2, 5} {
+			t.Run(fmt.Sprint(tc.name, " ", n), func(t *testing.T) {
+				f := newInFlight(http.DefaultTransport, n)
+				c := srv.Client(billing.WithHTTPClient(&http.Client{Transport: f}))
+				opts := append(tc.opts(), billing.Prefetch(n))
+				ids, err := collect(t, c.Invoices.All(context.Background(), &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 40}}, opts...))
+				if err != nil || len(ids) != 2000 {
+					t.Fatalf("%d ids, %v", len(ids), err)
+				}
+				if got := f.most.Load(); got != int32(n) || f.timeout.Load() {
+					t.Errorf("at most %d requests in flight (barrier timed out: %v), want exactly %d at the most", got, f.timeout.Load(), n)
+				}
+			})
+		}
+	}
+}

@@ -57,11 +57,12 @@ import (
 // restart. The pages a Pages loop receives hold only the items not yielded
 // before; their X-* headers describe the keyed request. With [Prefetch](n),
 // n >= 2, the remaining key range is split into windows of whole seconds,
-// balanced with the X-Count of 2n one-item requests, and up to n windows
-// are read at once, each with every guarantee above; items are still
-// yielded in key order, and the windows ahead of the one being yielded
-// hold at most 4n pages in all. Calls that are not iterators ignore this
-// option.
+// of about four pages each, placed with one-item requests (the item at
+// each boundary's position), and up to 2n windows are read at once, with
+// at most n requests in flight (as [Prefetch] counts them), each with
+// every guarantee above; items are still yielded in key order, and the
+// windows ahead of the one being yielded hold at most 8n pages in all.
+// Calls that are not iterators ignore this option.
 func Stable(cur *Cursor) RequestOption { return StableBy(cur, "") }
 
 // StableBy is [Stable] on the given key field: a date filter name of the
@@ -172,8 +173,6 @@ type stableRun struct {
 type stableReq struct {
 	run          *stableRun
 	lower, upper time.Time
-	// desc sorts descending on the key: a probe for the last item.
-	desc bool
 }
 
 type stableReqKey struct{}
@@ -216,9 +215,6 @@ func (r *stableReq) prepare(path string, q url.Values, lo ListOptions, filter an
 	}
 	q.Set("sortExpression", run.key.name)
 	q.Set("sortOrder", string(query.Ascending))
-	if r.desc {
-		q.Set("sortOrder", string(query.Descending))
-	}
 	return nil
 }
 
@@ -313,7 +309,9 @@ func keyReader[T any](jsonName string) (func(*T) time.Time, error) {
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		if name == jsonName && f.Type == tsType {
 			return func(v *T) time.Time {
-				return reflect.ValueOf(v).Elem().Field(i).Interface().(Timestamp).Time
+				// Through a pointer: boxing the Timestamp itself would
+				// allocate for every item of every page.
+				return reflect.ValueOf(v).Elem().Field(i).Addr().Interface().(*Timestamp).Time
 			}, nil
 		}
 	}
@@ -322,7 +320,7 @@ func keyReader[T any](jsonName string) (func(*T) time.Time, error) {
 
 // idOf reads an item's id.
 func idOf[T any](v *T) (int64, error) {
-	e, ok := any(*v).(identified)
+	e, ok := any(v).(identified) // the pointer: boxing *v would copy the item to the heap
 	if !ok {
 		return 0, fmt.Errorf("billing: %T has no id to page on", *v)
 	}

@@ -1,10 +1,8 @@
 package billing
 
 import (
-	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"time"
 )
@@ -17,11 +15,13 @@ import (
 // every guarantee of the sequential iteration; the last window is open, so
 // that items added at the end are read as sequentially.
 //
-// Only the window being yielded (the head) is read at the pace of the
-// loop; the others read ahead into a shared allowance of 4n pages, so that
-// n windows keep a request each in flight while the head is yielded. A
-// window that has used the allowance waits until pages before it are
-// yielded, or until it becomes the head.
+// Up to 2n windows are read at once, with at most n requests on the wire
+// (see requestSlots): a window decoding its last page has no request out,
+// and another one's can go. One of the n is kept for the window being
+// yielded, whose pages the loop waits for. Only the window being yielded (the head) is
+// read at the pace of the loop; the others read ahead into a shared
+// allowance of 8n pages. A window that has used the allowance waits until
+// pages before it are yielded, or until it becomes the head.
 
 // windowMsg is one page of a window, with the cursor positions of its
 // items, or the window's error. ahead says the page holds one of the
@@ -33,14 +33,19 @@ type windowMsg[T any] struct {
 	ahead bool
 }
 
-// windowsPerWorker is how many windows each concurrent reader gets at
-// most: more windows balance uneven ones better, at the cost of a few
-// more requests. The probes that place them bound them too.
-const windowsPerWorker = 3
+// windowPages is the size of a window, in pages: small enough that the
+// windows read ahead of the one being yielded fit in the allowance, large
+// enough that placing them (a one-item request per window) costs a
+// fraction of the requests that read them.
+const windowPages = 4
+
+// maxWindows bounds the windows of one iteration, and so the requests
+// that place them: past it, windows grow.
+const maxWindows = 4096
 
 // pagesAheadPerWorker is the allowance of pages read ahead per concurrent
 // window.
-const pagesAheadPerWorker = 4
+const pagesAheadPerWorker = 8
 
 // window is one window being read: its pages, and head, closed when the
 // loop starts yielding them.
@@ -52,7 +57,13 @@ type window[T any] struct {
 func (s *stableState[T]) windows(ctx context.Context, n int, capture *Response, yield func(*Page[T], error) bool) {
 	ctx, cancel := context.WithCancel(context.WithValue(withPacer(ctx, &pacer{}), captureKey{}, true))
 	defer cancel()
-	bounds, err := s.split(ctx, n)
+	var wg sync.WaitGroup
+	defer func() {
+		cancel()
+		wg.Wait()
+	}()
+	slots, others, decoders := make(requestSlots, n), make(requestSlots, n-1), newDecoders()
+	bounds, err := s.split(ctx, slots, &wg)
 	if err != nil {
 		if !errors.Is(err, errEmptyKeyRange) {
 			yield(nil, err)
@@ -63,66 +74,107 @@ func (s *stableState[T]) windows(ctx context.Context, n int, capture *Response, 
 		s.sequential(ctx, time.Time{}, yield)
 		return
 	}
-	var wg sync.WaitGroup
-	defer func() {
-		cancel()
-		wg.Wait()
-	}()
 	ahead := make(chan struct{}, pagesAheadPerWorker*n)
-	// Window i reads [bounds[i-1], bounds[i]); window 0 from the cursor,
-	// the last one open-ended.
+	// Window i reads from the end of window i-1 (the first from the
+	// cursor) to bounds[i], the last one open-ended; a window whose end is
+	// not past its start is empty. They start in order, as soon
+	// as their end is known and fewer than 2n are reading: a window read
+	// to its end waits for its turn without a reader.
 	wins := make([]window[T], len(bounds)+1)
-	start := func(i int) {
-		win := window[T]{pages: make(chan windowMsg[T], cap(ahead)+1), head: make(chan struct{})}
-		wins[i] = win
+	for i := range wins {
+		wins[i] = window[T]{pages: make(chan windowMsg[T], 2*windowPages+2), head: make(chan struct{})}
+	}
+	// read reads window i up to end (zero: open), from the cursor when it
+	// is the first window with items, else from second from.
+	read := func(i int, atCursor bool, from int64, end time.Time) {
+		win := wins[i]
+		defer close(win.pages)
 		w := &stableState[T]{run: s.run, cur: &Cursor{}, w: s.w, fetch: s.fetch, keyOf: s.keyOf}
-		if i == 0 {
+		if atCursor {
 			w.cur.st = s.cur.st
 			w.cur.st.IDs = append([]int64(nil), s.cur.st.IDs...)
 		} else {
-			w.cur.st = cursorState{Started: true, Sec: bounds[i-1].Unix()}
+			w.cur.st = cursorState{Started: true, Sec: from}
 		}
-		var end time.Time
-		if i < len(bounds) {
-			end = bounds[i]
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer close(win.pages)
-			send := func(m windowMsg[T]) bool {
-				// A place in the allowance, unless this is the head.
+		sl := &slot{slots: slots, others: others, head: win.head, decoders: decoders}
+		defer sl.done()
+		ctx := withSlot(ctx, sl)
+		send := func(m windowMsg[T]) bool {
+			// A place in the allowance, unless this is the head.
+			select {
+			case <-win.head:
+			default:
 				select {
+				case ahead <- struct{}{}:
+					m.ahead = true
 				case <-win.head:
-				default:
-					select {
-					case ahead <- struct{}{}:
-						m.ahead = true
-					case <-win.head:
-					case <-ctx.Done():
-						return false
-					}
-				}
-				select {
-				case win.pages <- m:
-					return true
 				case <-ctx.Done():
 					return false
 				}
 			}
-			w.sequential(ctx, end, func(p *Page[T], err error) bool {
-				if err != nil {
-					return send(windowMsg[T]{err: err})
-				}
-				p.cursor = nil
-				return send(windowMsg[T]{page: p, marks: append([]cursorMark(nil), w.cur.pending...)})
-			})
+			select {
+			case win.pages <- m:
+				return true
+			case <-ctx.Done():
+				return false
+			}
+		}
+		w.sequential(ctx, end, func(p *Page[T], err error) bool {
+			if err != nil {
+				return send(windowMsg[T]{err: err})
+			}
+			p.cursor = nil
+			return send(windowMsg[T]{page: p, marks: append([]cursorMark(nil), w.cur.pending...)})
+		})
+	}
+	readers := make(chan struct{}, 2*n)
+	wg.Go(func() {
+		// from is where the next window starts: the cursor's second until
+		// a window has been started.
+		from, atCursor := minKeySec, true
+		if s.cur.st.Started {
+			from = s.cur.st.Sec
+		}
+		i := 0
+		defer func() {
+			for ; i < len(wins); i++ {
+				close(wins[i].pages) // never read: the loop sees them end
+			}
 		}()
-	}
-	next := 0
-	for ; next < len(wins) && next < n; next++ {
-		start(next)
-	}
+		for ; i < len(wins); i++ {
+			var end time.Time
+			if i < len(bounds) {
+				b := bounds[i]
+				select {
+				case <-b.done:
+				case <-ctx.Done():
+					return
+				}
+				if b.err != nil {
+					wins[i].pages <- windowMsg[T]{err: b.err} // buffered: never blocks
+					close(wins[i].pages)
+					i++
+					return
+				}
+				if b.sec <= from {
+					close(wins[i].pages) // no second of its own: empty
+					continue
+				}
+				end = time.Unix(b.sec, 0).UTC()
+			}
+			select {
+			case readers <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			win, first, start := i, atCursor, from // the loop moves on
+			wg.Go(func() {
+				defer func() { <-readers }()
+				read(win, first, start, end)
+			})
+			from, atCursor = end.Unix(), false
+		}
+	})
 	for i := range wins {
 		close(wins[i].head)
 		for m := range wins[i].pages {
@@ -149,32 +201,39 @@ func (s *stableState[T]) windows(ctx context.Context, n int, capture *Response, 
 			yield(nil, err)
 			return
 		}
-		if next < len(wins) {
-			start(next)
-			next++
-		}
 	}
 }
 
-// split returns the boundaries between windows: whole seconds, ascending,
-// after the cursor; none when the range is too small to be worth it.
-func (s *stableState[T]) split(ctx context.Context, n int) ([]time.Time, error) {
+// windowEnd is the end of a window: the key second of the item at a
+// position, found by a one-item request that runs while earlier windows
+// are read.
+type windowEnd struct {
+	done chan struct{} // closed when sec or err is set
+	sec  int64         // 0 when the position is past the end
+	err  error
+}
+
+// split plans the windows: the first one-item request gives the number of
+// items (X-Count), then one one-item request per window end reads the key
+// of the item at that position (page p of size 1 is the item at position
+// p in key order), so that windows hold about windowPages pages each, the
+// first one page. Those requests run in the background, in wg, taking
+// slots like any other; a window starts once its end is known. Items
+// that move meanwhile only unbalance the windows: each still reads its
+// key range stably. No ends means the range is too small to split.
+func (s *stableState[T]) split(ctx context.Context, slots requestSlots, wg *sync.WaitGroup) ([]*windowEnd, error) {
 	st := s.cur.st
 	lower := time.Time{}
 	if st.Started {
 		lower = time.Unix(st.Sec, 0).UTC()
 	}
-	probe := func(ctx context.Context, upper time.Time, desc bool) (*Page[T], error) {
-		return s.fetch(ctx, &stableReq{run: s.run, lower: lower, upper: upper, desc: desc}, 0, 1)
+	probe := func(pos int) (*Page[T], error) {
+		sl := &slot{slots: slots}
+		defer sl.done()
+		return s.fetch(withSlot(ctx, sl), &stableReq{run: s.run, lower: lower}, pos, 1)
 	}
-	// The first and the last item, at once: the key range to split.
-	var first, last *Page[T]
-	var lastErr error
-	var wg sync.WaitGroup
-	wg.Go(func() { last, lastErr = probe(ctx, time.Time{}, true) })
-	first, err := probe(ctx, time.Time{}, false)
-	wg.Wait()
-	if err = cmp.Or(err, lastErr); err != nil {
+	first, err := probe(0)
+	if err != nil {
 		return nil, err
 	}
 	if s.keyOf == nil {
@@ -183,55 +242,24 @@ func (s *stableState[T]) split(ctx context.Context, n int) ([]time.Time, error) 
 		}
 	}
 	total := first.Count
-	if total < 2*s.w || len(first.Items) == 0 || len(last.Items) == 0 {
+	if total < 2*s.w || len(first.Items) == 0 {
 		return nil, nil
 	}
-	lo, hi := s.keyOf(&first.Items[0]).Unix(), s.keyOf(&last.Items[0]).Unix()+1
-	windows := min(n*windowsPerWorker, total/s.w)
-	if hi-lo < 2 || windows < 2 {
-		return nil, nil
-	}
-	// Probe counts at evenly spaced seconds, concurrently: two rounds of
-	// n requests, as each round costs a round trip before any item is
-	// read.
-	probes := int(min(int64(2*n), hi-lo-1))
-	at := make([]int64, probes)
-	cum := make([]int, probes)
-	errs := make([]error, probes)
-	sem := make(chan struct{}, n)
-	for j := range probes {
-		at[j] = lo + (hi-lo)*int64(j+1)/int64(probes+1)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			p, err := probe(ctx, time.Unix(at[j], 0).UTC(), false)
-			if err == nil && p.Count < 0 {
-				err = fmt.Errorf("%w: no X-Count to split the key range by", ErrPagination)
+	size := max(windowPages*s.w, (total+maxWindows-1)/maxWindows)
+	var ends []*windowEnd
+	for pos := s.w; pos < total; pos += size {
+		e := &windowEnd{done: make(chan struct{})}
+		ends = append(ends, e)
+		wg.Go(func() {
+			defer close(e.done)
+			p, err := probe(pos)
+			switch {
+			case err != nil:
+				e.err = err
+			case len(p.Items) > 0:
+				e.sec = s.keyOf(&p.Items[0]).Unix()
 			}
-			if err == nil {
-				cum[j] = p.Count
-			}
-			errs[j] = err
-		}()
+		})
 	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
-	}
-	// A boundary where the running count first reaches each share.
-	var bounds []time.Time
-	share := 1
-	for j := range probes {
-		if cum[j] >= total*share/windows {
-			if len(bounds) == 0 || bounds[len(bounds)-1].Unix() < at[j] {
-				bounds = append(bounds, time.Unix(at[j], 0).UTC())
-			}
-			for share < windows && cum[j] >= total*share/windows {
-				share++
-			}
-		}
-	}
-	return bounds, nil
+	return ends, nil
 }

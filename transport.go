@@ -140,6 +140,7 @@ func (c *Client) retryClient(cl *call) *retryablehttp.Client {
 			if p := pacerFrom(req.Context()); p != nil {
 				p.wait(req.Context()) // a 429 elsewhere in the pipeline holds this attempt back
 			}
+			slotFrom(req.Context()).take(req.Context()) // a prefetch pipeline's bound on requests in flight
 			cl.attempt.start(retry + 1)
 		},
 		CheckRetry: c.checkRetry(cl),
