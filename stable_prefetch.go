@@ -39,6 +39,9 @@ type windowMsg[T any] struct {
 // fraction of the requests that read them.
 const windowPages = 4
 
+// tailWindows is how many one-page windows end the range.
+const tailWindows = 3
+
 // maxWindows bounds the windows of one iteration, and so the requests
 // that place them: past it, windows grow.
 const maxWindows = 4096
@@ -213,11 +216,11 @@ type windowEnd struct {
 	err  error
 }
 
-// split plans the windows: the first one-item request gives the number of
-// items (X-Count), then one one-item request per window end reads the key
-// of the item at that position (page p of size 1 is the item at position
-// p in key order), so that windows hold about windowPages pages each, the
-// first one page. Those requests run in the background, in wg, taking
+// split plans the windows: one one-item request per window end reads the
+// key of the item at that position (page p of size 1 is the item at
+// position p in key order), so that windows hold about windowPages pages
+// each, the first one page. The first of them, made here, also gives the
+// number of items (X-Count). Those requests run in the background, in wg, taking
 // slots like any other; a window starts once its end is known. Items
 // that move meanwhile only unbalance the windows: each still reads its
 // key range stably. No ends means the range is too small to split.
@@ -232,7 +235,9 @@ func (s *stableState[T]) split(ctx context.Context, slots requestSlots, wg *sync
 		defer sl.done()
 		return s.fetch(withSlot(ctx, sl), &stableReq{run: s.run, lower: lower}, pos, 1)
 	}
-	first, err := probe(0)
+	// The end of the first window comes with the number of items: the
+	// first window can start at once.
+	first, err := probe(s.w)
 	if err != nil {
 		return nil, err
 	}
@@ -245,9 +250,18 @@ func (s *stableState[T]) split(ctx context.Context, slots requestSlots, wg *sync
 	if total < 2*s.w || len(first.Items) == 0 {
 		return nil, nil
 	}
+	ends := []*windowEnd{{done: make(chan struct{}), sec: s.keyOf(&first.Items[0]).Unix()}}
+	close(ends[0].done)
 	size := max(windowPages*s.w, (total+maxWindows-1)/maxWindows)
-	var ends []*windowEnd
-	for pos := s.w; pos < total; pos += size {
+	// The last windows are one page each too: when the loop reaches them
+	// the others are done, and a long last window would be read alone,
+	// one request at a time.
+	tail := total - tailWindows*s.w
+	for pos := s.w + size; pos < total; pos += size {
+		if pos > tail {
+			pos = tail + (pos-tail)/s.w*s.w
+			size = s.w
+		}
 		e := &windowEnd{done: make(chan struct{})}
 		ends = append(ends, e)
 		wg.Go(func() {
