@@ -8,17 +8,18 @@ import (
 )
 
 // Stable iteration with Prefetch(n): the key range still to read is split
-// into windows of whole seconds holding about the same number of items,
-// found with X-Count of one-item requests; up to n windows are read at once,
-// each as a sequential stable iteration of its own range, and their pages
-// are yielded in key order. A second never spans two windows, so each keeps
-// every guarantee of the sequential iteration; the last window is open, so
-// that items added at the end are read as sequentially.
+// into windows of whole seconds, of about windowPages pages each (the
+// first and the last tailWindows one page), placed by one-item requests
+// for the item at each window's end position (see split). Each window is
+// read as a sequential stable iteration of its own range, and their pages
+// are yielded in key order. A second never spans two windows, so each
+// keeps every guarantee of the sequential iteration; the last window is
+// open, so that items added at the end are read as sequentially.
 //
 // Up to 2n windows are read at once, with at most n requests on the wire
 // (see requestSlots): a window decoding its last page has no request out,
 // and another one's can go. One of the n is kept for the window being
-// yielded, whose pages the loop waits for. Only the window being yielded (the head) is
+// yielded (the head), whose pages the loop waits for. Only the head is
 // read at the pace of the loop; the others read ahead into a shared
 // allowance of 8n pages. A window that has used the allowance waits until
 // pages before it are yielded, or until it becomes the head.

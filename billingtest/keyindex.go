@@ -18,7 +18,8 @@ import (
 // a stable sweep of 100,000 invoices spent most of its time there.
 //
 // An index is built on first use and dropped when the store changes
-// (store.changed), so that it never answers from stale data.
+// (store.gen moves with every write to an invoice), so that it never
+// answers from stale data.
 
 // keyIndexes caches a store's key indexes, one per date field of the list
 // of all invoices.
