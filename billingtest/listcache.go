@@ -89,9 +89,14 @@ func (c *listCache) fit(n int) {
 	budget := min(listCacheBudget, max(0, listCacheRoom-int64(n)*listCacheInvoiceCost))
 	c.cut.Store(listCacheBudget - budget)
 	if c.used.Load() > budget {
-		c.mu.Lock()
-		c.m = nil
-		c.mu.Unlock()
-		c.used.Store(0)
+		c.clear()
 	}
+}
+
+// clear drops every encoding.
+func (c *listCache) clear() {
+	c.mu.Lock()
+	c.m = nil
+	c.used.Store(0)
+	c.mu.Unlock()
 }
