@@ -44,8 +44,10 @@ var (
 	// encoded. Nothing was sent, so nothing was applied.
 	ErrInvalidParams = errors.New("billing: invalid parameters")
 	// ErrPagination matches a failed iteration over pages: the server did
-	// not advance to the page that was asked for, or sent a paging header
-	// that cannot be read. Iterating further would repeat or skip items.
+	// not advance to the page that was asked for, sent a paging header
+	// that cannot be read, or sent a page of more items than it may hold
+	// (the page size asked for, else its X-PageSize, else 100,000).
+	// Iterating further would repeat or skip items.
 	ErrPagination = errors.New("billing: pagination failed")
 )
 

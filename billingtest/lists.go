@@ -49,8 +49,10 @@ func customerOf(st *store, id int64) *Customer {
 
 // invoiceRow is an invoice, what invoice filters read: its packed record,
 // read in place, since a filter visits every invoice. inv, the invoice
-// itself, is built only for the rows of a page (see filterSchema.complete
-// and pageOfAllInvoices), which rendering takes. Its customer is looked up
+// itself, is built only for the rows of a page that rendering needs it
+// for: by filterSchema.complete for a customer's invoices, and by
+// store.listInvoiceJSON, only when the encoding is not cached, for the
+// list of all invoices. Its customer is looked up
 // only by the Customer.* names, so that filters without them skip a map
 // lookup per invoice.
 type invoiceRow struct {

@@ -54,7 +54,7 @@ type listRequest struct {
 	sortField int
 	desc      bool
 	// keyed is an ascending sort on a date field, which a key index can
-	// answer (see keyindex.go); key is then the range that the filter's
+	// answer (see keyindex.go; the list of all invoices keeps them); key is then the range that the filter's
 	// conditions on that field admit (nil: no such condition), and
 	// keyOnly says the filter has no other condition.
 	keyed   bool
