@@ -207,15 +207,16 @@ func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { retu
 
 // inFlight is a transport that counts the requests on the wire, from
 // RoundTrip until their answer's body has been read to the end or closed,
-// and records the most at once. The first wide requests for items (not
-// the one-item probes of stable mode, nor the first page, which a plain
-// iteration reads alone) wait at a barrier until wide requests are out,
-// so that a pipeline that never reaches its width fails (after 10 s)
-// instead of passing by luck; every seventh request gets a 503 (never the
-// retry of one that got it), which the SDK retries within the same bound.
+// and records the most at once. The first wide requests (but those
+// alone says the pipeline needs answered before it can widen) wait at a
+// barrier until wide requests are out, so that a pipeline that never
+// reaches its width fails (after 10 s) instead of passing by luck; every
+// seventh request gets a 503 (never the retry of one that got it), which
+// the SDK retries within the same bound.
 type inFlight struct {
 	base    http.RoundTripper
 	wide    int
+	alone   func(*http.Request) bool
 	now     atomic.Int32
 	most    atomic.Int32
 	started atomic.Int32
@@ -226,8 +227,8 @@ type inFlight struct {
 	failed  sync.Map // URLs answered with a 503 once
 }
 
-func newInFlight(base http.RoundTripper, wide int) *inFlight {
-	return &inFlight{base: base, wide: wide, barrier: make(chan struct{})}
+func newInFlight(base http.RoundTripper, wide int, alone func(*http.Request) bool) *inFlight {
+	return &inFlight{base: base, wide: wide, alone: alone, barrier: make(chan struct{})}
 }
 
 func (f *inFlight) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -238,9 +239,7 @@ func (f *inFlight) RoundTrip(r *http.Request) (*http.Response, error) {
 	if n >= int32(f.wide) {
 		f.opened.Do(func() { close(f.barrier) })
 	}
-	q := r.URL.Query()
-	firstPage := q.Get("pageNumber") == "0" && !q.Has("query")
-	if q.Get("pageSize") != "1" && !firstPage && f.waiting.Add(1) <= int32(f.wide) {
+	if !f.alone(r) && f.waiting.Add(1) <= int32(f.wide) {
 		select {
 		case <-f.barrier:
 		case <-time.After(10 * time.Second):
@@ -297,15 +296,22 @@ func TestPrefetchKeepsAtMostNRequestsInFlight(t *testing.T) {
 	verifyNoLeaks(t)
 	srv := prefetchServer(t, 2000)
 	for _, tc := range []struct {
-		name string
-		opts func() []billing.RequestOption
+		name  string
+		opts  func() []billing.RequestOption
+		alone func(*http.Request) bool
 	}{
-		{"plain", func() []billing.RequestOption { return nil }},
-		{"stable", func() []billing.RequestOption { return []billing.RequestOption{billing.Stable(new(billing.Cursor))} }},
+		// A plain iteration reads its first page alone, to learn the
+		// number of pages.
+		{"plain", func() []billing.RequestOption { return nil }, func(r *http.Request) bool { return r.URL.Query().Get("pageNumber") == "0" }},
+		// A stable one places its windows with one-item requests, which
+		// the windows wait for.
+		{"stable", func() []billing.RequestOption { return []billing.RequestOption{billing.Stable(new(billing.Cursor))} }, func(r *http.Request) bool {
+			return r.URL.Query().Get("pageSize") == "1"
+		}},
 	} {
 		for _, n := range []int{2, 5} {
 			t.Run(fmt.Sprint(tc.name, " ", n), func(t *testing.T) {
-				f := newInFlight(http.DefaultTransport, n)
+				f := newInFlight(http.DefaultTransport, n, tc.alone)
 				c := srv.Client(billing.WithHTTPClient(&http.Client{Transport: f}))
 				opts := append(tc.opts(), billing.Prefetch(n))
 				ids, err := collect(t, c.Invoices.All(context.Background(), &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 40}}, opts...))

@@ -62,7 +62,10 @@ import (
 // at most n requests in flight (as [Prefetch] counts them), each with
 // every guarantee above; items are still yielded in key order, and the
 // windows ahead of the one being yielded hold at most 8n pages in all.
-// Calls that are not iterators ignore this option.
+// The first page and the one-item requests that place the next windows
+// (at pages 1, 5 and 9; n requests at most) go out together, before the
+// number of items is known: on a shorter list some of them find nothing. Calls
+// that are not iterators ignore this option.
 func Stable(cur *Cursor) RequestOption { return StableBy(cur, "") }
 
 // StableBy is [Stable] on the given key field: a date filter name of the

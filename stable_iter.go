@@ -35,7 +35,7 @@ func stablePages[T any](ctx context.Context, cfg *stableConfig, prefetch int, ca
 			s.windows(ctx, prefetch, capture, yield)
 			return
 		}
-		s.sequential(ctx, time.Time{}, yield)
+		s.sequential(ctx, time.Time{}, nil, yield)
 	}
 }
 
@@ -49,8 +49,9 @@ type stableState[T any] struct {
 }
 
 // sequential pages through the key range up to end (zero: open), one
-// request at a time. It returns false when the iteration must stop.
-func (s *stableState[T]) sequential(ctx context.Context, end time.Time, yield func(*Page[T], error) bool) bool {
+// request at a time. It returns false when the iteration must stop. A
+// lead, when given, stands for the answer to the first request.
+func (s *stableState[T]) sequential(ctx context.Context, end time.Time, lead *leadPage[T], yield func(*Page[T], error) bool) bool {
 	stalls := 0
 	for {
 		if err := ctx.Err(); err != nil {
@@ -72,7 +73,16 @@ func (s *stableState[T]) sequential(ctx context.Context, end time.Time, yield fu
 		case st.Started:
 			req.lower = time.Unix(st.Sec, 0).UTC()
 		}
-		p, err := s.fetch(ctx, req, n, l)
+		var p *Page[T]
+		var err error
+		full := false
+		if lead != nil && !inside {
+			p, full = lead.page, lead.full
+		} else {
+			p, err = s.fetch(ctx, req, n, l)
+			full = err == nil && len(p.Items) >= l && p.HasNext()
+		}
+		lead = nil
 		if errors.Is(err, errEmptyKeyRange) {
 			return true
 		}
@@ -96,7 +106,6 @@ func (s *stableState[T]) sequential(ctx context.Context, end time.Time, yield fu
 				return false
 			}
 		}
-		full := len(p.Items) >= l && p.HasNext()
 		out, marks, lastPos, err := s.scan(p, st, req, inside, n*l)
 		if errors.Is(err, errLostPlace) {
 			// The second changed under the window: read it from its start.

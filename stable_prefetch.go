@@ -9,12 +9,19 @@ import (
 
 // Stable iteration with Prefetch(n): the key range still to read is split
 // into windows of whole seconds, of about windowPages pages each (the
-// first and the last tailWindows one page), placed by one-item requests
-// for the item at each window's end position (see split). Each window is
-// read as a sequential stable iteration of its own range, and their pages
-// are yielded in key order. A second never spans two windows, so each
-// keeps every guarantee of the sequential iteration; the last window is
-// open, so that items added at the end are read as sequentially.
+// first and the last tailWindows one page), each read as a sequential
+// stable iteration of its own range, their pages yielded in key order. A
+// window starts at the second of the item at a page's start (page q of
+// the key range from the cursor's second), which a one-item request finds
+// while earlier windows are read. A second never spans two windows, so
+// each keeps every guarantee of the sequential iteration; the last window
+// is open, so that items added at the end are read as sequentially.
+//
+// The first requests go out at once: page 0, which is the first window's
+// first page, and the starts of the next windows (see firstRequests),
+// before any answer has told how many items there are (X-Count, which
+// the first of those starts brings). The first windows can then start a
+// round trip sooner than if they waited for it.
 //
 // Up to 2n windows are read at once, with at most n requests on the wire
 // (see requestSlots): a window decoding its last page has no request out,
@@ -51,6 +58,18 @@ const maxWindows = 4096
 // window.
 const pagesAheadPerWorker = 8
 
+// firstRequests is how many requests go out before any answer: page 0
+// and the starts of the next windows. A few windows are enough to keep
+// the client busy while the others are placed, and a short list finds
+// the starts past its end: so few, whatever n.
+const firstRequests = 4
+
+// placeAhead is how many windows past the one being started have their
+// start asked for, per request of Prefetch(n): enough that a window's end
+// is known by the time a reader is free for it, few enough that those
+// requests do not take the slots the windows' pages wait for.
+func placeAhead(n int) int { return max(2, n/4) }
+
 // window is one window being read: its pages, and head, closed when the
 // loop starts yielding them.
 type window[T any] struct {
@@ -67,30 +86,54 @@ func (s *stableState[T]) windows(ctx context.Context, n int, capture *Response, 
 		wg.Wait()
 	}()
 	slots, others, decoders := make(requestSlots, n), make(requestSlots, n-1), newDecoders()
-	bounds, err := s.split(ctx, slots, &wg)
-	if err != nil {
-		if !errors.Is(err, errEmptyKeyRange) {
-			yield(nil, err)
+	from := minKeySec
+	if s.cur.st.Started {
+		from = s.cur.st.Sec
+	}
+	never := make(chan struct{}) // a start's request is never the head's
+	plan := &windowPlan[T]{s: s, ctx: ctx, wg: &wg, lower: from, slot: func(first bool) *slot {
+		if first {
+			return &slot{slots: slots, decoders: decoders}
 		}
+		return &slot{slots: slots, others: others, head: never, decoders: decoders}
+	}}
+	plan.speculate(min(n, firstRequests))
+	// The second start comes back first: one item, and X-Count.
+	second := plan.starts[1]
+	select {
+	case <-second.done:
+	case <-ctx.Done():
+		yield(nil, ctx.Err())
 		return
 	}
-	if len(bounds) == 0 {
-		s.sequential(ctx, time.Time{}, yield)
+	switch {
+	case errors.Is(second.err, errEmptyKeyRange):
+		return
+	case second.err != nil:
+		yield(nil, second.err)
 		return
 	}
+	if s.keyOf == nil {
+		var err error
+		if s.keyOf, err = keyReader[T](s.run.key.entity); err != nil {
+			yield(nil, err)
+			return
+		}
+	}
+	plan.place(second.total)
 	ahead := make(chan struct{}, pagesAheadPerWorker*n)
 	// Window i reads from the end of window i-1 (the first from the
-	// cursor) to bounds[i], the last one open-ended; a window whose end is
-	// not past its start is empty. They start in order, as soon
-	// as their end is known and fewer than 2n are reading: a window read
-	// to its end waits for its turn without a reader.
-	wins := make([]window[T], len(bounds)+1)
+	// cursor) to the start of window i+1, the last one open-ended; a
+	// window whose end is not past its start is empty. They start in
+	// order, as soon as their end is known and fewer than 2n are reading:
+	// a window read to its end waits for its turn without a reader.
+	wins := make([]window[T], len(plan.starts))
 	for i := range wins {
 		wins[i] = window[T]{pages: make(chan windowMsg[T], 2*windowPages+2), head: make(chan struct{})}
 	}
-	// read reads window i up to end (zero: open), from the cursor when it
-	// is the first window with items, else from second from.
-	read := func(i int, atCursor bool, from int64, end time.Time) {
+	// read reads window i from second from up to end (zero: open), from
+	// the cursor when it is the first window with items.
+	read := func(i int, atCursor bool, from int64, end time.Time, start *windowStart[T]) {
 		win := wins[i]
 		defer close(win.pages)
 		w := &stableState[T]{run: s.run, cur: &Cursor{}, w: s.w, fetch: s.fetch, keyOf: s.keyOf}
@@ -123,7 +166,16 @@ func (s *stableState[T]) windows(ctx context.Context, n int, capture *Response, 
 				return false
 			}
 		}
-		w.sequential(ctx, end, func(p *Page[T], err error) bool {
+		select {
+		case <-start.done:
+		case <-ctx.Done():
+			return
+		}
+		if start.err != nil {
+			send(windowMsg[T]{err: start.err})
+			return
+		}
+		w.sequential(ctx, end, w.leadFor(start, from, end), func(p *Page[T], err error) bool {
 			if err != nil {
 				return send(windowMsg[T]{err: err})
 			}
@@ -133,22 +185,17 @@ func (s *stableState[T]) windows(ctx context.Context, n int, capture *Response, 
 	}
 	readers := make(chan struct{}, 2*n)
 	wg.Go(func() {
-		// from is where the next window starts: the cursor's second until
-		// a window has been started.
-		from, atCursor := minKeySec, true
-		if s.cur.st.Started {
-			from = s.cur.st.Sec
-		}
-		i := 0
+		atCursor, i := true, 0
 		defer func() {
 			for ; i < len(wins); i++ {
 				close(wins[i].pages) // never read: the loop sees them end
 			}
 		}()
 		for ; i < len(wins); i++ {
+			plan.findUpTo(i + 1 + placeAhead(n))
 			var end time.Time
-			if i < len(bounds) {
-				b := bounds[i]
+			if i+1 < len(plan.starts) {
+				b := plan.starts[i+1]
 				select {
 				case <-b.done:
 				case <-ctx.Done():
@@ -160,22 +207,30 @@ func (s *stableState[T]) windows(ctx context.Context, n int, capture *Response, 
 					i++
 					return
 				}
-				if b.sec <= from {
-					close(wins[i].pages) // no second of its own: empty
-					continue
+				// A start past the end leaves this window open: it is the
+				// last one with items.
+				if !b.past {
+					if b.sec <= from {
+						close(wins[i].pages) // no second of its own: empty
+						continue
+					}
+					end = time.Unix(b.sec, 0).UTC()
 				}
-				end = time.Unix(b.sec, 0).UTC()
 			}
 			select {
 			case readers <- struct{}{}:
 			case <-ctx.Done():
 				return
 			}
-			win, first, start := i, atCursor, from // the loop moves on
+			win, cursor, start, ws := i, atCursor, from, plan.starts[i] // the loop moves on
 			wg.Go(func() {
 				defer func() { <-readers }()
-				read(win, first, start, end)
+				read(win, cursor, start, end, ws)
 			})
+			if end.IsZero() {
+				i++
+				return
+			}
 			from, atCursor = end.Unix(), false
 		}
 	})
@@ -208,73 +263,163 @@ func (s *stableState[T]) windows(ctx context.Context, n int, capture *Response, 
 	}
 }
 
-// windowEnd is the end of a window: the key second of the item at a
-// position, found by a one-item request that runs while earlier windows
-// are read.
-type windowEnd struct {
-	done chan struct{} // closed when sec or err is set
-	sec  int64         // 0 when the position is past the end
-	err  error
+// leadPage is a page that stands for the answer to a window's first
+// request (see sequential): full reports that more items may follow it.
+type leadPage[T any] struct {
+	page *Page[T]
+	full bool
 }
 
-// split plans the windows: one one-item request per window end reads the
-// key of the item at that position (page p of size 1 is the item at
-// position p in key order), so that windows hold about windowPages pages
-// each, the first one page. The first of them, made here, also gives the
-// number of items (X-Count). Those requests run in the background, in wg, taking
-// slots like any other; a window starts once its end is known. Items
-// that move meanwhile only unbalance the windows: each still reads its
-// key range stably. No ends means the range is too small to split.
-func (s *stableState[T]) split(ctx context.Context, slots requestSlots, wg *sync.WaitGroup) ([]*windowEnd, error) {
-	st := s.cur.st
-	lower := time.Time{}
-	if st.Started {
-		lower = time.Unix(st.Sec, 0).UTC()
+// leadFor makes the first window's first page, from second from to end
+// (zero: open), out of page 0, which holds the first items from the
+// cursor's second on. Its items past the window's end are dropped: the
+// window then holds nothing more. It returns nil for the other windows.
+func (s *stableState[T]) leadFor(ws *windowStart[T], from int64, end time.Time) *leadPage[T] {
+	if ws.page == nil {
+		return nil
 	}
-	probe := func(pos int) (*Page[T], error) {
-		sl := &slot{slots: slots}
+	p := *ws.page
+	items := p.Items
+	lo, hi := 0, len(items)
+	for lo < hi && s.keyOf(&items[lo]).Unix() < from {
+		lo++
+	}
+	if !end.IsZero() {
+		for hi > lo && !s.keyOf(&items[hi-1]).Before(end) {
+			hi--
+		}
+	}
+	if lo == hi {
+		return nil
+	}
+	p.Items = items[lo:hi:hi]
+	// Only a short page that says it is the last holds every item after
+	// its first.
+	full := (len(items) >= s.w || p.HasNext()) && hi == len(items)
+	return &leadPage[T]{page: &p, full: full}
+}
+
+// windowStart is where a window starts, found by a request for the item
+// at page q's start, among the items of the key range from the cursor's
+// second in key order (pages of the iteration's size), that runs while
+// earlier windows are read; for q = 0, the whole page, which is the first
+// window's first page.
+type windowStart[T any] struct {
+	q       int
+	started bool
+	done    chan struct{} // closed when the fields below are set
+	sec     int64         // the second of the item at the page's start
+	past    bool          // no item there: the end has been reached
+	page    *Page[T]      // page 0
+	total   int           // X-Count
+	err     error
+}
+
+// windowPlan places the windows: it asks for the first page and the
+// starts of the next windows at once, and for the others' once the first
+// start has told the number of items. The requests take slots like
+// the windows' pages (one of others, but for the first page, so that the
+// head window always finds a slot), and run in wg.
+type windowPlan[T any] struct {
+	s      *stableState[T]
+	ctx    context.Context
+	slot   func(first bool) *slot
+	wg     *sync.WaitGroup
+	lower  int64 // the iteration's first second
+	starts []*windowStart[T]
+	next   int // starts[:next] have been looked at by findUpTo
+}
+
+// find starts the request for ws.
+func (p *windowPlan[T]) find(ws *windowStart[T]) {
+	ws.started = true
+	s := p.s
+	req := &stableReq{run: s.run}
+	if p.lower != minKeySec {
+		req.lower = time.Unix(p.lower, 0).UTC()
+	}
+	n, size := ws.q*s.w, 1 // the item at the page's start
+	if ws.q == 0 {
+		n, size = 0, s.w
+	}
+	sl := p.slot(ws.q == 0)
+	p.wg.Go(func() {
+		defer close(ws.done)
 		defer sl.done()
-		return s.fetch(withSlot(ctx, sl), &stableReq{run: s.run, lower: lower}, pos, 1)
+		page, err := s.fetch(withSlot(p.ctx, sl), req, n, size)
+		if err != nil {
+			ws.err = err
+			return
+		}
+		ws.total = page.Count
+		if ws.q == 0 {
+			ws.page = page
+			return
+		}
+		if len(page.Items) == 0 {
+			ws.past = true
+			return
+		}
+		// The request resolved the key (stableReq.prepare, under the run's
+		// lock), so it can be read here; s.keyOf is the loop's to set.
+		keyOf, err := keyReader[T](s.run.key.entity)
+		if err != nil {
+			ws.err = err
+			return
+		}
+		ws.sec = keyOf(&page.Items[0]).Unix()
+	})
+}
+
+// speculate asks for page 0 and for the starts of the windows at pages
+// 1, 5, 9, and so on, n requests in all (n >= 2), before any has told how
+// many items there are. A list too short for them finds some past its
+// end.
+func (p *windowPlan[T]) speculate(n int) {
+	for k := range n {
+		q := 0
+		if k > 0 {
+			q = 1 + (k-1)*windowPages
+		}
+		ws := &windowStart[T]{q: q, done: make(chan struct{})}
+		p.starts = append(p.starts, ws)
+		p.find(ws)
 	}
-	// The end of the first window comes with the number of items: the
-	// first window can start at once.
-	first, err := probe(s.w)
-	if err != nil {
-		return nil, err
+}
+
+// place fixes the windows once the number of items is known: about
+// windowPages pages each, the first and the last tailWindows one page,
+// the starts already asked for at the same pages kept.
+func (p *windowPlan[T]) place(total int) {
+	made := make(map[int]*windowStart[T], len(p.starts))
+	for _, ws := range p.starts {
+		made[ws.q] = ws
 	}
-	if s.keyOf == nil {
-		if s.keyOf, err = keyReader[T](s.run.key.entity); err != nil {
-			return nil, err
+	w := p.s.w
+	pages := (total + w - 1) / w
+	size := max(windowPages, (pages+maxWindows-1)/maxWindows)
+	qs := []int{0}
+	for q := 1; q < pages-tailWindows; q += size {
+		qs = append(qs, q)
+	}
+	for q := max(pages-tailWindows, qs[len(qs)-1]+1); q < pages; q++ {
+		qs = append(qs, q)
+	}
+	p.starts = p.starts[:0]
+	for _, q := range qs {
+		ws := made[q]
+		if ws == nil {
+			ws = &windowStart[T]{q: q, done: make(chan struct{})}
+		}
+		p.starts = append(p.starts, ws)
+	}
+}
+
+// findUpTo asks for the starts of starts[:i+1] not yet asked for.
+func (p *windowPlan[T]) findUpTo(i int) {
+	for ; p.next <= i && p.next < len(p.starts); p.next++ {
+		if ws := p.starts[p.next]; !ws.started {
+			p.find(ws)
 		}
 	}
-	total := first.Count
-	if total < 2*s.w || len(first.Items) == 0 {
-		return nil, nil
-	}
-	ends := []*windowEnd{{done: make(chan struct{}), sec: s.keyOf(&first.Items[0]).Unix()}}
-	close(ends[0].done)
-	size := max(windowPages*s.w, (total+maxWindows-1)/maxWindows)
-	// The last windows are one page each too: when the loop reaches them
-	// the others are done, and a long last window would be read alone,
-	// one request at a time.
-	tail := total - tailWindows*s.w
-	for pos := s.w + size; pos < total; pos += size {
-		if pos > tail {
-			pos = tail + (pos-tail)/s.w*s.w
-			size = s.w
-		}
-		e := &windowEnd{done: make(chan struct{})}
-		ends = append(ends, e)
-		wg.Go(func() {
-			defer close(e.done)
-			p, err := probe(pos)
-			switch {
-			case err != nil:
-				e.err = err
-			case len(p.Items) > 0:
-				e.sec = s.keyOf(&p.Items[0]).Unix()
-			}
-		})
-	}
-	return ends, nil
 }

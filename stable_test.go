@@ -9,7 +9,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -598,47 +600,58 @@ func FuzzCursorUnmarshal(f *testing.F) {
 	})
 }
 
+// TestStablePrefetchWindowsYieldWhatSequentialYields: with Prefetch, the
+// windows, their leads read by position and the pages read by key keep
+// every guarantee of the sequential iteration, whatever changes while
+// they are read, and resume from any cursor.
 func TestStablePrefetchWindowsYieldWhatSequentialYields(t *testing.T) {
 	t.Parallel()
-	for _, n := range []int{2, 3, 8} {
-		for _, stop := range []int{-1, 0, 30, 61} {
-			t.Run(fmt.Sprintf("prefetch %d, resumed after %d", n, stop), func(t *testing.T) {
-				t.Parallel()
-				srv, cust, ids := stableFake(t)
-				protected, victims := splitVictims(ids)
-				c := srv.Client()
-				params := &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 4}, Filter: inFilter}
-				var cur billing.Cursor
-				var got []int64
-				if stop >= 0 {
-					got = stableRun(t, c.Invoices.All(context.Background(), params, billing.Stable(&cur), billing.Prefetch(n)), stop)
-					text, _ := cur.MarshalText()
-					cur = billing.Cursor{}
-					if err := cur.UnmarshalText(text); err != nil {
-						t.Fatal(err)
-					}
-				}
-				r := rand.New(rand.NewPCG(uint64(n), uint64(stop+1)))
-				var last time.Time
-				for inv, err := range c.Invoices.All(context.Background(), params, billing.Stable(&cur), billing.Prefetch(n)) {
-					if err != nil {
-						t.Fatal(err)
-					}
-					if inv.PostedTimestamp.Before(last.Truncate(time.Second)) {
-						t.Fatalf("invoice %d posted %v after one posted %v", inv.ID, inv.PostedTimestamp, last)
-					}
-					last = inv.PostedTimestamp.Time
-					got = append(got, inv.ID)
-					if len(got) <= len(ids) {
-						for _, m := range []mutation{insertAmong, deleteOne, takeOut} {
-							m(t, srv, cust, inv, r, victims)
-						}
-					}
-				}
-				checkExactlyOnce(t, got, protected)
-			})
+	all := []mutation{insertBefore, insertAmong, insertAfter, deleteOne, changeOther, takeOut}
+	for _, size := range []int{2, 4, 7, 50, 100} {
+		for _, n := range []int{2, 3, 8} {
+			for _, stop := range []int{-1, 0, 30, 61} {
+				t.Run(fmt.Sprintf("pages of %d, prefetch %d, resumed after %d", size, n, stop), func(t *testing.T) {
+					t.Parallel()
+					stablePrefetchRun(t, size, n, stop, all)
+				})
+			}
 		}
 	}
+}
+
+func stablePrefetchRun(t *testing.T, size, n, stop int, muts []mutation) {
+	srv, cust, ids := stableFake(t)
+	protected, victims := splitVictims(ids)
+	c := srv.Client()
+	params := &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: size}, Filter: inFilter}
+	var cur billing.Cursor
+	var got []int64
+	if stop >= 0 {
+		got = stableRun(t, c.Invoices.All(context.Background(), params, billing.Stable(&cur), billing.Prefetch(n)), stop)
+		text, _ := cur.MarshalText()
+		cur = billing.Cursor{}
+		if err := cur.UnmarshalText(text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := rand.New(rand.NewPCG(uint64(size*100+n), uint64(stop+1)))
+	var last time.Time
+	for inv, err := range c.Invoices.All(context.Background(), params, billing.Stable(&cur), billing.Prefetch(n)) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if inv.PostedTimestamp.Before(last.Truncate(time.Second)) {
+			t.Fatalf("invoice %d posted %v after one posted %v", inv.ID, inv.PostedTimestamp, last)
+		}
+		last = inv.PostedTimestamp.Time
+		got = append(got, inv.ID)
+		if len(got) <= len(ids) {
+			for range 2 {
+				muts[r.IntN(len(muts))](t, srv, cust, inv, r, victims)
+			}
+		}
+	}
+	checkExactlyOnce(t, got, protected)
 }
 
 // TestStableRefusesAServerThatIgnoresTheKey: a server that drops the range
@@ -677,6 +690,57 @@ func TestStableRefusesAServerThatIgnoresTheKey(t *testing.T) {
 			}
 			if !errors.Is(last, billing.ErrPagination) {
 				t.Fatalf("after %d items: %v, want ErrPagination", n, last)
+			}
+		})
+	}
+}
+
+// TestStableFollowsAServerThatCapsPages: a server whose pages are smaller
+// than asked for (X-PageSize says so) moves page numbers to other
+// positions; sequential and prefetched stable iterations adapt to its
+// size and still yield every item exactly once. (Under a cap of c, paging
+// inside one second can move on from every position short of the least
+// common multiple of 2..c: 60 for 5, past the 40 items of the longest
+// second here. Under a cap of 3, one that reaches position 6 inside a
+// second is stuck, and the iterator says so with ErrPagination.)
+func TestStableFollowsAServerThatCapsPages(t *testing.T) {
+	t.Parallel()
+	const limit = 5
+	for _, n := range []int{0, 2, 8} {
+		t.Run(fmt.Sprint("prefetch ", n), func(t *testing.T) {
+			t.Parallel()
+			srv, _, ids := stableFake(t)
+			h := srv.Handler()
+			asked := map[string]bool{}
+			var mu sync.Mutex
+			ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				q := r.URL.Query()
+				if size, err := strconv.Atoi(q.Get("pageSize")); err == nil && size > limit {
+					mu.Lock()
+					asked[q.Get("pageSize")] = true
+					mu.Unlock()
+					q.Set("pageSize", strconv.Itoa(limit))
+					r.URL.RawQuery = q.Encode()
+				}
+				h.ServeHTTP(w, r)
+			}))
+			t.Cleanup(ts.Close)
+			c, err := billing.NewClient(srv.APIKey(), billing.WithBaseURL(ts.URL))
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts := []billing.RequestOption{billing.Stable(new(billing.Cursor))}
+			if n > 0 {
+				opts = append(opts, billing.Prefetch(n))
+			}
+			params := &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 7}, Filter: inFilter}
+			got := stableRun(t, c.Invoices.All(context.Background(), params, opts...), -1)
+			checkExactlyOnce(t, got, ids)
+			if len(got) != len(ids) {
+				t.Fatalf("yielded %d of %d", len(got), len(ids))
+			}
+			if !asked["7"] {
+				t.Fatal("no page of 7 was asked for: the cap was never met")
 			}
 		})
 	}
