@@ -63,8 +63,9 @@ import (
 // every guarantee above; items are still yielded in key order, and the
 // windows ahead of the one being yielded hold at most 8n pages in all.
 // The first page and the one-item requests that place the next windows
-// (at pages 1, 5 and 9; n requests at most) go out together, before the
-// number of items is known: on a shorter list some of them find nothing. Calls
+// (at pages 1, 5, 9 and so on; n requests, and 8 at most) go out
+// together, before the number of items is known: on a shorter list some
+// of them find nothing. Calls
 // that are not iterators ignore this option.
 func Stable(cur *Cursor) RequestOption { return StableBy(cur, "") }
 
