@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -663,21 +664,12 @@ func TestStableRefusesAServerThatIgnoresTheKey(t *testing.T) {
 		t.Run("without "+drop, func(t *testing.T) {
 			t.Parallel()
 			srv, _, _ := stableFake(t)
-			h := srv.Handler()
-			ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				q := r.URL.Query()
+			c := clientThroughRewriter(t, srv, func(q url.Values) {
 				q.Del(drop)
 				if drop == "sortExpression" {
 					q.Del("sortOrder")
 				}
-				r.URL.RawQuery = q.Encode()
-				h.ServeHTTP(w, r)
-			}))
-			t.Cleanup(ts.Close)
-			c, err := billing.NewClient(srv.APIKey(), billing.WithBaseURL(ts.URL))
-			if err != nil {
-				t.Fatal(err)
-			}
+			})
 			var cur billing.Cursor
 			var last error
 			n := 0
@@ -710,25 +702,16 @@ func TestStableFollowsAServerThatCapsPages(t *testing.T) {
 		t.Run(fmt.Sprint("prefetch ", n), func(t *testing.T) {
 			t.Parallel()
 			srv, _, ids := stableFake(t)
-			h := srv.Handler()
 			asked := map[string]bool{}
 			var mu sync.Mutex
-			ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				q := r.URL.Query()
+			c := clientThroughRewriter(t, srv, func(q url.Values) {
 				if size, err := strconv.Atoi(q.Get("pageSize")); err == nil && size > limit {
 					mu.Lock()
 					asked[q.Get("pageSize")] = true
 					mu.Unlock()
 					q.Set("pageSize", strconv.Itoa(limit))
-					r.URL.RawQuery = q.Encode()
 				}
-				h.ServeHTTP(w, r)
-			}))
-			t.Cleanup(ts.Close)
-			c, err := billing.NewClient(srv.APIKey(), billing.WithBaseURL(ts.URL))
-			if err != nil {
-				t.Fatal(err)
-			}
+			})
 			opts := []billing.RequestOption{billing.Stable(new(billing.Cursor))}
 			if n > 0 {
 				opts = append(opts, billing.Prefetch(n))
@@ -744,4 +727,24 @@ func TestStableFollowsAServerThatCapsPages(t *testing.T) {
 			}
 		})
 	}
+}
+
+// clientThroughRewriter is a client of srv whose requests' query strings
+// pass through rewrite on their way: a server that changes what it is
+// asked.
+func clientThroughRewriter(t *testing.T, srv *billingtest.Server, rewrite func(url.Values)) *billing.Client {
+	t.Helper()
+	h := srv.Handler()
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		rewrite(q)
+		r.URL.RawQuery = q.Encode()
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	c, err := billing.NewClient(srv.APIKey(), billing.WithBaseURL(ts.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
