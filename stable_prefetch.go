@@ -273,7 +273,8 @@ type leadPage[T any] struct {
 // leadFor makes the first window's first page, from second from to end
 // (zero: open), out of page 0, which holds the first items from the
 // cursor's second on. Its items past the window's end are dropped: the
-// window then holds nothing more. It returns nil for the other windows.
+// window then holds nothing more, and may hold nothing at all. It returns
+// nil for the other windows, and when page 0 tells nothing of the window.
 func (s *stableState[T]) leadFor(ws *windowStart[T], from int64, end time.Time) *leadPage[T] {
 	if ws.page == nil {
 		return nil
@@ -289,13 +290,13 @@ func (s *stableState[T]) leadFor(ws *windowStart[T], from int64, end time.Time) 
 			hi--
 		}
 	}
-	if lo == hi {
-		return nil
-	}
 	p.Items = items[lo:hi:hi]
 	// Only a short page that says it is the last holds every item after
 	// its first.
 	full := (len(items) >= s.w || p.HasNext()) && hi == len(items)
+	if lo == hi && full {
+		return nil
+	}
 	return &leadPage[T]{page: &p, full: full}
 }
 
