@@ -64,9 +64,9 @@ import (
 // windows ahead of the one being yielded hold at most 8n pages in all.
 // The first page and the one-item requests that place the next windows
 // (at pages 1, 5, 9 and so on; n requests, and 8 at most) go out
-// together, before the number of items is known: on a shorter list some
-// of them find nothing. Calls
-// that are not iterators ignore this option.
+// together, before the number of items is known: on a list of fewer than
+// 25 pages some of them find nothing. Calls that are not iterators ignore
+// this option.
 func Stable(cur *Cursor) RequestOption { return StableBy(cur, "") }
 
 // StableBy is [Stable] on the given key field: a date filter name of the

@@ -602,9 +602,9 @@ func FuzzCursorUnmarshal(f *testing.F) {
 }
 
 // TestStablePrefetchWindowsYieldWhatSequentialYields: with Prefetch, the
-// windows, their leads read by position and the pages read by key keep
-// every guarantee of the sequential iteration, whatever changes while
-// they are read, and resume from any cursor.
+// windows (the first one starting from page 0, read before the windows
+// were placed) keep every guarantee of the sequential iteration,
+// whatever changes while they are read, and resume from any cursor.
 func TestStablePrefetchWindowsYieldWhatSequentialYields(t *testing.T) {
 	t.Parallel()
 	all := []mutation{insertBefore, insertAmong, insertAfter, deleteOne, changeOther, takeOut}
@@ -620,7 +620,13 @@ func TestStablePrefetchWindowsYieldWhatSequentialYields(t *testing.T) {
 	}
 }
 
+// stablePrefetchRun iterates a fresh stableFake with Stable and
+// Prefetch(n) in pages of size, first up to stop items and then on from
+// the cursor's text (stop < 0: in one go), making two of muts after each
+// item, and checks that every protected invoice came exactly once, in
+// key order.
 func stablePrefetchRun(t *testing.T, size, n, stop int, muts []mutation) {
+	t.Helper()
 	srv, cust, ids := stableFake(t)
 	protected, victims := splitVictims(ids)
 	c := srv.Client()
