@@ -119,9 +119,9 @@ func decodeList[T any](r io.Reader, items *[]T, limit int) error {
 // Reading first keeps a page's memory bounded by the limit, whatever a
 // single value in it would make the tokenizer buffer, and at most
 // maxItems items are decoded (see pageItemLimit). The prefetch slot held,
-// if any, is given back once the body is read. The body is read
-// into a buffer from bodies and given back once decoded: the decoders
-// copy whatever they keep.
+// if any, is given back once the body is read. The body is read into a
+// buffer from bodies, given back once decoded: the decoders copy whatever
+// they keep.
 func decodeListAnswer[T any](resp *http.Response, items *[]T, maxItems int, limit int64, bodies *bodyPool, held *slot) error {
 	defer drainAndClose(resp.Body)
 	if err := checkJSONContentType(resp); err != nil {

@@ -98,7 +98,8 @@ func (s *stableState[T]) windows(ctx context.Context, n int, capture *Response, 
 		return &slot{slots: slots, others: others, head: never, decoders: decoders}
 	}}
 	plan.speculate(min(n, firstRequests))
-	// The second start comes back first: one item, and X-Count.
+	// The first one-item start brings X-Count, which places the rest; it
+	// is small, so it is not held up by page 0's body.
 	second := plan.starts[1]
 	select {
 	case <-second.done:
