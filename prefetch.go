@@ -170,6 +170,12 @@ func prefetchRange[T any](ctx context.Context, head *Page[T], to, n int, capture
 	for want := from; len(queue) > 0; want++ {
 		r := <-queue[0]
 		queue = queue[1:]
+		if err := ctx.Err(); err != nil {
+			// Cancelled: pages fetched ahead are not yielded, as a
+			// sequential iteration would not have fetched them.
+			yield(nil, err)
+			return prev, false
+		}
 		if r.err != nil {
 			var apiErr *APIError
 			if capture != nil && errors.As(r.err, &apiErr) {

@@ -241,6 +241,12 @@ func (s *stableState[T]) windows(ctx context.Context, n int, capture *Response, 
 			if m.ahead {
 				<-ahead
 			}
+			if err := ctx.Err(); err != nil {
+				// Cancelled: pages read ahead are not yielded, as a
+				// sequential iteration would not have read them.
+				yield(nil, err)
+				return
+			}
 			if m.err != nil {
 				yield(nil, m.err)
 				return
