@@ -1,11 +1,9 @@
 package billing
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -267,52 +265,13 @@ func (s *BulkService) PreviewPriceChange(ctx context.Context, planID int64, para
 	return &preview, nil
 }
 
-// BulkJob is a bulk job. The API reference shows only its id, so the whole
-// answer is kept in Raw, and its other members in Extra.
+// BulkJob is a bulk job. The API reference shows only its id; the other
+// members the service sends are kept in Extra.
 type BulkJob struct {
 	// ID identifies the job.
-	ID int64
-	// Raw is the job's JSON as the service sent it.
-	Raw json.RawMessage
+	ID int64 `json:"id"`
 	// Extra holds the members other than id; see [Extra].
-	Extra Extra
-}
-
-// UnmarshalJSON reads the id and keeps the whole object.
-func (j *BulkJob) UnmarshalJSON(b []byte) error {
-	var head struct {
-		ID int64 `json:"id"`
-	}
-	if err := jsonwire.Unmarshal(b, &head); err != nil {
-		return err
-	}
-	var members Extra
-	if err := jsonwire.Unmarshal(b, &members); err != nil {
-		return err
-	}
-	for name := range members {
-		if strings.EqualFold(name, "id") {
-			delete(members, name) // as encoding/json matches it to ID
-		}
-	}
-	if len(members) == 0 {
-		members = nil
-	}
-	j.ID, j.Extra = head.ID, members
-	j.Raw = append(json.RawMessage(nil), bytes.TrimSpace(b)...)
-	return nil
-}
-
-// MarshalJSON writes the job back as it came, or, when it was built in Go,
-// its id and Extra members.
-func (j BulkJob) MarshalJSON() ([]byte, error) {
-	if len(j.Raw) > 0 {
-		return j.Raw, nil
-	}
-	out := Extra{}
-	maps.Copy(out, j.Extra)
-	out["id"] = strconv.AppendInt(nil, j.ID, 10)
-	return jsonwire.Marshal(out)
+	Extra Extra `json:"-"`
 }
 
 // Process submits a validated bulk job for processing and returns the job.

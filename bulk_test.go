@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"reflect"
 	"testing"
 	"time"
 
@@ -275,11 +276,18 @@ func TestProcessBulkJob(t *testing.T) {
 		if job.ID != 77 {
 			t.Errorf("ID = %d, want 77", job.ID)
 		}
-		if string(job.Raw) != resp {
-			t.Errorf("Raw = %s, want the whole answer", job.Raw)
+		wantExtra := billing.Extra{
+			"status":           json.RawMessage(`"Processing"`),
+			"type":             json.RawMessage(`"PriceChange"`),
+			"createdTimestamp": json.RawMessage(`"2024-03-01T10:00:00"`),
 		}
-		if b, err := json.Marshal(job); err != nil || string(b) != resp {
-			t.Errorf("re-marshal = %s, %v", b, err)
+		if !reflect.DeepEqual(job.Extra, wantExtra) {
+			t.Errorf("Extra = %s, want %s", job.Extra, wantExtra)
+		}
+		// The id, then the other members in the order of their names.
+		const again = `{"id":77,"createdTimestamp":"2024-03-01T10:00:00","status":"Processing","type":"PriceChange"}`
+		if b, err := json.Marshal(job); err != nil || string(b) != again {
+			t.Errorf("re-marshal = %s, %v; want %s", b, err, again)
 		}
 	})
 	t.Run("job built in Go marshals as id", func(t *testing.T) {

@@ -16,8 +16,8 @@ import (
 
 // Answers are decoded with the engine behind internal/jsonwire, straight
 // from the stream. The resource types have generated, reflection-free
-// decoders (resources_json.go); the rest go through the engine's
-// reflection with encoding/json's semantics.
+// decoders (resources_json.go), which the SDK calls directly; the rest go
+// through the engine's reflection with encoding/json's semantics.
 
 // errNullAnswer is the error of an answer that is null where a resource
 // was expected: decoding null into a struct would silently leave it empty.
@@ -30,7 +30,16 @@ func decodeValue(r io.Reader, out any) error {
 	if dec.PeekKind() == 'n' {
 		return errNullAnswer
 	}
-	if err := jsonwire.UnmarshalDecode(dec, out); err != nil {
+	var err error
+	if d, ok := out.(interface {
+		decodeFrom(*jsonwire.Decoder, *jsonwire.Arena) error
+	}); ok {
+		var a jsonwire.Arena
+		err = d.decodeFrom(dec, &a)
+	} else {
+		err = jsonwire.UnmarshalDecode(dec, out)
+	}
+	if err != nil {
 		return err
 	}
 	return jsonwire.ExpectEOF(dec)
@@ -161,6 +170,43 @@ func (p *bodyPool) put(b []byte) {
 	if cap(b) <= maxPooledBody {
 		p.pool.Put(&b)
 	}
+}
+
+// resource is a pointer to a type with a generated decoder, which decodes
+// one member at a time.
+type resource[T any] interface {
+	*T
+	decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []byte) error
+}
+
+// decodeObject decodes a JSON object into v member by member, as
+// encoding/json does: null leaves v as it is, and anything but an object
+// is an error naming goType.
+func decodeObject[T any, P resource[T]](dec *jsonwire.Decoder, a *jsonwire.Arena, v P, goType string) error {
+	if null, err := jsonwire.BeginObject(dec, goType); null || err != nil {
+		return err
+	}
+	for jsonwire.More(dec) {
+		name, err := jsonwire.ReadName(dec)
+		if err != nil {
+			return err
+		}
+		if err := v.decodeMember(dec, a, name); err != nil {
+			return err
+		}
+	}
+	return jsonwire.End(dec)
+}
+
+// unmarshalResource is the UnmarshalJSON of the resource types: exactly
+// one JSON value, decoded by v's generated decoder.
+func unmarshalResource[T any, P arenaDecoder[T]](b []byte, v P) error {
+	dec := jsonwire.NewDecoder(bytes.NewReader(b))
+	var a jsonwire.Arena
+	if err := v.decodeFrom(dec, &a); err != nil {
+		return err
+	}
+	return jsonwire.ExpectEOF(dec)
 }
 
 // arenaDecoder is a pointer to a type with a generated decoder.

@@ -85,7 +85,7 @@ func ExampleBulkService_PreviewPriceChange() {
 
 // Only a validated bulk job is processed, and only once; the service
 // refuses anything else with 409, ErrConflict. The answer's fields beyond
-// id are not in the API reference and are kept in Raw.
+// id are not in the API reference and are kept in Extra.
 func ExampleBulkService_Process() {
 	srv := billingtest.NewServer()
 	defer srv.Close()
@@ -97,11 +97,15 @@ func ExampleBulkService_Process() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("job", started.ID, string(started.Raw))
+	var status string
+	if _, err := started.Extra.Decode("status", &status); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("job", started.ID, status)
 
 	_, err = c.Bulk.Process(ctx, job)
 	fmt.Println("second time refused:", errors.Is(err, billing.ErrConflict))
 	// Output:
-	// job 77 {"id":77,"type":"PriceChange","status":"Processing"}
+	// job 77 Processing
 	// second time refused: true
 }

@@ -18,12 +18,12 @@ import (
 // to case decodes into that field, as with encoding/json, and is not in
 // Extra.
 //
-// The SDK fills Extra when it decodes an answer, and so does any decoder
-// that calls the resources' UnmarshalJSONFrom method
-// (github.com/go-json-experiment/json, and encoding/json/v2 once it is
-// released); their MarshalJSONTo method writes the members back after the
-// modelled ones, in the order of their names. encoding/json (v1) neither
-// fills nor writes Extra: its tag is "-" there.
+// The resources' UnmarshalJSON fills Extra and their MarshalJSON writes
+// its members back after the modelled ones, in the order of their names,
+// so that encoding/json, encoding/json/v2 and the SDK read and write the
+// same document. A value that holds invalid UTF-8 is kept with each
+// invalid byte replaced by U+FFFD, as in the modelled strings, so that
+// what Extra holds can always be written back.
 type Extra map[string]json.RawMessage
 
 // Decode decodes the member called name into v, with the SDK's JSON rules

@@ -21,11 +21,12 @@ import (
 //
 //	go test -run '^$' -fuzz '^FuzzDecodeDifferential$' -fuzztime 10s .
 //
-// encoding/json is a reflection-only reference here: the resource types
-// have no UnmarshalJSON method, only the engine's UnmarshalJSONFrom. The
-// input is decoded as one resource (through the engine's entry point,
-// which calls UnmarshalJSONFrom) and as a list answer (through the SDK's
-// decodeList), with kind picking the resource type.
+// encoding/json is a reflection-only reference here: it decodes into
+// mirrors of the resource types (see mirror), structs with the same
+// fields and no methods, since the resource types' own UnmarshalJSON is
+// the generated decoder. The input is decoded as one resource (through
+// jsonwire.Unmarshal, which calls UnmarshalJSON) and as a list answer
+// (through the SDK's decodeList), with kind picking the resource type.
 //
 // The documented differences are allowed, and checked:
 //   - a JSON number where a string is modelled: encoding/json fails with
@@ -73,26 +74,53 @@ func differentialFor[T any]() differentialType {
 	name := reflect.TypeFor[T]().Name()
 	return differentialType{name: name, check: func(t *testing.T, b []byte) {
 		// One resource.
-		var want, got T
-		refErr := json.Unmarshal(b, &want)
+		var got T
+		want := reflect.New(mirror(reflect.TypeFor[T]()))
+		refErr := json.Unmarshal(b, want.Interface())
 		gotErr := jsonwire.Unmarshal(b, &got)
-		if compareDecodes(t, name, b, refErr, gotErr, reflect.ValueOf(&want).Elem(), reflect.ValueOf(&got).Elem()) {
+		if compareDecodes(t, name, b, refErr, gotErr, want.Elem(), reflect.ValueOf(&got).Elem()) {
 			checkTopLevelExtra(t, name, b, reflect.ValueOf(&got).Elem())
 		}
 		// A list answer. The SDK reads null as an empty page, like
 		// encoding/json (a nil slice); a value that is not an array is an
 		// error for both.
-		var wantList, gotList []T
-		refErr = json.Unmarshal(b, &wantList)
+		var gotList []T
+		wantList := reflect.New(reflect.SliceOf(mirror(reflect.TypeFor[T]())))
+		refErr = json.Unmarshal(b, wantList.Interface())
 		gotErr = decodeList(bytes.NewReader(b), &gotList, maxPageItems)
-		if refErr == nil && wantList == nil && gotErr == nil && len(gotList) == 0 {
+		if refErr == nil && wantList.Elem().IsNil() && gotErr == nil && len(gotList) == 0 {
 			return // null: encoding/json leaves nil, the SDK an empty page
 		}
-		compareDecodes(t, "[]"+name, b, refErr, gotErr, reflect.ValueOf(&wantList).Elem(), reflect.ValueOf(&gotList).Elem())
+		compareDecodes(t, "[]"+name, b, refErr, gotErr, wantList.Elem(), reflect.ValueOf(&gotList).Elem())
 		if gotErr == nil {
 			checkNoAliasing(t, name, b, gotList)
 		}
 	}}
+}
+
+// generatedType is a pointer to a resource type with a generated decoder.
+var generatedType = reflect.TypeFor[interface {
+	decodeMember(*jsonwire.Decoder, *jsonwire.Arena, []byte) error
+}]()
+
+// mirror returns t with every resource type that has a generated decoder,
+// at any depth, replaced by a struct of the same fields, tags and order
+// and no methods, which encoding/json decodes by reflection alone.
+func mirror(t reflect.Type) reflect.Type {
+	switch {
+	case t.Kind() == reflect.Pointer:
+		return reflect.PointerTo(mirror(t.Elem()))
+	case t.Kind() == reflect.Slice && mirror(t.Elem()) != t.Elem():
+		return reflect.SliceOf(mirror(t.Elem()))
+	case t.Kind() != reflect.Struct || !reflect.PointerTo(t).Implements(generatedType):
+		return t
+	}
+	fields := make([]reflect.StructField, t.NumField())
+	for i := range fields {
+		f := t.Field(i)
+		fields[i] = reflect.StructField{Name: f.Name, Type: mirror(f.Type), Tag: f.Tag}
+	}
+	return reflect.StructOf(fields)
 }
 
 // checkNoAliasing decodes b as a list answer read in place, as the SDK
@@ -247,7 +275,10 @@ func checkTopLevelExtra(t *testing.T, name string, b []byte, got reflect.Value) 
 	want := Extra{}
 	for k, v := range members {
 		if !known[jsonwire.FoldName([]byte(k))] {
-			want[k] = v
+			// Kept with each byte of invalid UTF-8 replaced by U+FFFD,
+			// as in a decoded string: ranging over a string yields
+			// RuneError for each such byte, and strings.Map writes it.
+			want[k] = json.RawMessage(strings.Map(func(r rune) rune { return r }, string(v)))
 		}
 	}
 	if len(want) != len(extra) {

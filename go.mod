@@ -1,9 +1,9 @@
 module github.com/billingapi/billing-go
 
-go 1.25
+go 1.26
 
 require (
-	github.com/go-json-experiment/json v0.0.0-20251027170946-4849db3c2f7e
+	github.com/go-json-experiment/json v1.27.2
 	github.com/google/go-querystring v1.2.0
 	github.com/hashicorp/go-cleanhttp v0.5.2
 	github.com/hashicorp/go-retryablehttp v0.7.8

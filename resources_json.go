@@ -2,117 +2,30 @@
 
 package billing
 
-import (
-	"github.com/billingapi/billing-go/internal/jsonwire"
-	"github.com/go-json-experiment/json/jsontext"
-)
+import "github.com/billingapi/billing-go/internal/jsonwire"
 
-// UnmarshalJSONFrom decodes v from the next JSON value of dec
-// without reflection, as encoding/json would decode it, keeping the
-// members it does not model in Extra. null leaves v as it is.
-func (v *Invoice) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	var a jsonwire.Arena
-	return v.decodeFrom(dec, &a)
+// UnmarshalJSON decodes v from a JSON object as encoding/json would, but
+// with amounts as exact decimals and the members it does not model kept
+// in Extra. null leaves v as it is.
+func (v *Invoice) UnmarshalJSON(b []byte) error { return unmarshalResource(b, v) }
+
+// MarshalJSON writes v as the service does: amounts as bare JSON numbers,
+// then the members of Extra in the order of their names.
+func (v Invoice) MarshalJSON() ([]byte, error) {
+	return jsonwire.MarshalWithExtra((*invoiceWire)(&v), v.Extra)
 }
 
-// decodeFrom is UnmarshalJSONFrom with the strings and raw values taken
-// from a, which a list shares across its items.
-func (v *Invoice) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error {
-	if null, err := jsonwire.BeginObject(dec, "billing.Invoice"); null || err != nil {
-		return err
-	}
-	for jsonwire.More(dec) {
-		name, err := jsonwire.ReadName(dec)
-		if err != nil {
-			return err
-		}
-		if err := v.decodeMember(dec, a, name); err != nil {
-			return err
-		}
-	}
-	return jsonwire.End(dec)
+// invoiceWire is Invoice without its methods, for the engine's reflection.
+type invoiceWire Invoice
+
+func (v *Invoice) decodeFrom(dec *jsonwire.Decoder, a *jsonwire.Arena) error {
+	return decodeObject(dec, a, v, "billing.Invoice")
 }
 
-// decodeMember decodes the value of the member whose quoted name is
-// quoted: into the field of that name, else the field whose name matches
-// without regard to case, else into Extra.
-func (v *Invoice) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted []byte) error {
-	switch string(quoted) {
-	case "\"id\"":
-		return jsonwire.ReadInt64(dec, &v.ID)
-	case "\"uri\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.URI)
-	case "\"invoiceNumber\"":
-		return jsonwire.ReadInt64(dec, &v.InvoiceNumber)
-	case "\"invoiceSignature\"":
-		return jsonwire.ReadString(dec, a, &v.InvoiceSignature)
-	case "\"poNumber\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.PoNumber)
-	case "\"effectiveTimestamp\"":
-		return jsonwire.ReadUnmarshaler(dec, &v.EffectiveTimestamp)
-	case "\"postedTimestamp\"":
-		return jsonwire.ReadUnmarshaler(dec, &v.PostedTimestamp)
-	case "\"modifiedTimestamp\"":
-		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedTimestamp)
-	case "\"charges\"":
-		return readSlice(dec, a, &v.Charges, "[]billing.Charge")
-	case "\"chargeGroups\"":
-		return readSlice(dec, a, &v.ChargeGroups, "[]billing.ChargeGroup")
-	case "\"subtotal\"":
-		return jsonwire.ReadDecimal(dec, a, &v.Subtotal)
-	case "\"invoiceAmount\"":
-		return jsonwire.ReadDecimal(dec, a, &v.InvoiceAmount)
-	case "\"totalPayments\"":
-		return jsonwire.ReadDecimal(dec, a, &v.TotalPayments)
-	case "\"unsettled\"":
-		return jsonwire.ReadBool(dec, &v.Unsettled)
-	case "\"outstandingBalance\"":
-		return jsonwire.ReadDecimal(dec, a, &v.OutstandingBalance)
-	case "\"terms\"":
-		return jsonwire.ReadString(dec, a, &v.Terms)
-	case "\"defaultTerms\"":
-		return jsonwire.ReadString(dec, a, &v.DefaultTerms)
-	case "\"isDefaultTerms\"":
-		return jsonwire.ReadBool(dec, &v.IsDefaultTerms)
-	case "\"customerId\"":
-		return jsonwire.ReadInt64(dec, &v.CustomerID)
-	case "\"invoiceCustomer\"":
-		return readPtr(dec, a, &v.InvoiceCustomer)
-	case "\"invoiceCustomerAddressPreference\"":
-		return readPtr(dec, a, &v.InvoiceCustomerAddressPreference)
-	case "\"sumOfCreditNotes\"":
-		return jsonwire.ReadDecimal(dec, a, &v.SumOfCreditNotes)
-	case "\"totalWriteoffs\"":
-		return jsonwire.ReadDecimal(dec, a, &v.TotalWriteoffs)
-	case "\"taxes\"":
-		return jsonwire.ReadRaw(dec, a, &v.Taxes)
-	case "\"totalTaxes\"":
-		return jsonwire.ReadDecimal(dec, a, &v.TotalTaxes)
-	case "\"totalDiscount\"":
-		return jsonwire.ReadDecimal(dec, a, &v.TotalDiscount)
-	case "\"paymentSchedules\"":
-		return readSlice(dec, a, &v.PaymentSchedules, "[]billing.PaymentSchedule")
-	case "\"notes\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.Notes)
-	case "\"customerReferenceValue\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.CustomerReferenceValue)
-	case "\"openingArBalance\"":
-		return jsonwire.ReadDecimal(dec, a, &v.OpeningArBalance)
-	case "\"closingArBalance\"":
-		return jsonwire.ReadDecimal(dec, a, &v.ClosingArBalance)
-	case "\"invoiceInMemoryOnly\"":
-		return jsonwire.ReadBool(dec, &v.InvoiceInMemoryOnly)
-	case "\"invoiceRevisions\"":
-		return jsonwire.ReadRaw(dec, a, &v.InvoiceRevisions)
-	case "\"isSummarized\"":
-		return jsonwire.ReadBool(dec, &v.IsSummarized)
-	case "\"rollUpPdf\"":
-		return jsonwire.ReadBool(dec, &v.RollUpPdf)
-	case "\"crmId\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.CrmID)
-	}
-	// A name with escapes, or in another case: rare.
-	name := jsonwire.UnquoteName(quoted)
+// decodeMember decodes the value of the member called name into the field
+// of that name, else the one whose name matches without regard to case,
+// else into Extra.
+func (v *Invoice) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "id":
 		return jsonwire.ReadInt64(dec, &v.ID)
@@ -187,136 +100,46 @@ func (v *Invoice) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted 
 	case "crmId":
 		return jsonwire.ReadStringPtr(dec, a, &v.CrmID)
 	}
-	switch jsonwire.FoldName(name) {
-	case "ID":
-		return jsonwire.ReadInt64(dec, &v.ID)
-	case "URI":
-		return jsonwire.ReadStringPtr(dec, a, &v.URI)
-	case "INVOICENUMBER":
-		return jsonwire.ReadInt64(dec, &v.InvoiceNumber)
-	case "INVOICESIGNATURE":
-		return jsonwire.ReadString(dec, a, &v.InvoiceSignature)
-	case "PONUMBER":
-		return jsonwire.ReadStringPtr(dec, a, &v.PoNumber)
-	case "EFFECTIVETIMESTAMP":
-		return jsonwire.ReadUnmarshaler(dec, &v.EffectiveTimestamp)
-	case "POSTEDTIMESTAMP":
-		return jsonwire.ReadUnmarshaler(dec, &v.PostedTimestamp)
-	case "MODIFIEDTIMESTAMP":
-		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedTimestamp)
-	case "CHARGES":
-		return readSlice(dec, a, &v.Charges, "[]billing.Charge")
-	case "CHARGEGROUPS":
-		return readSlice(dec, a, &v.ChargeGroups, "[]billing.ChargeGroup")
-	case "SUBTOTAL":
-		return jsonwire.ReadDecimal(dec, a, &v.Subtotal)
-	case "INVOICEAMOUNT":
-		return jsonwire.ReadDecimal(dec, a, &v.InvoiceAmount)
-	case "TOTALPAYMENTS":
-		return jsonwire.ReadDecimal(dec, a, &v.TotalPayments)
-	case "UNSETTLED":
-		return jsonwire.ReadBool(dec, &v.Unsettled)
-	case "OUTSTANDINGBALANCE":
-		return jsonwire.ReadDecimal(dec, a, &v.OutstandingBalance)
-	case "TERMS":
-		return jsonwire.ReadString(dec, a, &v.Terms)
-	case "DEFAULTTERMS":
-		return jsonwire.ReadString(dec, a, &v.DefaultTerms)
-	case "ISDEFAULTTERMS":
-		return jsonwire.ReadBool(dec, &v.IsDefaultTerms)
-	case "CUSTOMERID":
-		return jsonwire.ReadInt64(dec, &v.CustomerID)
-	case "INVOICECUSTOMER":
-		return readPtr(dec, a, &v.InvoiceCustomer)
-	case "INVOICECUSTOMERADDRESSPREFERENCE":
-		return readPtr(dec, a, &v.InvoiceCustomerAddressPreference)
-	case "SUMOFCREDITNOTES":
-		return jsonwire.ReadDecimal(dec, a, &v.SumOfCreditNotes)
-	case "TOTALWRITEOFFS":
-		return jsonwire.ReadDecimal(dec, a, &v.TotalWriteoffs)
-	case "TAXES":
-		return jsonwire.ReadRaw(dec, a, &v.Taxes)
-	case "TOTALTAXES":
-		return jsonwire.ReadDecimal(dec, a, &v.TotalTaxes)
-	case "TOTALDISCOUNT":
-		return jsonwire.ReadDecimal(dec, a, &v.TotalDiscount)
-	case "PAYMENTSCHEDULES":
-		return readSlice(dec, a, &v.PaymentSchedules, "[]billing.PaymentSchedule")
-	case "NOTES":
-		return jsonwire.ReadStringPtr(dec, a, &v.Notes)
-	case "CUSTOMERREFERENCEVALUE":
-		return jsonwire.ReadStringPtr(dec, a, &v.CustomerReferenceValue)
-	case "OPENINGARBALANCE":
-		return jsonwire.ReadDecimal(dec, a, &v.OpeningArBalance)
-	case "CLOSINGARBALANCE":
-		return jsonwire.ReadDecimal(dec, a, &v.ClosingArBalance)
-	case "INVOICEINMEMORYONLY":
-		return jsonwire.ReadBool(dec, &v.InvoiceInMemoryOnly)
-	case "INVOICEREVISIONS":
-		return jsonwire.ReadRaw(dec, a, &v.InvoiceRevisions)
-	case "ISSUMMARIZED":
-		return jsonwire.ReadBool(dec, &v.IsSummarized)
-	case "ROLLUPPDF":
-		return jsonwire.ReadBool(dec, &v.RollUpPdf)
-	case "CRMID":
-		return jsonwire.ReadStringPtr(dec, a, &v.CrmID)
+	if field, ok := jsonwire.MatchFold(name,
+		"id", "uri", "invoiceNumber", "invoiceSignature", "poNumber",
+		"effectiveTimestamp", "postedTimestamp", "modifiedTimestamp",
+		"charges", "chargeGroups", "subtotal", "invoiceAmount",
+		"totalPayments", "unsettled", "outstandingBalance", "terms",
+		"defaultTerms", "isDefaultTerms", "customerId",
+		"invoiceCustomer", "invoiceCustomerAddressPreference",
+		"sumOfCreditNotes", "totalWriteoffs", "taxes", "totalTaxes",
+		"totalDiscount", "paymentSchedules", "notes",
+		"customerReferenceValue", "openingArBalance",
+		"closingArBalance", "invoiceInMemoryOnly", "invoiceRevisions",
+		"isSummarized", "rollUpPdf", "crmId",
+	); ok {
+		return v.decodeMember(dec, a, []byte(field))
 	}
 	return jsonwire.ReadUnknown(dec, name, &v.Extra)
 }
 
-// invoiceWire is Invoice without its methods, for the engine's reflection.
-type invoiceWire Invoice
+// UnmarshalJSON decodes v from a JSON object as encoding/json would, but
+// with amounts as exact decimals and the members it does not model kept
+// in Extra. null leaves v as it is.
+func (v *ChargeGroup) UnmarshalJSON(b []byte) error { return unmarshalResource(b, v) }
 
-// MarshalJSONTo writes v with its Extra members after the modelled ones,
-// and amounts as bare JSON numbers.
-func (v Invoice) MarshalJSONTo(enc *jsontext.Encoder) error {
-	return jsonwire.MarshalObjectWithExtra(enc, (*invoiceWire)(&v), v.Extra)
+// MarshalJSON writes v as the service does: amounts as bare JSON numbers,
+// then the members of Extra in the order of their names.
+func (v ChargeGroup) MarshalJSON() ([]byte, error) {
+	return jsonwire.MarshalWithExtra((*chargeGroupWire)(&v), v.Extra)
 }
 
-// UnmarshalJSONFrom decodes v from the next JSON value of dec
-// without reflection, as encoding/json would decode it, keeping the
-// members it does not model in Extra. null leaves v as it is.
-func (v *ChargeGroup) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	var a jsonwire.Arena
-	return v.decodeFrom(dec, &a)
+// chargeGroupWire is ChargeGroup without its methods, for the engine's reflection.
+type chargeGroupWire ChargeGroup
+
+func (v *ChargeGroup) decodeFrom(dec *jsonwire.Decoder, a *jsonwire.Arena) error {
+	return decodeObject(dec, a, v, "billing.ChargeGroup")
 }
 
-// decodeFrom is UnmarshalJSONFrom with the strings and raw values taken
-// from a, which a list shares across its items.
-func (v *ChargeGroup) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error {
-	if null, err := jsonwire.BeginObject(dec, "billing.ChargeGroup"); null || err != nil {
-		return err
-	}
-	for jsonwire.More(dec) {
-		name, err := jsonwire.ReadName(dec)
-		if err != nil {
-			return err
-		}
-		if err := v.decodeMember(dec, a, name); err != nil {
-			return err
-		}
-	}
-	return jsonwire.End(dec)
-}
-
-// decodeMember decodes the value of the member whose quoted name is
-// quoted: into the field of that name, else the field whose name matches
-// without regard to case, else into Extra.
-func (v *ChargeGroup) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted []byte) error {
-	switch string(quoted) {
-	case "\"name\"":
-		return jsonwire.ReadString(dec, a, &v.Name)
-	case "\"description\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.Description)
-	case "\"reference\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.Reference)
-	case "\"subscriptionId\"":
-		return jsonwire.ReadInt64Ptr(dec, a, &v.SubscriptionID)
-	case "\"charges\"":
-		return readSlice(dec, a, &v.Charges, "[]billing.Charge")
-	}
-	// A name with escapes, or in another case: rare.
-	name := jsonwire.UnquoteName(quoted)
+// decodeMember decodes the value of the member called name into the field
+// of that name, else the one whose name matches without regard to case,
+// else into Extra.
+func (v *ChargeGroup) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "name":
 		return jsonwire.ReadString(dec, a, &v.Name)
@@ -329,106 +152,36 @@ func (v *ChargeGroup) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quo
 	case "charges":
 		return readSlice(dec, a, &v.Charges, "[]billing.Charge")
 	}
-	switch jsonwire.FoldName(name) {
-	case "NAME":
-		return jsonwire.ReadString(dec, a, &v.Name)
-	case "DESCRIPTION":
-		return jsonwire.ReadStringPtr(dec, a, &v.Description)
-	case "REFERENCE":
-		return jsonwire.ReadStringPtr(dec, a, &v.Reference)
-	case "SUBSCRIPTIONID":
-		return jsonwire.ReadInt64Ptr(dec, a, &v.SubscriptionID)
-	case "CHARGES":
-		return readSlice(dec, a, &v.Charges, "[]billing.Charge")
+	if field, ok := jsonwire.MatchFold(name,
+		"name", "description", "reference", "subscriptionId", "charges",
+	); ok {
+		return v.decodeMember(dec, a, []byte(field))
 	}
 	return jsonwire.ReadUnknown(dec, name, &v.Extra)
 }
 
-// chargeGroupWire is ChargeGroup without its methods, for the engine's reflection.
-type chargeGroupWire ChargeGroup
+// UnmarshalJSON decodes v from a JSON object as encoding/json would, but
+// with amounts as exact decimals and the members it does not model kept
+// in Extra. null leaves v as it is.
+func (v *Charge) UnmarshalJSON(b []byte) error { return unmarshalResource(b, v) }
 
-// MarshalJSONTo writes v with its Extra members after the modelled ones,
-// and amounts as bare JSON numbers.
-func (v ChargeGroup) MarshalJSONTo(enc *jsontext.Encoder) error {
-	return jsonwire.MarshalObjectWithExtra(enc, (*chargeGroupWire)(&v), v.Extra)
+// MarshalJSON writes v as the service does: amounts as bare JSON numbers,
+// then the members of Extra in the order of their names.
+func (v Charge) MarshalJSON() ([]byte, error) {
+	return jsonwire.MarshalWithExtra((*chargeWire)(&v), v.Extra)
 }
 
-// UnmarshalJSONFrom decodes v from the next JSON value of dec
-// without reflection, as encoding/json would decode it, keeping the
-// members it does not model in Extra. null leaves v as it is.
-func (v *Charge) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	var a jsonwire.Arena
-	return v.decodeFrom(dec, &a)
+// chargeWire is Charge without its methods, for the engine's reflection.
+type chargeWire Charge
+
+func (v *Charge) decodeFrom(dec *jsonwire.Decoder, a *jsonwire.Arena) error {
+	return decodeObject(dec, a, v, "billing.Charge")
 }
 
-// decodeFrom is UnmarshalJSONFrom with the strings and raw values taken
-// from a, which a list shares across its items.
-func (v *Charge) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error {
-	if null, err := jsonwire.BeginObject(dec, "billing.Charge"); null || err != nil {
-		return err
-	}
-	for jsonwire.More(dec) {
-		name, err := jsonwire.ReadName(dec)
-		if err != nil {
-			return err
-		}
-		if err := v.decodeMember(dec, a, name); err != nil {
-			return err
-		}
-	}
-	return jsonwire.End(dec)
-}
-
-// decodeMember decodes the value of the member whose quoted name is
-// quoted: into the field of that name, else the field whose name matches
-// without regard to case, else into Extra.
-func (v *Charge) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted []byte) error {
-	switch string(quoted) {
-	case "\"id\"":
-		return jsonwire.ReadInt64(dec, &v.ID)
-	case "\"uri\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.URI)
-	case "\"quantity\"":
-		return jsonwire.ReadDecimal(dec, a, &v.Quantity)
-	case "\"unitPrice\"":
-		return jsonwire.ReadDecimal(dec, a, &v.UnitPrice)
-	case "\"amount\"":
-		return jsonwire.ReadDecimal(dec, a, &v.Amount)
-	case "\"name\"":
-		return jsonwire.ReadString(dec, a, &v.Name)
-	case "\"description\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.Description)
-	case "\"glCode\"":
-		return jsonwire.ReadString(dec, a, &v.GLCode)
-	case "\"effectiveTimestamp\"":
-		return jsonwire.ReadUnmarshaler(dec, &v.EffectiveTimestamp)
-	case "\"proratedUnitPrice\"":
-		return jsonwire.ReadDecimalPtr(dec, a, &v.ProratedUnitPrice)
-	case "\"startServiceDate\"":
-		return jsonwire.ReadUnmarshaler(dec, &v.StartServiceDate)
-	case "\"endServiceDate\"":
-		return jsonwire.ReadUnmarshaler(dec, &v.EndServiceDate)
-	case "\"rangeQuantity\"":
-		return jsonwire.ReadDecimalPtr(dec, a, &v.RangeQuantity)
-	case "\"isReversable\"":
-		return jsonwire.ReadBool(dec, &v.IsReversable)
-	case "\"discount\"":
-		return jsonwire.ReadRaw(dec, a, &v.Discount)
-	case "\"discounts\"":
-		return jsonwire.ReadRaw(dec, a, &v.Discounts)
-	case "\"subscriptionProduct\"":
-		return readPtr(dec, a, &v.SubscriptionProduct)
-	case "\"purchase\"":
-		return jsonwire.ReadRaw(dec, a, &v.Purchase)
-	case "\"chargeTiers\"":
-		return readSlice(dec, a, &v.ChargeTiers, "[]billing.ChargeTier")
-	case "\"erpChargeItem\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.ErpChargeItem)
-	case "\"erpLocationId\"":
-		return jsonwire.ReadRaw(dec, a, &v.ErpLocationID)
-	}
-	// A name with escapes, or in another case: rare.
-	name := jsonwire.UnquoteName(quoted)
+// decodeMember decodes the value of the member called name into the field
+// of that name, else the one whose name matches without regard to case,
+// else into Extra.
+func (v *Charge) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "id":
 		return jsonwire.ReadInt64(dec, &v.ID)
@@ -473,166 +226,77 @@ func (v *Charge) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted [
 	case "erpLocationId":
 		return jsonwire.ReadRaw(dec, a, &v.ErpLocationID)
 	}
-	switch jsonwire.FoldName(name) {
-	case "ID":
-		return jsonwire.ReadInt64(dec, &v.ID)
-	case "URI":
-		return jsonwire.ReadStringPtr(dec, a, &v.URI)
-	case "QUANTITY":
-		return jsonwire.ReadDecimal(dec, a, &v.Quantity)
-	case "UNITPRICE":
-		return jsonwire.ReadDecimal(dec, a, &v.UnitPrice)
-	case "AMOUNT":
-		return jsonwire.ReadDecimal(dec, a, &v.Amount)
-	case "NAME":
-		return jsonwire.ReadString(dec, a, &v.Name)
-	case "DESCRIPTION":
-		return jsonwire.ReadStringPtr(dec, a, &v.Description)
-	case "GLCODE":
-		return jsonwire.ReadString(dec, a, &v.GLCode)
-	case "EFFECTIVETIMESTAMP":
-		return jsonwire.ReadUnmarshaler(dec, &v.EffectiveTimestamp)
-	case "PRORATEDUNITPRICE":
-		return jsonwire.ReadDecimalPtr(dec, a, &v.ProratedUnitPrice)
-	case "STARTSERVICEDATE":
-		return jsonwire.ReadUnmarshaler(dec, &v.StartServiceDate)
-	case "ENDSERVICEDATE":
-		return jsonwire.ReadUnmarshaler(dec, &v.EndServiceDate)
-	case "RANGEQUANTITY":
-		return jsonwire.ReadDecimalPtr(dec, a, &v.RangeQuantity)
-	case "ISREVERSABLE":
-		return jsonwire.ReadBool(dec, &v.IsReversable)
-	case "DISCOUNT":
-		return jsonwire.ReadRaw(dec, a, &v.Discount)
-	case "DISCOUNTS":
-		return jsonwire.ReadRaw(dec, a, &v.Discounts)
-	case "SUBSCRIPTIONPRODUCT":
-		return readPtr(dec, a, &v.SubscriptionProduct)
-	case "PURCHASE":
-		return jsonwire.ReadRaw(dec, a, &v.Purchase)
-	case "CHARGETIERS":
-		return readSlice(dec, a, &v.ChargeTiers, "[]billing.ChargeTier")
-	case "ERPCHARGEITEM":
-		return jsonwire.ReadStringPtr(dec, a, &v.ErpChargeItem)
-	case "ERPLOCATIONID":
-		return jsonwire.ReadRaw(dec, a, &v.ErpLocationID)
+	if field, ok := jsonwire.MatchFold(name,
+		"id", "uri", "quantity", "unitPrice", "amount", "name",
+		"description", "glCode", "effectiveTimestamp",
+		"proratedUnitPrice", "startServiceDate", "endServiceDate",
+		"rangeQuantity", "isReversable", "discount", "discounts",
+		"subscriptionProduct", "purchase", "chargeTiers",
+		"erpChargeItem", "erpLocationId",
+	); ok {
+		return v.decodeMember(dec, a, []byte(field))
 	}
 	return jsonwire.ReadUnknown(dec, name, &v.Extra)
 }
 
-// chargeWire is Charge without its methods, for the engine's reflection.
-type chargeWire Charge
+// UnmarshalJSON decodes v from a JSON object as encoding/json would, but
+// with amounts as exact decimals and the members it does not model kept
+// in Extra. null leaves v as it is.
+func (v *ResourceRef) UnmarshalJSON(b []byte) error { return unmarshalResource(b, v) }
 
-// MarshalJSONTo writes v with its Extra members after the modelled ones,
-// and amounts as bare JSON numbers.
-func (v Charge) MarshalJSONTo(enc *jsontext.Encoder) error {
-	return jsonwire.MarshalObjectWithExtra(enc, (*chargeWire)(&v), v.Extra)
+// MarshalJSON writes v as the service does: amounts as bare JSON numbers,
+// then the members of Extra in the order of their names.
+func (v ResourceRef) MarshalJSON() ([]byte, error) {
+	return jsonwire.MarshalWithExtra((*resourceRefWire)(&v), v.Extra)
 }
 
-// UnmarshalJSONFrom decodes v from the next JSON value of dec
-// without reflection, as encoding/json would decode it, keeping the
-// members it does not model in Extra. null leaves v as it is.
-func (v *ResourceRef) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	var a jsonwire.Arena
-	return v.decodeFrom(dec, &a)
+// resourceRefWire is ResourceRef without its methods, for the engine's reflection.
+type resourceRefWire ResourceRef
+
+func (v *ResourceRef) decodeFrom(dec *jsonwire.Decoder, a *jsonwire.Arena) error {
+	return decodeObject(dec, a, v, "billing.ResourceRef")
 }
 
-// decodeFrom is UnmarshalJSONFrom with the strings and raw values taken
-// from a, which a list shares across its items.
-func (v *ResourceRef) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error {
-	if null, err := jsonwire.BeginObject(dec, "billing.ResourceRef"); null || err != nil {
-		return err
-	}
-	for jsonwire.More(dec) {
-		name, err := jsonwire.ReadName(dec)
-		if err != nil {
-			return err
-		}
-		if err := v.decodeMember(dec, a, name); err != nil {
-			return err
-		}
-	}
-	return jsonwire.End(dec)
-}
-
-// decodeMember decodes the value of the member whose quoted name is
-// quoted: into the field of that name, else the field whose name matches
-// without regard to case, else into Extra.
-func (v *ResourceRef) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted []byte) error {
-	switch string(quoted) {
-	case "\"id\"":
-		return jsonwire.ReadInt64(dec, &v.ID)
-	case "\"uri\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.URI)
-	}
-	// A name with escapes, or in another case: rare.
-	name := jsonwire.UnquoteName(quoted)
+// decodeMember decodes the value of the member called name into the field
+// of that name, else the one whose name matches without regard to case,
+// else into Extra.
+func (v *ResourceRef) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "id":
 		return jsonwire.ReadInt64(dec, &v.ID)
 	case "uri":
 		return jsonwire.ReadStringPtr(dec, a, &v.URI)
 	}
-	switch jsonwire.FoldName(name) {
-	case "ID":
-		return jsonwire.ReadInt64(dec, &v.ID)
-	case "URI":
-		return jsonwire.ReadStringPtr(dec, a, &v.URI)
+	if field, ok := jsonwire.MatchFold(name,
+		"id", "uri",
+	); ok {
+		return v.decodeMember(dec, a, []byte(field))
 	}
 	return jsonwire.ReadUnknown(dec, name, &v.Extra)
 }
 
-// resourceRefWire is ResourceRef without its methods, for the engine's reflection.
-type resourceRefWire ResourceRef
+// UnmarshalJSON decodes v from a JSON object as encoding/json would, but
+// with amounts as exact decimals and the members it does not model kept
+// in Extra. null leaves v as it is.
+func (v *ChargeTier) UnmarshalJSON(b []byte) error { return unmarshalResource(b, v) }
 
-// MarshalJSONTo writes v with its Extra members after the modelled ones,
-// and amounts as bare JSON numbers.
-func (v ResourceRef) MarshalJSONTo(enc *jsontext.Encoder) error {
-	return jsonwire.MarshalObjectWithExtra(enc, (*resourceRefWire)(&v), v.Extra)
+// MarshalJSON writes v as the service does: amounts as bare JSON numbers,
+// then the members of Extra in the order of their names.
+func (v ChargeTier) MarshalJSON() ([]byte, error) {
+	return jsonwire.MarshalWithExtra((*chargeTierWire)(&v), v.Extra)
 }
 
-// UnmarshalJSONFrom decodes v from the next JSON value of dec
-// without reflection, as encoding/json would decode it, keeping the
-// members it does not model in Extra. null leaves v as it is.
-func (v *ChargeTier) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	var a jsonwire.Arena
-	return v.decodeFrom(dec, &a)
+// chargeTierWire is ChargeTier without its methods, for the engine's reflection.
+type chargeTierWire ChargeTier
+
+func (v *ChargeTier) decodeFrom(dec *jsonwire.Decoder, a *jsonwire.Arena) error {
+	return decodeObject(dec, a, v, "billing.ChargeTier")
 }
 
-// decodeFrom is UnmarshalJSONFrom with the strings and raw values taken
-// from a, which a list shares across its items.
-func (v *ChargeTier) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error {
-	if null, err := jsonwire.BeginObject(dec, "billing.ChargeTier"); null || err != nil {
-		return err
-	}
-	for jsonwire.More(dec) {
-		name, err := jsonwire.ReadName(dec)
-		if err != nil {
-			return err
-		}
-		if err := v.decodeMember(dec, a, name); err != nil {
-			return err
-		}
-	}
-	return jsonwire.End(dec)
-}
-
-// decodeMember decodes the value of the member whose quoted name is
-// quoted: into the field of that name, else the field whose name matches
-// without regard to case, else into Extra.
-func (v *ChargeTier) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted []byte) error {
-	switch string(quoted) {
-	case "\"label\"":
-		return jsonwire.ReadString(dec, a, &v.Label)
-	case "\"quantity\"":
-		return jsonwire.ReadDecimal(dec, a, &v.Quantity)
-	case "\"unitPrice\"":
-		return jsonwire.ReadDecimal(dec, a, &v.UnitPrice)
-	case "\"amount\"":
-		return jsonwire.ReadDecimal(dec, a, &v.Amount)
-	}
-	// A name with escapes, or in another case: rare.
-	name := jsonwire.UnquoteName(quoted)
+// decodeMember decodes the value of the member called name into the field
+// of that name, else the one whose name matches without regard to case,
+// else into Extra.
+func (v *ChargeTier) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "label":
 		return jsonwire.ReadString(dec, a, &v.Label)
@@ -643,134 +307,36 @@ func (v *ChargeTier) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quot
 	case "amount":
 		return jsonwire.ReadDecimal(dec, a, &v.Amount)
 	}
-	switch jsonwire.FoldName(name) {
-	case "LABEL":
-		return jsonwire.ReadString(dec, a, &v.Label)
-	case "QUANTITY":
-		return jsonwire.ReadDecimal(dec, a, &v.Quantity)
-	case "UNITPRICE":
-		return jsonwire.ReadDecimal(dec, a, &v.UnitPrice)
-	case "AMOUNT":
-		return jsonwire.ReadDecimal(dec, a, &v.Amount)
+	if field, ok := jsonwire.MatchFold(name,
+		"label", "quantity", "unitPrice", "amount",
+	); ok {
+		return v.decodeMember(dec, a, []byte(field))
 	}
 	return jsonwire.ReadUnknown(dec, name, &v.Extra)
 }
 
-// chargeTierWire is ChargeTier without its methods, for the engine's reflection.
-type chargeTierWire ChargeTier
+// UnmarshalJSON decodes v from a JSON object as encoding/json would, but
+// with amounts as exact decimals and the members it does not model kept
+// in Extra. null leaves v as it is.
+func (v *InvoiceCustomer) UnmarshalJSON(b []byte) error { return unmarshalResource(b, v) }
 
-// MarshalJSONTo writes v with its Extra members after the modelled ones,
-// and amounts as bare JSON numbers.
-func (v ChargeTier) MarshalJSONTo(enc *jsontext.Encoder) error {
-	return jsonwire.MarshalObjectWithExtra(enc, (*chargeTierWire)(&v), v.Extra)
+// MarshalJSON writes v as the service does: amounts as bare JSON numbers,
+// then the members of Extra in the order of their names.
+func (v InvoiceCustomer) MarshalJSON() ([]byte, error) {
+	return jsonwire.MarshalWithExtra((*invoiceCustomerWire)(&v), v.Extra)
 }
 
-// UnmarshalJSONFrom decodes v from the next JSON value of dec
-// without reflection, as encoding/json would decode it, keeping the
-// members it does not model in Extra. null leaves v as it is.
-func (v *InvoiceCustomer) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	var a jsonwire.Arena
-	return v.decodeFrom(dec, &a)
+// invoiceCustomerWire is InvoiceCustomer without its methods, for the engine's reflection.
+type invoiceCustomerWire InvoiceCustomer
+
+func (v *InvoiceCustomer) decodeFrom(dec *jsonwire.Decoder, a *jsonwire.Arena) error {
+	return decodeObject(dec, a, v, "billing.InvoiceCustomer")
 }
 
-// decodeFrom is UnmarshalJSONFrom with the strings and raw values taken
-// from a, which a list shares across its items.
-func (v *InvoiceCustomer) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error {
-	if null, err := jsonwire.BeginObject(dec, "billing.InvoiceCustomer"); null || err != nil {
-		return err
-	}
-	for jsonwire.More(dec) {
-		name, err := jsonwire.ReadName(dec)
-		if err != nil {
-			return err
-		}
-		if err := v.decodeMember(dec, a, name); err != nil {
-			return err
-		}
-	}
-	return jsonwire.End(dec)
-}
-
-// decodeMember decodes the value of the member whose quoted name is
-// quoted: into the field of that name, else the field whose name matches
-// without regard to case, else into Extra.
-func (v *InvoiceCustomer) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted []byte) error {
-	switch string(quoted) {
-	case "\"id\"":
-		return jsonwire.ReadInt64(dec, &v.ID)
-	case "\"uri\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.URI)
-	case "\"firstName\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.FirstName)
-	case "\"middleName\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.MiddleName)
-	case "\"lastName\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.LastName)
-	case "\"companyName\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.CompanyName)
-	case "\"suffix\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.Suffix)
-	case "\"primaryEmail\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.PrimaryEmail)
-	case "\"primaryPhone\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.PrimaryPhone)
-	case "\"secondaryEmail\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.SecondaryEmail)
-	case "\"secondaryPhone\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.SecondaryPhone)
-	case "\"title\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.Title)
-	case "\"reference\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.Reference)
-	case "\"status\"":
-		return jsonwire.ReadString(dec, a, &v.Status)
-	case "\"customerAccountStatus\"":
-		return jsonwire.ReadString(dec, a, &v.CustomerAccountStatus)
-	case "\"currency\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.Currency)
-	case "\"customerReference\"":
-		return jsonwire.ReadRaw(dec, a, &v.CustomerReference)
-	case "\"customerAcquisition\"":
-		return jsonwire.ReadRaw(dec, a, &v.CustomerAcquisition)
-	case "\"monthlyRecurringRevenue\"":
-		return jsonwire.ReadDecimal(dec, a, &v.MonthlyRecurringRevenue)
-	case "\"netMonthlyRecurringRevenue\"":
-		return jsonwire.ReadDecimal(dec, a, &v.NetMonthlyRecurringRevenue)
-	case "\"crmId\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.CrmID)
-	case "\"crmAccountType\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.CrmAccountType)
-	case "\"crmSynchStatus\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.CrmSynchStatus)
-	case "\"erpId\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.ErpID)
-	case "\"erpSynchStatus\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.ErpSynchStatus)
-	case "\"erpCustomerType\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.ErpCustomerType)
-	case "\"portalUserName\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.PortalUserName)
-	case "\"parentId\"":
-		return jsonwire.ReadInt64Ptr(dec, a, &v.ParentID)
-	case "\"accountingLatchType\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.AccountingLatchType)
-	case "\"accountingId\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.AccountingID)
-	case "\"accountingSyncToken\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.AccountingSyncToken)
-	case "\"marketingId\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.MarketingID)
-	case "\"marketingCompanyId\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.MarketingCompanyID)
-	case "\"telematicsId\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.TelematicsID)
-	case "\"modifiedTimestamp\"":
-		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedTimestamp)
-	case "\"createdTimestamp\"":
-		return jsonwire.ReadUnmarshaler(dec, &v.CreatedTimestamp)
-	}
-	// A name with escapes, or in another case: rare.
-	name := jsonwire.UnquoteName(quoted)
+// decodeMember decodes the value of the member called name into the field
+// of that name, else the one whose name matches without regard to case,
+// else into Extra.
+func (v *InvoiceCustomer) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "id":
 		return jsonwire.ReadInt64(dec, &v.ID)
@@ -845,140 +411,46 @@ func (v *InvoiceCustomer) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena,
 	case "createdTimestamp":
 		return jsonwire.ReadUnmarshaler(dec, &v.CreatedTimestamp)
 	}
-	switch jsonwire.FoldName(name) {
-	case "ID":
-		return jsonwire.ReadInt64(dec, &v.ID)
-	case "URI":
-		return jsonwire.ReadStringPtr(dec, a, &v.URI)
-	case "FIRSTNAME":
-		return jsonwire.ReadStringPtr(dec, a, &v.FirstName)
-	case "MIDDLENAME":
-		return jsonwire.ReadStringPtr(dec, a, &v.MiddleName)
-	case "LASTNAME":
-		return jsonwire.ReadStringPtr(dec, a, &v.LastName)
-	case "COMPANYNAME":
-		return jsonwire.ReadStringPtr(dec, a, &v.CompanyName)
-	case "SUFFIX":
-		return jsonwire.ReadStringPtr(dec, a, &v.Suffix)
-	case "PRIMARYEMAIL":
-		return jsonwire.ReadStringPtr(dec, a, &v.PrimaryEmail)
-	case "PRIMARYPHONE":
-		return jsonwire.ReadStringPtr(dec, a, &v.PrimaryPhone)
-	case "SECONDARYEMAIL":
-		return jsonwire.ReadStringPtr(dec, a, &v.SecondaryEmail)
-	case "SECONDARYPHONE":
-		return jsonwire.ReadStringPtr(dec, a, &v.SecondaryPhone)
-	case "TITLE":
-		return jsonwire.ReadStringPtr(dec, a, &v.Title)
-	case "REFERENCE":
-		return jsonwire.ReadStringPtr(dec, a, &v.Reference)
-	case "STATUS":
-		return jsonwire.ReadString(dec, a, &v.Status)
-	case "CUSTOMERACCOUNTSTATUS":
-		return jsonwire.ReadString(dec, a, &v.CustomerAccountStatus)
-	case "CURRENCY":
-		return jsonwire.ReadStringPtr(dec, a, &v.Currency)
-	case "CUSTOMERREFERENCE":
-		return jsonwire.ReadRaw(dec, a, &v.CustomerReference)
-	case "CUSTOMERACQUISITION":
-		return jsonwire.ReadRaw(dec, a, &v.CustomerAcquisition)
-	case "MONTHLYRECURRINGREVENUE":
-		return jsonwire.ReadDecimal(dec, a, &v.MonthlyRecurringRevenue)
-	case "NETMONTHLYRECURRINGREVENUE":
-		return jsonwire.ReadDecimal(dec, a, &v.NetMonthlyRecurringRevenue)
-	case "CRMID":
-		return jsonwire.ReadStringPtr(dec, a, &v.CrmID)
-	case "CRMACCOUNTTYPE":
-		return jsonwire.ReadStringPtr(dec, a, &v.CrmAccountType)
-	case "CRMSYNCHSTATUS":
-		return jsonwire.ReadStringPtr(dec, a, &v.CrmSynchStatus)
-	case "ERPID":
-		return jsonwire.ReadStringPtr(dec, a, &v.ErpID)
-	case "ERPSYNCHSTATUS":
-		return jsonwire.ReadStringPtr(dec, a, &v.ErpSynchStatus)
-	case "ERPCUSTOMERTYPE":
-		return jsonwire.ReadStringPtr(dec, a, &v.ErpCustomerType)
-	case "PORTALUSERNAME":
-		return jsonwire.ReadStringPtr(dec, a, &v.PortalUserName)
-	case "PARENTID":
-		return jsonwire.ReadInt64Ptr(dec, a, &v.ParentID)
-	case "ACCOUNTINGLATCHTYPE":
-		return jsonwire.ReadStringPtr(dec, a, &v.AccountingLatchType)
-	case "ACCOUNTINGID":
-		return jsonwire.ReadStringPtr(dec, a, &v.AccountingID)
-	case "ACCOUNTINGSYNCTOKEN":
-		return jsonwire.ReadStringPtr(dec, a, &v.AccountingSyncToken)
-	case "MARKETINGID":
-		return jsonwire.ReadStringPtr(dec, a, &v.MarketingID)
-	case "MARKETINGCOMPANYID":
-		return jsonwire.ReadStringPtr(dec, a, &v.MarketingCompanyID)
-	case "TELEMATICSID":
-		return jsonwire.ReadStringPtr(dec, a, &v.TelematicsID)
-	case "MODIFIEDTIMESTAMP":
-		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedTimestamp)
-	case "CREATEDTIMESTAMP":
-		return jsonwire.ReadUnmarshaler(dec, &v.CreatedTimestamp)
+	if field, ok := jsonwire.MatchFold(name,
+		"id", "uri", "firstName", "middleName", "lastName",
+		"companyName", "suffix", "primaryEmail", "primaryPhone",
+		"secondaryEmail", "secondaryPhone", "title", "reference",
+		"status", "customerAccountStatus", "currency",
+		"customerReference", "customerAcquisition",
+		"monthlyRecurringRevenue", "netMonthlyRecurringRevenue",
+		"crmId", "crmAccountType", "crmSynchStatus", "erpId",
+		"erpSynchStatus", "erpCustomerType", "portalUserName",
+		"parentId", "accountingLatchType", "accountingId",
+		"accountingSyncToken", "marketingId", "marketingCompanyId",
+		"telematicsId", "modifiedTimestamp", "createdTimestamp",
+	); ok {
+		return v.decodeMember(dec, a, []byte(field))
 	}
 	return jsonwire.ReadUnknown(dec, name, &v.Extra)
 }
 
-// invoiceCustomerWire is InvoiceCustomer without its methods, for the engine's reflection.
-type invoiceCustomerWire InvoiceCustomer
+// UnmarshalJSON decodes v from a JSON object as encoding/json would, but
+// with amounts as exact decimals and the members it does not model kept
+// in Extra. null leaves v as it is.
+func (v *AddressPreference) UnmarshalJSON(b []byte) error { return unmarshalResource(b, v) }
 
-// MarshalJSONTo writes v with its Extra members after the modelled ones,
-// and amounts as bare JSON numbers.
-func (v InvoiceCustomer) MarshalJSONTo(enc *jsontext.Encoder) error {
-	return jsonwire.MarshalObjectWithExtra(enc, (*invoiceCustomerWire)(&v), v.Extra)
+// MarshalJSON writes v as the service does: amounts as bare JSON numbers,
+// then the members of Extra in the order of their names.
+func (v AddressPreference) MarshalJSON() ([]byte, error) {
+	return jsonwire.MarshalWithExtra((*addressPreferenceWire)(&v), v.Extra)
 }
 
-// UnmarshalJSONFrom decodes v from the next JSON value of dec
-// without reflection, as encoding/json would decode it, keeping the
-// members it does not model in Extra. null leaves v as it is.
-func (v *AddressPreference) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	var a jsonwire.Arena
-	return v.decodeFrom(dec, &a)
+// addressPreferenceWire is AddressPreference without its methods, for the engine's reflection.
+type addressPreferenceWire AddressPreference
+
+func (v *AddressPreference) decodeFrom(dec *jsonwire.Decoder, a *jsonwire.Arena) error {
+	return decodeObject(dec, a, v, "billing.AddressPreference")
 }
 
-// decodeFrom is UnmarshalJSONFrom with the strings and raw values taken
-// from a, which a list shares across its items.
-func (v *AddressPreference) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error {
-	if null, err := jsonwire.BeginObject(dec, "billing.AddressPreference"); null || err != nil {
-		return err
-	}
-	for jsonwire.More(dec) {
-		name, err := jsonwire.ReadName(dec)
-		if err != nil {
-			return err
-		}
-		if err := v.decodeMember(dec, a, name); err != nil {
-			return err
-		}
-	}
-	return jsonwire.End(dec)
-}
-
-// decodeMember decodes the value of the member whose quoted name is
-// quoted: into the field of that name, else the field whose name matches
-// without regard to case, else into Extra.
-func (v *AddressPreference) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted []byte) error {
-	switch string(quoted) {
-	case "\"id\"":
-		return jsonwire.ReadInt64(dec, &v.ID)
-	case "\"uri\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.URI)
-	case "\"contactName\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.ContactName)
-	case "\"shippingInstructions\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.ShippingInstructions)
-	case "\"useBillingAddressAsShippingAddress\"":
-		return jsonwire.ReadBool(dec, &v.UseBillingAddressAsShippingAddress)
-	case "\"billingAddress\"":
-		return readPtr(dec, a, &v.BillingAddress)
-	case "\"shippingAddress\"":
-		return readPtr(dec, a, &v.ShippingAddress)
-	}
-	// A name with escapes, or in another case: rare.
-	name := jsonwire.UnquoteName(quoted)
+// decodeMember decodes the value of the member called name into the field
+// of that name, else the one whose name matches without regard to case,
+// else into Extra.
+func (v *AddressPreference) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "id":
 		return jsonwire.ReadInt64(dec, &v.ID)
@@ -995,96 +467,38 @@ func (v *AddressPreference) decodeMember(dec *jsontext.Decoder, a *jsonwire.Aren
 	case "shippingAddress":
 		return readPtr(dec, a, &v.ShippingAddress)
 	}
-	switch jsonwire.FoldName(name) {
-	case "ID":
-		return jsonwire.ReadInt64(dec, &v.ID)
-	case "URI":
-		return jsonwire.ReadStringPtr(dec, a, &v.URI)
-	case "CONTACTNAME":
-		return jsonwire.ReadStringPtr(dec, a, &v.ContactName)
-	case "SHIPPINGINSTRUCTIONS":
-		return jsonwire.ReadStringPtr(dec, a, &v.ShippingInstructions)
-	case "USEBILLINGADDRESSASSHIPPINGADDRESS":
-		return jsonwire.ReadBool(dec, &v.UseBillingAddressAsShippingAddress)
-	case "BILLINGADDRESS":
-		return readPtr(dec, a, &v.BillingAddress)
-	case "SHIPPINGADDRESS":
-		return readPtr(dec, a, &v.ShippingAddress)
+	if field, ok := jsonwire.MatchFold(name,
+		"id", "uri", "contactName", "shippingInstructions",
+		"useBillingAddressAsShippingAddress", "billingAddress",
+		"shippingAddress",
+	); ok {
+		return v.decodeMember(dec, a, []byte(field))
 	}
 	return jsonwire.ReadUnknown(dec, name, &v.Extra)
 }
 
-// addressPreferenceWire is AddressPreference without its methods, for the engine's reflection.
-type addressPreferenceWire AddressPreference
+// UnmarshalJSON decodes v from a JSON object as encoding/json would, but
+// with amounts as exact decimals and the members it does not model kept
+// in Extra. null leaves v as it is.
+func (v *Address) UnmarshalJSON(b []byte) error { return unmarshalResource(b, v) }
 
-// MarshalJSONTo writes v with its Extra members after the modelled ones,
-// and amounts as bare JSON numbers.
-func (v AddressPreference) MarshalJSONTo(enc *jsontext.Encoder) error {
-	return jsonwire.MarshalObjectWithExtra(enc, (*addressPreferenceWire)(&v), v.Extra)
+// MarshalJSON writes v as the service does: amounts as bare JSON numbers,
+// then the members of Extra in the order of their names.
+func (v Address) MarshalJSON() ([]byte, error) {
+	return jsonwire.MarshalWithExtra((*addressWire)(&v), v.Extra)
 }
 
-// UnmarshalJSONFrom decodes v from the next JSON value of dec
-// without reflection, as encoding/json would decode it, keeping the
-// members it does not model in Extra. null leaves v as it is.
-func (v *Address) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	var a jsonwire.Arena
-	return v.decodeFrom(dec, &a)
+// addressWire is Address without its methods, for the engine's reflection.
+type addressWire Address
+
+func (v *Address) decodeFrom(dec *jsonwire.Decoder, a *jsonwire.Arena) error {
+	return decodeObject(dec, a, v, "billing.Address")
 }
 
-// decodeFrom is UnmarshalJSONFrom with the strings and raw values taken
-// from a, which a list shares across its items.
-func (v *Address) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error {
-	if null, err := jsonwire.BeginObject(dec, "billing.Address"); null || err != nil {
-		return err
-	}
-	for jsonwire.More(dec) {
-		name, err := jsonwire.ReadName(dec)
-		if err != nil {
-			return err
-		}
-		if err := v.decodeMember(dec, a, name); err != nil {
-			return err
-		}
-	}
-	return jsonwire.End(dec)
-}
-
-// decodeMember decodes the value of the member whose quoted name is
-// quoted: into the field of that name, else the field whose name matches
-// without regard to case, else into Extra.
-func (v *Address) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted []byte) error {
-	switch string(quoted) {
-	case "\"id\"":
-		return jsonwire.ReadInt64(dec, &v.ID)
-	case "\"uri\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.URI)
-	case "\"customerAddressPreferenceId\"":
-		return jsonwire.ReadInt64(dec, &v.CustomerAddressPreferenceID)
-	case "\"companyName\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.CompanyName)
-	case "\"line1\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.Line1)
-	case "\"line2\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.Line2)
-	case "\"countryId\"":
-		return jsonwire.ReadInt64(dec, &v.CountryID)
-	case "\"country\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.Country)
-	case "\"stateId\"":
-		return jsonwire.ReadInt64Ptr(dec, a, &v.StateID)
-	case "\"state\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.State)
-	case "\"city\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.City)
-	case "\"postalZip\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.PostalZip)
-	case "\"addressType\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.AddressType)
-	case "\"valid\"":
-		return jsonwire.ReadBool(dec, &v.Valid)
-	}
-	// A name with escapes, or in another case: rare.
-	name := jsonwire.UnquoteName(quoted)
+// decodeMember decodes the value of the member called name into the field
+// of that name, else the one whose name matches without regard to case,
+// else into Extra.
+func (v *Address) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "id":
 		return jsonwire.ReadInt64(dec, &v.ID)
@@ -1115,92 +529,38 @@ func (v *Address) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted 
 	case "valid":
 		return jsonwire.ReadBool(dec, &v.Valid)
 	}
-	switch jsonwire.FoldName(name) {
-	case "ID":
-		return jsonwire.ReadInt64(dec, &v.ID)
-	case "URI":
-		return jsonwire.ReadStringPtr(dec, a, &v.URI)
-	case "CUSTOMERADDRESSPREFERENCEID":
-		return jsonwire.ReadInt64(dec, &v.CustomerAddressPreferenceID)
-	case "COMPANYNAME":
-		return jsonwire.ReadStringPtr(dec, a, &v.CompanyName)
-	case "LINE1":
-		return jsonwire.ReadStringPtr(dec, a, &v.Line1)
-	case "LINE2":
-		return jsonwire.ReadStringPtr(dec, a, &v.Line2)
-	case "COUNTRYID":
-		return jsonwire.ReadInt64(dec, &v.CountryID)
-	case "COUNTRY":
-		return jsonwire.ReadStringPtr(dec, a, &v.Country)
-	case "STATEID":
-		return jsonwire.ReadInt64Ptr(dec, a, &v.StateID)
-	case "STATE":
-		return jsonwire.ReadStringPtr(dec, a, &v.State)
-	case "CITY":
-		return jsonwire.ReadStringPtr(dec, a, &v.City)
-	case "POSTALZIP":
-		return jsonwire.ReadStringPtr(dec, a, &v.PostalZip)
-	case "ADDRESSTYPE":
-		return jsonwire.ReadStringPtr(dec, a, &v.AddressType)
-	case "VALID":
-		return jsonwire.ReadBool(dec, &v.Valid)
+	if field, ok := jsonwire.MatchFold(name,
+		"id", "uri", "customerAddressPreferenceId", "companyName",
+		"line1", "line2", "countryId", "country", "stateId", "state",
+		"city", "postalZip", "addressType", "valid",
+	); ok {
+		return v.decodeMember(dec, a, []byte(field))
 	}
 	return jsonwire.ReadUnknown(dec, name, &v.Extra)
 }
 
-// addressWire is Address without its methods, for the engine's reflection.
-type addressWire Address
+// UnmarshalJSON decodes v from a JSON object as encoding/json would, but
+// with amounts as exact decimals and the members it does not model kept
+// in Extra. null leaves v as it is.
+func (v *PaymentSchedule) UnmarshalJSON(b []byte) error { return unmarshalResource(b, v) }
 
-// MarshalJSONTo writes v with its Extra members after the modelled ones,
-// and amounts as bare JSON numbers.
-func (v Address) MarshalJSONTo(enc *jsontext.Encoder) error {
-	return jsonwire.MarshalObjectWithExtra(enc, (*addressWire)(&v), v.Extra)
+// MarshalJSON writes v as the service does: amounts as bare JSON numbers,
+// then the members of Extra in the order of their names.
+func (v PaymentSchedule) MarshalJSON() ([]byte, error) {
+	return jsonwire.MarshalWithExtra((*paymentScheduleWire)(&v), v.Extra)
 }
 
-// UnmarshalJSONFrom decodes v from the next JSON value of dec
-// without reflection, as encoding/json would decode it, keeping the
-// members it does not model in Extra. null leaves v as it is.
-func (v *PaymentSchedule) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	var a jsonwire.Arena
-	return v.decodeFrom(dec, &a)
+// paymentScheduleWire is PaymentSchedule without its methods, for the engine's reflection.
+type paymentScheduleWire PaymentSchedule
+
+func (v *PaymentSchedule) decodeFrom(dec *jsonwire.Decoder, a *jsonwire.Arena) error {
+	return decodeObject(dec, a, v, "billing.PaymentSchedule")
 }
 
-// decodeFrom is UnmarshalJSONFrom with the strings and raw values taken
-// from a, which a list shares across its items.
-func (v *PaymentSchedule) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error {
-	if null, err := jsonwire.BeginObject(dec, "billing.PaymentSchedule"); null || err != nil {
-		return err
-	}
-	for jsonwire.More(dec) {
-		name, err := jsonwire.ReadName(dec)
-		if err != nil {
-			return err
-		}
-		if err := v.decodeMember(dec, a, name); err != nil {
-			return err
-		}
-	}
-	return jsonwire.End(dec)
-}
-
-// decodeMember decodes the value of the member whose quoted name is
-// quoted: into the field of that name, else the field whose name matches
-// without regard to case, else into Extra.
-func (v *PaymentSchedule) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted []byte) error {
-	switch string(quoted) {
-	case "\"dueDateTimestamp\"":
-		return jsonwire.ReadUnmarshaler(dec, &v.DueDateTimestamp)
-	case "\"status\"":
-		return jsonwire.ReadString(dec, a, &v.Status)
-	case "\"amount\"":
-		return jsonwire.ReadDecimal(dec, a, &v.Amount)
-	case "\"outstandingBalance\"":
-		return jsonwire.ReadDecimal(dec, a, &v.OutstandingBalance)
-	case "\"daysDueAfterTerm\"":
-		return jsonwire.ReadInt(dec, &v.DaysDueAfterTerm)
-	}
-	// A name with escapes, or in another case: rare.
-	name := jsonwire.UnquoteName(quoted)
+// decodeMember decodes the value of the member called name into the field
+// of that name, else the one whose name matches without regard to case,
+// else into Extra.
+func (v *PaymentSchedule) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "dueDateTimestamp":
 		return jsonwire.ReadUnmarshaler(dec, &v.DueDateTimestamp)
@@ -1213,108 +573,37 @@ func (v *PaymentSchedule) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena,
 	case "daysDueAfterTerm":
 		return jsonwire.ReadInt(dec, &v.DaysDueAfterTerm)
 	}
-	switch jsonwire.FoldName(name) {
-	case "DUEDATETIMESTAMP":
-		return jsonwire.ReadUnmarshaler(dec, &v.DueDateTimestamp)
-	case "STATUS":
-		return jsonwire.ReadString(dec, a, &v.Status)
-	case "AMOUNT":
-		return jsonwire.ReadDecimal(dec, a, &v.Amount)
-	case "OUTSTANDINGBALANCE":
-		return jsonwire.ReadDecimal(dec, a, &v.OutstandingBalance)
-	case "DAYSDUEAFTERTERM":
-		return jsonwire.ReadInt(dec, &v.DaysDueAfterTerm)
+	if field, ok := jsonwire.MatchFold(name,
+		"dueDateTimestamp", "status", "amount", "outstandingBalance",
+		"daysDueAfterTerm",
+	); ok {
+		return v.decodeMember(dec, a, []byte(field))
 	}
 	return jsonwire.ReadUnknown(dec, name, &v.Extra)
 }
 
-// paymentScheduleWire is PaymentSchedule without its methods, for the engine's reflection.
-type paymentScheduleWire PaymentSchedule
+// UnmarshalJSON decodes v from a JSON object as encoding/json would, but
+// with amounts as exact decimals and the members it does not model kept
+// in Extra. null leaves v as it is.
+func (v *InvoiceSummary) UnmarshalJSON(b []byte) error { return unmarshalResource(b, v) }
 
-// MarshalJSONTo writes v with its Extra members after the modelled ones,
-// and amounts as bare JSON numbers.
-func (v PaymentSchedule) MarshalJSONTo(enc *jsontext.Encoder) error {
-	return jsonwire.MarshalObjectWithExtra(enc, (*paymentScheduleWire)(&v), v.Extra)
+// MarshalJSON writes v as the service does: amounts as bare JSON numbers,
+// then the members of Extra in the order of their names.
+func (v InvoiceSummary) MarshalJSON() ([]byte, error) {
+	return jsonwire.MarshalWithExtra((*invoiceSummaryWire)(&v), v.Extra)
 }
 
-// UnmarshalJSONFrom decodes v from the next JSON value of dec
-// without reflection, as encoding/json would decode it, keeping the
-// members it does not model in Extra. null leaves v as it is.
-func (v *InvoiceSummary) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	var a jsonwire.Arena
-	return v.decodeFrom(dec, &a)
+// invoiceSummaryWire is InvoiceSummary without its methods, for the engine's reflection.
+type invoiceSummaryWire InvoiceSummary
+
+func (v *InvoiceSummary) decodeFrom(dec *jsonwire.Decoder, a *jsonwire.Arena) error {
+	return decodeObject(dec, a, v, "billing.InvoiceSummary")
 }
 
-// decodeFrom is UnmarshalJSONFrom with the strings and raw values taken
-// from a, which a list shares across its items.
-func (v *InvoiceSummary) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error {
-	if null, err := jsonwire.BeginObject(dec, "billing.InvoiceSummary"); null || err != nil {
-		return err
-	}
-	for jsonwire.More(dec) {
-		name, err := jsonwire.ReadName(dec)
-		if err != nil {
-			return err
-		}
-		if err := v.decodeMember(dec, a, name); err != nil {
-			return err
-		}
-	}
-	return jsonwire.End(dec)
-}
-
-// decodeMember decodes the value of the member whose quoted name is
-// quoted: into the field of that name, else the field whose name matches
-// without regard to case, else into Extra.
-func (v *InvoiceSummary) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted []byte) error {
-	switch string(quoted) {
-	case "\"id\"":
-		return jsonwire.ReadInt64(dec, &v.ID)
-	case "\"uri\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.URI)
-	case "\"customerId\"":
-		return jsonwire.ReadInt64(dec, &v.CustomerID)
-	case "\"reference\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.Reference)
-	case "\"companyName\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.CompanyName)
-	case "\"customerParentId\"":
-		return jsonwire.ReadInt64Ptr(dec, a, &v.CustomerParentID)
-	case "\"customerName\"":
-		return jsonwire.ReadString(dec, a, &v.CustomerName)
-	case "\"effectiveTimestamp\"":
-		return jsonwire.ReadUnmarshaler(dec, &v.EffectiveTimestamp)
-	case "\"postedTimestamp\"":
-		return jsonwire.ReadUnmarshaler(dec, &v.PostedTimestamp)
-	case "\"dueDate\"":
-		return jsonwire.ReadUnmarshaler(dec, &v.DueDate)
-	case "\"modifiedTimestamp\"":
-		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedTimestamp)
-	case "\"invoiceStatus\"":
-		return jsonwire.ReadString(dec, a, &v.InvoiceStatus)
-	case "\"invoiceNumber\"":
-		return jsonwire.ReadString(dec, a, &v.InvoiceNumber)
-	case "\"invoiceAmount\"":
-		return jsonwire.ReadDecimal(dec, a, &v.InvoiceAmount)
-	case "\"sumOfCharges\"":
-		return jsonwire.ReadDecimal(dec, a, &v.SumOfCharges)
-	case "\"totalPayments\"":
-		return jsonwire.ReadDecimal(dec, a, &v.TotalPayments)
-	case "\"totalCreditNotes\"":
-		return jsonwire.ReadDecimal(dec, a, &v.TotalCreditNotes)
-	case "\"writeoffs\"":
-		return jsonwire.ReadDecimal(dec, a, &v.Writeoffs)
-	case "\"outstandingBalance\"":
-		return jsonwire.ReadDecimal(dec, a, &v.OutstandingBalance)
-	case "\"currency\"":
-		return jsonwire.ReadString(dec, a, &v.Currency)
-	case "\"taxServiceId\"":
-		return jsonwire.ReadRaw(dec, a, &v.TaxServiceID)
-	case "\"unsettled\"":
-		return jsonwire.ReadBool(dec, &v.Unsettled)
-	}
-	// A name with escapes, or in another case: rare.
-	name := jsonwire.UnquoteName(quoted)
+// decodeMember decodes the value of the member called name into the field
+// of that name, else the one whose name matches without regard to case,
+// else into Extra.
+func (v *InvoiceSummary) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "id":
 		return jsonwire.ReadInt64(dec, &v.ID)
@@ -1361,122 +650,42 @@ func (v *InvoiceSummary) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, 
 	case "unsettled":
 		return jsonwire.ReadBool(dec, &v.Unsettled)
 	}
-	switch jsonwire.FoldName(name) {
-	case "ID":
-		return jsonwire.ReadInt64(dec, &v.ID)
-	case "URI":
-		return jsonwire.ReadStringPtr(dec, a, &v.URI)
-	case "CUSTOMERID":
-		return jsonwire.ReadInt64(dec, &v.CustomerID)
-	case "REFERENCE":
-		return jsonwire.ReadStringPtr(dec, a, &v.Reference)
-	case "COMPANYNAME":
-		return jsonwire.ReadStringPtr(dec, a, &v.CompanyName)
-	case "CUSTOMERPARENTID":
-		return jsonwire.ReadInt64Ptr(dec, a, &v.CustomerParentID)
-	case "CUSTOMERNAME":
-		return jsonwire.ReadString(dec, a, &v.CustomerName)
-	case "EFFECTIVETIMESTAMP":
-		return jsonwire.ReadUnmarshaler(dec, &v.EffectiveTimestamp)
-	case "POSTEDTIMESTAMP":
-		return jsonwire.ReadUnmarshaler(dec, &v.PostedTimestamp)
-	case "DUEDATE":
-		return jsonwire.ReadUnmarshaler(dec, &v.DueDate)
-	case "MODIFIEDTIMESTAMP":
-		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedTimestamp)
-	case "INVOICESTATUS":
-		return jsonwire.ReadString(dec, a, &v.InvoiceStatus)
-	case "INVOICENUMBER":
-		return jsonwire.ReadString(dec, a, &v.InvoiceNumber)
-	case "INVOICEAMOUNT":
-		return jsonwire.ReadDecimal(dec, a, &v.InvoiceAmount)
-	case "SUMOFCHARGES":
-		return jsonwire.ReadDecimal(dec, a, &v.SumOfCharges)
-	case "TOTALPAYMENTS":
-		return jsonwire.ReadDecimal(dec, a, &v.TotalPayments)
-	case "TOTALCREDITNOTES":
-		return jsonwire.ReadDecimal(dec, a, &v.TotalCreditNotes)
-	case "WRITEOFFS":
-		return jsonwire.ReadDecimal(dec, a, &v.Writeoffs)
-	case "OUTSTANDINGBALANCE":
-		return jsonwire.ReadDecimal(dec, a, &v.OutstandingBalance)
-	case "CURRENCY":
-		return jsonwire.ReadString(dec, a, &v.Currency)
-	case "TAXSERVICEID":
-		return jsonwire.ReadRaw(dec, a, &v.TaxServiceID)
-	case "UNSETTLED":
-		return jsonwire.ReadBool(dec, &v.Unsettled)
+	if field, ok := jsonwire.MatchFold(name,
+		"id", "uri", "customerId", "reference", "companyName",
+		"customerParentId", "customerName", "effectiveTimestamp",
+		"postedTimestamp", "dueDate", "modifiedTimestamp",
+		"invoiceStatus", "invoiceNumber", "invoiceAmount",
+		"sumOfCharges", "totalPayments", "totalCreditNotes",
+		"writeoffs", "outstandingBalance", "currency", "taxServiceId",
+		"unsettled",
+	); ok {
+		return v.decodeMember(dec, a, []byte(field))
 	}
 	return jsonwire.ReadUnknown(dec, name, &v.Extra)
 }
 
-// invoiceSummaryWire is InvoiceSummary without its methods, for the engine's reflection.
-type invoiceSummaryWire InvoiceSummary
+// UnmarshalJSON decodes v from a JSON object as encoding/json would, but
+// with amounts as exact decimals and the members it does not model kept
+// in Extra. null leaves v as it is.
+func (v *SubscriptionProductItem) UnmarshalJSON(b []byte) error { return unmarshalResource(b, v) }
 
-// MarshalJSONTo writes v with its Extra members after the modelled ones,
-// and amounts as bare JSON numbers.
-func (v InvoiceSummary) MarshalJSONTo(enc *jsontext.Encoder) error {
-	return jsonwire.MarshalObjectWithExtra(enc, (*invoiceSummaryWire)(&v), v.Extra)
+// MarshalJSON writes v as the service does: amounts as bare JSON numbers,
+// then the members of Extra in the order of their names.
+func (v SubscriptionProductItem) MarshalJSON() ([]byte, error) {
+	return jsonwire.MarshalWithExtra((*subscriptionProductItemWire)(&v), v.Extra)
 }
 
-// UnmarshalJSONFrom decodes v from the next JSON value of dec
-// without reflection, as encoding/json would decode it, keeping the
-// members it does not model in Extra. null leaves v as it is.
-func (v *SubscriptionProductItem) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	var a jsonwire.Arena
-	return v.decodeFrom(dec, &a)
+// subscriptionProductItemWire is SubscriptionProductItem without its methods, for the engine's reflection.
+type subscriptionProductItemWire SubscriptionProductItem
+
+func (v *SubscriptionProductItem) decodeFrom(dec *jsonwire.Decoder, a *jsonwire.Arena) error {
+	return decodeObject(dec, a, v, "billing.SubscriptionProductItem")
 }
 
-// decodeFrom is UnmarshalJSONFrom with the strings and raw values taken
-// from a, which a list shares across its items.
-func (v *SubscriptionProductItem) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error {
-	if null, err := jsonwire.BeginObject(dec, "billing.SubscriptionProductItem"); null || err != nil {
-		return err
-	}
-	for jsonwire.More(dec) {
-		name, err := jsonwire.ReadName(dec)
-		if err != nil {
-			return err
-		}
-		if err := v.decodeMember(dec, a, name); err != nil {
-			return err
-		}
-	}
-	return jsonwire.End(dec)
-}
-
-// decodeMember decodes the value of the member whose quoted name is
-// quoted: into the field of that name, else the field whose name matches
-// without regard to case, else into Extra.
-func (v *SubscriptionProductItem) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted []byte) error {
-	switch string(quoted) {
-	case "\"id\"":
-		return jsonwire.ReadInt64(dec, &v.ID)
-	case "\"uri\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.URI)
-	case "\"reference\"":
-		return jsonwire.ReadUnmarshaler(dec, &v.Reference)
-	case "\"name\"":
-		return jsonwire.ReadString(dec, a, &v.Name)
-	case "\"description\"":
-		return jsonwire.ReadString(dec, a, &v.Description)
-	case "\"subscriptionProductId\"":
-		return jsonwire.ReadInt64(dec, &v.SubscriptionProductID)
-	case "\"subscriptionId\"":
-		return jsonwire.ReadInt64(dec, &v.SubscriptionID)
-	case "\"customerId\"":
-		return jsonwire.ReadInt64(dec, &v.CustomerID)
-	case "\"productId\"":
-		return jsonwire.ReadInt64(dec, &v.ProductID)
-	case "\"status\"":
-		return jsonwire.ReadString(dec, a, &v.Status)
-	case "\"createdDate\"":
-		return jsonwire.ReadUnmarshaler(dec, &v.CreatedDate)
-	case "\"modifiedDate\"":
-		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedDate)
-	}
-	// A name with escapes, or in another case: rare.
-	name := jsonwire.UnquoteName(quoted)
+// decodeMember decodes the value of the member called name into the field
+// of that name, else the one whose name matches without regard to case,
+// else into Extra.
+func (v *SubscriptionProductItem) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "id":
 		return jsonwire.ReadInt64(dec, &v.ID)
@@ -1503,128 +712,38 @@ func (v *SubscriptionProductItem) decodeMember(dec *jsontext.Decoder, a *jsonwir
 	case "modifiedDate":
 		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedDate)
 	}
-	switch jsonwire.FoldName(name) {
-	case "ID":
-		return jsonwire.ReadInt64(dec, &v.ID)
-	case "URI":
-		return jsonwire.ReadStringPtr(dec, a, &v.URI)
-	case "REFERENCE":
-		return jsonwire.ReadUnmarshaler(dec, &v.Reference)
-	case "NAME":
-		return jsonwire.ReadString(dec, a, &v.Name)
-	case "DESCRIPTION":
-		return jsonwire.ReadString(dec, a, &v.Description)
-	case "SUBSCRIPTIONPRODUCTID":
-		return jsonwire.ReadInt64(dec, &v.SubscriptionProductID)
-	case "SUBSCRIPTIONID":
-		return jsonwire.ReadInt64(dec, &v.SubscriptionID)
-	case "CUSTOMERID":
-		return jsonwire.ReadInt64(dec, &v.CustomerID)
-	case "PRODUCTID":
-		return jsonwire.ReadInt64(dec, &v.ProductID)
-	case "STATUS":
-		return jsonwire.ReadString(dec, a, &v.Status)
-	case "CREATEDDATE":
-		return jsonwire.ReadUnmarshaler(dec, &v.CreatedDate)
-	case "MODIFIEDDATE":
-		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedDate)
+	if field, ok := jsonwire.MatchFold(name,
+		"id", "uri", "reference", "name", "description",
+		"subscriptionProductId", "subscriptionId", "customerId",
+		"productId", "status", "createdDate", "modifiedDate",
+	); ok {
+		return v.decodeMember(dec, a, []byte(field))
 	}
 	return jsonwire.ReadUnknown(dec, name, &v.Extra)
 }
 
-// subscriptionProductItemWire is SubscriptionProductItem without its methods, for the engine's reflection.
-type subscriptionProductItemWire SubscriptionProductItem
+// UnmarshalJSON decodes v from a JSON object as encoding/json would, but
+// with amounts as exact decimals and the members it does not model kept
+// in Extra. null leaves v as it is.
+func (v *CreditCard) UnmarshalJSON(b []byte) error { return unmarshalResource(b, v) }
 
-// MarshalJSONTo writes v with its Extra members after the modelled ones,
-// and amounts as bare JSON numbers.
-func (v SubscriptionProductItem) MarshalJSONTo(enc *jsontext.Encoder) error {
-	return jsonwire.MarshalObjectWithExtra(enc, (*subscriptionProductItemWire)(&v), v.Extra)
+// MarshalJSON writes v as the service does: amounts as bare JSON numbers,
+// then the members of Extra in the order of their names.
+func (v CreditCard) MarshalJSON() ([]byte, error) {
+	return jsonwire.MarshalWithExtra((*creditCardWire)(&v), v.Extra)
 }
 
-// UnmarshalJSONFrom decodes v from the next JSON value of dec
-// without reflection, as encoding/json would decode it, keeping the
-// members it does not model in Extra. null leaves v as it is.
-func (v *CreditCard) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	var a jsonwire.Arena
-	return v.decodeFrom(dec, &a)
+// creditCardWire is CreditCard without its methods, for the engine's reflection.
+type creditCardWire CreditCard
+
+func (v *CreditCard) decodeFrom(dec *jsonwire.Decoder, a *jsonwire.Arena) error {
+	return decodeObject(dec, a, v, "billing.CreditCard")
 }
 
-// decodeFrom is UnmarshalJSONFrom with the strings and raw values taken
-// from a, which a list shares across its items.
-func (v *CreditCard) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error {
-	if null, err := jsonwire.BeginObject(dec, "billing.CreditCard"); null || err != nil {
-		return err
-	}
-	for jsonwire.More(dec) {
-		name, err := jsonwire.ReadName(dec)
-		if err != nil {
-			return err
-		}
-		if err := v.decodeMember(dec, a, name); err != nil {
-			return err
-		}
-	}
-	return jsonwire.End(dec)
-}
-
-// decodeMember decodes the value of the member whose quoted name is
-// quoted: into the field of that name, else the field whose name matches
-// without regard to case, else into Extra.
-func (v *CreditCard) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted []byte) error {
-	switch string(quoted) {
-	case "\"id\"":
-		return jsonwire.ReadInt64(dec, &v.ID)
-	case "\"uri\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.URI)
-	case "\"customerId\"":
-		return jsonwire.ReadInt64(dec, &v.CustomerID)
-	case "\"maskedCardNumber\"":
-		return jsonwire.ReadString(dec, a, &v.MaskedCardNumber)
-	case "\"cardType\"":
-		return jsonwire.ReadString(dec, a, &v.CardType)
-	case "\"firstName\"":
-		return jsonwire.ReadString(dec, a, &v.FirstName)
-	case "\"lastName\"":
-		return jsonwire.ReadString(dec, a, &v.LastName)
-	case "\"expirationMonth\"":
-		return jsonwire.ReadInt(dec, &v.ExpirationMonth)
-	case "\"expirationYear\"":
-		return jsonwire.ReadInt(dec, &v.ExpirationYear)
-	case "\"address1\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.Address1)
-	case "\"address2\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.Address2)
-	case "\"countryId\"":
-		return jsonwire.ReadInt64Ptr(dec, a, &v.CountryID)
-	case "\"country\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.Country)
-	case "\"stateId\"":
-		return jsonwire.ReadInt64Ptr(dec, a, &v.StateID)
-	case "\"state\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.State)
-	case "\"city\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.City)
-	case "\"postalZip\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.PostalZip)
-	case "\"isDefault\"":
-		return jsonwire.ReadBool(dec, &v.IsDefault)
-	case "\"externalCustomerId\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.ExternalCustomerID)
-	case "\"externalCardId\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.ExternalCardID)
-	case "\"storedInServiceVault\"":
-		return jsonwire.ReadBool(dec, &v.StoredInServiceVault)
-	case "\"email\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.Email)
-	case "\"modifiedDate\"":
-		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedDate)
-	case "\"originalPaymentMethodId\"":
-		return jsonwire.ReadInt64Ptr(dec, a, &v.OriginalPaymentMethodID)
-	case "\"isUsedForBillingPeriodOverride\"":
-		return jsonwire.ReadBool(dec, &v.IsUsedForBillingPeriodOverride)
-	}
-	// A name with escapes, or in another case: rare.
-	name := jsonwire.UnquoteName(quoted)
+// decodeMember decodes the value of the member called name into the field
+// of that name, else the one whose name matches without regard to case,
+// else into Extra.
+func (v *CreditCard) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "id":
 		return jsonwire.ReadInt64(dec, &v.ID)
@@ -1677,118 +796,42 @@ func (v *CreditCard) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quot
 	case "isUsedForBillingPeriodOverride":
 		return jsonwire.ReadBool(dec, &v.IsUsedForBillingPeriodOverride)
 	}
-	switch jsonwire.FoldName(name) {
-	case "ID":
-		return jsonwire.ReadInt64(dec, &v.ID)
-	case "URI":
-		return jsonwire.ReadStringPtr(dec, a, &v.URI)
-	case "CUSTOMERID":
-		return jsonwire.ReadInt64(dec, &v.CustomerID)
-	case "MASKEDCARDNUMBER":
-		return jsonwire.ReadString(dec, a, &v.MaskedCardNumber)
-	case "CARDTYPE":
-		return jsonwire.ReadString(dec, a, &v.CardType)
-	case "FIRSTNAME":
-		return jsonwire.ReadString(dec, a, &v.FirstName)
-	case "LASTNAME":
-		return jsonwire.ReadString(dec, a, &v.LastName)
-	case "EXPIRATIONMONTH":
-		return jsonwire.ReadInt(dec, &v.ExpirationMonth)
-	case "EXPIRATIONYEAR":
-		return jsonwire.ReadInt(dec, &v.ExpirationYear)
-	case "ADDRESS1":
-		return jsonwire.ReadStringPtr(dec, a, &v.Address1)
-	case "ADDRESS2":
-		return jsonwire.ReadStringPtr(dec, a, &v.Address2)
-	case "COUNTRYID":
-		return jsonwire.ReadInt64Ptr(dec, a, &v.CountryID)
-	case "COUNTRY":
-		return jsonwire.ReadStringPtr(dec, a, &v.Country)
-	case "STATEID":
-		return jsonwire.ReadInt64Ptr(dec, a, &v.StateID)
-	case "STATE":
-		return jsonwire.ReadStringPtr(dec, a, &v.State)
-	case "CITY":
-		return jsonwire.ReadStringPtr(dec, a, &v.City)
-	case "POSTALZIP":
-		return jsonwire.ReadStringPtr(dec, a, &v.PostalZip)
-	case "ISDEFAULT":
-		return jsonwire.ReadBool(dec, &v.IsDefault)
-	case "EXTERNALCUSTOMERID":
-		return jsonwire.ReadStringPtr(dec, a, &v.ExternalCustomerID)
-	case "EXTERNALCARDID":
-		return jsonwire.ReadStringPtr(dec, a, &v.ExternalCardID)
-	case "STOREDINSERVICEVAULT":
-		return jsonwire.ReadBool(dec, &v.StoredInServiceVault)
-	case "EMAIL":
-		return jsonwire.ReadStringPtr(dec, a, &v.Email)
-	case "MODIFIEDDATE":
-		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedDate)
-	case "ORIGINALPAYMENTMETHODID":
-		return jsonwire.ReadInt64Ptr(dec, a, &v.OriginalPaymentMethodID)
-	case "ISUSEDFORBILLINGPERIODOVERRIDE":
-		return jsonwire.ReadBool(dec, &v.IsUsedForBillingPeriodOverride)
+	if field, ok := jsonwire.MatchFold(name,
+		"id", "uri", "customerId", "maskedCardNumber", "cardType",
+		"firstName", "lastName", "expirationMonth", "expirationYear",
+		"address1", "address2", "countryId", "country", "stateId",
+		"state", "city", "postalZip", "isDefault", "externalCustomerId",
+		"externalCardId", "storedInServiceVault", "email",
+		"modifiedDate", "originalPaymentMethodId",
+		"isUsedForBillingPeriodOverride",
+	); ok {
+		return v.decodeMember(dec, a, []byte(field))
 	}
 	return jsonwire.ReadUnknown(dec, name, &v.Extra)
 }
 
-// creditCardWire is CreditCard without its methods, for the engine's reflection.
-type creditCardWire CreditCard
+// UnmarshalJSON decodes v from a JSON object as encoding/json would, but
+// with amounts as exact decimals and the members it does not model kept
+// in Extra. null leaves v as it is.
+func (v *WalletPaymentMethod) UnmarshalJSON(b []byte) error { return unmarshalResource(b, v) }
 
-// MarshalJSONTo writes v with its Extra members after the modelled ones,
-// and amounts as bare JSON numbers.
-func (v CreditCard) MarshalJSONTo(enc *jsontext.Encoder) error {
-	return jsonwire.MarshalObjectWithExtra(enc, (*creditCardWire)(&v), v.Extra)
+// MarshalJSON writes v as the service does: amounts as bare JSON numbers,
+// then the members of Extra in the order of their names.
+func (v WalletPaymentMethod) MarshalJSON() ([]byte, error) {
+	return jsonwire.MarshalWithExtra((*walletPaymentMethodWire)(&v), v.Extra)
 }
 
-// UnmarshalJSONFrom decodes v from the next JSON value of dec
-// without reflection, as encoding/json would decode it, keeping the
-// members it does not model in Extra. null leaves v as it is.
-func (v *WalletPaymentMethod) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	var a jsonwire.Arena
-	return v.decodeFrom(dec, &a)
+// walletPaymentMethodWire is WalletPaymentMethod without its methods, for the engine's reflection.
+type walletPaymentMethodWire WalletPaymentMethod
+
+func (v *WalletPaymentMethod) decodeFrom(dec *jsonwire.Decoder, a *jsonwire.Arena) error {
+	return decodeObject(dec, a, v, "billing.WalletPaymentMethod")
 }
 
-// decodeFrom is UnmarshalJSONFrom with the strings and raw values taken
-// from a, which a list shares across its items.
-func (v *WalletPaymentMethod) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error {
-	if null, err := jsonwire.BeginObject(dec, "billing.WalletPaymentMethod"); null || err != nil {
-		return err
-	}
-	for jsonwire.More(dec) {
-		name, err := jsonwire.ReadName(dec)
-		if err != nil {
-			return err
-		}
-		if err := v.decodeMember(dec, a, name); err != nil {
-			return err
-		}
-	}
-	return jsonwire.End(dec)
-}
-
-// decodeMember decodes the value of the member whose quoted name is
-// quoted: into the field of that name, else the field whose name matches
-// without regard to case, else into Extra.
-func (v *WalletPaymentMethod) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted []byte) error {
-	switch string(quoted) {
-	case "\"id\"":
-		return jsonwire.ReadInt64(dec, &v.ID)
-	case "\"customerId\"":
-		return jsonwire.ReadInt64(dec, &v.CustomerID)
-	case "\"firstName\"":
-		return jsonwire.ReadString(dec, a, &v.FirstName)
-	case "\"lastName\"":
-		return jsonwire.ReadString(dec, a, &v.LastName)
-	case "\"isDefault\"":
-		return jsonwire.ReadBool(dec, &v.IsDefault)
-	case "\"storedInServiceVault\"":
-		return jsonwire.ReadBool(dec, &v.StoredInServiceVault)
-	case "\"modifiedDate\"":
-		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedDate)
-	}
-	// A name with escapes, or in another case: rare.
-	name := jsonwire.UnquoteName(quoted)
+// decodeMember decodes the value of the member called name into the field
+// of that name, else the one whose name matches without regard to case,
+// else into Extra.
+func (v *WalletPaymentMethod) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "id":
 		return jsonwire.ReadInt64(dec, &v.ID)
@@ -1805,86 +848,37 @@ func (v *WalletPaymentMethod) decodeMember(dec *jsontext.Decoder, a *jsonwire.Ar
 	case "modifiedDate":
 		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedDate)
 	}
-	switch jsonwire.FoldName(name) {
-	case "ID":
-		return jsonwire.ReadInt64(dec, &v.ID)
-	case "CUSTOMERID":
-		return jsonwire.ReadInt64(dec, &v.CustomerID)
-	case "FIRSTNAME":
-		return jsonwire.ReadString(dec, a, &v.FirstName)
-	case "LASTNAME":
-		return jsonwire.ReadString(dec, a, &v.LastName)
-	case "ISDEFAULT":
-		return jsonwire.ReadBool(dec, &v.IsDefault)
-	case "STOREDINSERVICEVAULT":
-		return jsonwire.ReadBool(dec, &v.StoredInServiceVault)
-	case "MODIFIEDDATE":
-		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedDate)
+	if field, ok := jsonwire.MatchFold(name,
+		"id", "customerId", "firstName", "lastName", "isDefault",
+		"storedInServiceVault", "modifiedDate",
+	); ok {
+		return v.decodeMember(dec, a, []byte(field))
 	}
 	return jsonwire.ReadUnknown(dec, name, &v.Extra)
 }
 
-// walletPaymentMethodWire is WalletPaymentMethod without its methods, for the engine's reflection.
-type walletPaymentMethodWire WalletPaymentMethod
+// UnmarshalJSON decodes v from a JSON object as encoding/json would, but
+// with amounts as exact decimals and the members it does not model kept
+// in Extra. null leaves v as it is.
+func (v *SalesTrackingCode) UnmarshalJSON(b []byte) error { return unmarshalResource(b, v) }
 
-// MarshalJSONTo writes v with its Extra members after the modelled ones,
-// and amounts as bare JSON numbers.
-func (v WalletPaymentMethod) MarshalJSONTo(enc *jsontext.Encoder) error {
-	return jsonwire.MarshalObjectWithExtra(enc, (*walletPaymentMethodWire)(&v), v.Extra)
+// MarshalJSON writes v as the service does: amounts as bare JSON numbers,
+// then the members of Extra in the order of their names.
+func (v SalesTrackingCode) MarshalJSON() ([]byte, error) {
+	return jsonwire.MarshalWithExtra((*salesTrackingCodeWire)(&v), v.Extra)
 }
 
-// UnmarshalJSONFrom decodes v from the next JSON value of dec
-// without reflection, as encoding/json would decode it, keeping the
-// members it does not model in Extra. null leaves v as it is.
-func (v *SalesTrackingCode) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	var a jsonwire.Arena
-	return v.decodeFrom(dec, &a)
+// salesTrackingCodeWire is SalesTrackingCode without its methods, for the engine's reflection.
+type salesTrackingCodeWire SalesTrackingCode
+
+func (v *SalesTrackingCode) decodeFrom(dec *jsonwire.Decoder, a *jsonwire.Arena) error {
+	return decodeObject(dec, a, v, "billing.SalesTrackingCode")
 }
 
-// decodeFrom is UnmarshalJSONFrom with the strings and raw values taken
-// from a, which a list shares across its items.
-func (v *SalesTrackingCode) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error {
-	if null, err := jsonwire.BeginObject(dec, "billing.SalesTrackingCode"); null || err != nil {
-		return err
-	}
-	for jsonwire.More(dec) {
-		name, err := jsonwire.ReadName(dec)
-		if err != nil {
-			return err
-		}
-		if err := v.decodeMember(dec, a, name); err != nil {
-			return err
-		}
-	}
-	return jsonwire.End(dec)
-}
-
-// decodeMember decodes the value of the member whose quoted name is
-// quoted: into the field of that name, else the field whose name matches
-// without regard to case, else into Extra.
-func (v *SalesTrackingCode) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted []byte) error {
-	switch string(quoted) {
-	case "\"id\"":
-		return jsonwire.ReadInt64(dec, &v.ID)
-	case "\"uri\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.URI)
-	case "\"type\"":
-		return jsonwire.ReadString(dec, a, &v.Type)
-	case "\"code\"":
-		return jsonwire.ReadString(dec, a, &v.Code)
-	case "\"name\"":
-		return jsonwire.ReadString(dec, a, &v.Name)
-	case "\"description\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.Description)
-	case "\"email\"":
-		return jsonwire.ReadStringPtr(dec, a, &v.Email)
-	case "\"status\"":
-		return jsonwire.ReadString(dec, a, &v.Status)
-	case "\"deletable\"":
-		return jsonwire.ReadBool(dec, &v.Deletable)
-	}
-	// A name with escapes, or in another case: rare.
-	name := jsonwire.UnquoteName(quoted)
+// decodeMember decodes the value of the member called name into the field
+// of that name, else the one whose name matches without regard to case,
+// else into Extra.
+func (v *SalesTrackingCode) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "id":
 		return jsonwire.ReadInt64(dec, &v.ID)
@@ -1905,34 +899,45 @@ func (v *SalesTrackingCode) decodeMember(dec *jsontext.Decoder, a *jsonwire.Aren
 	case "deletable":
 		return jsonwire.ReadBool(dec, &v.Deletable)
 	}
-	switch jsonwire.FoldName(name) {
-	case "ID":
-		return jsonwire.ReadInt64(dec, &v.ID)
-	case "URI":
-		return jsonwire.ReadStringPtr(dec, a, &v.URI)
-	case "TYPE":
-		return jsonwire.ReadString(dec, a, &v.Type)
-	case "CODE":
-		return jsonwire.ReadString(dec, a, &v.Code)
-	case "NAME":
-		return jsonwire.ReadString(dec, a, &v.Name)
-	case "DESCRIPTION":
-		return jsonwire.ReadStringPtr(dec, a, &v.Description)
-	case "EMAIL":
-		return jsonwire.ReadStringPtr(dec, a, &v.Email)
-	case "STATUS":
-		return jsonwire.ReadString(dec, a, &v.Status)
-	case "DELETABLE":
-		return jsonwire.ReadBool(dec, &v.Deletable)
+	if field, ok := jsonwire.MatchFold(name,
+		"id", "uri", "type", "code", "name", "description", "email",
+		"status", "deletable",
+	); ok {
+		return v.decodeMember(dec, a, []byte(field))
 	}
 	return jsonwire.ReadUnknown(dec, name, &v.Extra)
 }
 
-// salesTrackingCodeWire is SalesTrackingCode without its methods, for the engine's reflection.
-type salesTrackingCodeWire SalesTrackingCode
+// UnmarshalJSON decodes v from a JSON object as encoding/json would, but
+// with amounts as exact decimals and the members it does not model kept
+// in Extra. null leaves v as it is.
+func (v *BulkJob) UnmarshalJSON(b []byte) error { return unmarshalResource(b, v) }
 
-// MarshalJSONTo writes v with its Extra members after the modelled ones,
-// and amounts as bare JSON numbers.
-func (v SalesTrackingCode) MarshalJSONTo(enc *jsontext.Encoder) error {
-	return jsonwire.MarshalObjectWithExtra(enc, (*salesTrackingCodeWire)(&v), v.Extra)
+// MarshalJSON writes v as the service does: amounts as bare JSON numbers,
+// then the members of Extra in the order of their names.
+func (v BulkJob) MarshalJSON() ([]byte, error) {
+	return jsonwire.MarshalWithExtra((*bulkJobWire)(&v), v.Extra)
+}
+
+// bulkJobWire is BulkJob without its methods, for the engine's reflection.
+type bulkJobWire BulkJob
+
+func (v *BulkJob) decodeFrom(dec *jsonwire.Decoder, a *jsonwire.Arena) error {
+	return decodeObject(dec, a, v, "billing.BulkJob")
+}
+
+// decodeMember decodes the value of the member called name into the field
+// of that name, else the one whose name matches without regard to case,
+// else into Extra.
+func (v *BulkJob) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []byte) error {
+	switch string(name) {
+	case "id":
+		return jsonwire.ReadInt64(dec, &v.ID)
+	}
+	if field, ok := jsonwire.MatchFold(name,
+		"id",
+	); ok {
+		return v.decodeMember(dec, a, []byte(field))
+	}
+	return jsonwire.ReadUnknown(dec, name, &v.Extra)
 }

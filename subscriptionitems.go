@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
+	"reflect"
 
 	"github.com/billingapi/billing-go/internal/jsonwire"
 )
@@ -61,16 +62,28 @@ func (r *ItemReference) UnmarshalJSON(b []byte) error {
 		*r = ItemReference{Value: s}
 		return nil
 	}
-	// encoding/json's Number rather than the engine's: the engine decodes
-	// it through its reflection, which reports a JSON value of another
-	// kind as an *UnmarshalTypeError, where the engine's own Number
-	// decodes itself and reports a bare *SemanticError.
-	var n json.Number
-	if err := jsonwire.Unmarshal(b, &n); err != nil {
-		return fmt.Errorf("billing: item reference must be a string or a number: %w", err)
+	if !isJSONNumber(string(b)) {
+		return fmt.Errorf("billing: item reference must be a string or a number: %w",
+			&json.UnmarshalTypeError{Value: jsonKind(b), Type: reflect.TypeFor[ItemReference]()})
 	}
-	*r = ItemReference{Value: n.String(), IsNumber: true}
+	*r = ItemReference{Value: string(b), IsNumber: true}
 	return nil
+}
+
+// jsonKind names the kind of the JSON value b, as encoding/json's
+// UnmarshalTypeError does.
+func jsonKind(b []byte) string {
+	switch {
+	case len(b) == 0:
+		return "value"
+	case b[0] == '{':
+		return "object"
+	case b[0] == '[':
+		return "array"
+	case b[0] == 't' || b[0] == 'f':
+		return "bool"
+	}
+	return "value"
 }
 
 // MarshalJSON writes a number when the reference came as one, else a

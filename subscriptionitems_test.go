@@ -11,7 +11,6 @@ import (
 	"time"
 
 	billing "github.com/billingapi/billing-go"
-	"github.com/billingapi/billing-go/internal/jsonwire"
 	"github.com/billingapi/billing-go/query"
 	"github.com/jarcoal/httpmock"
 )
@@ -263,8 +262,8 @@ func TestItemReferenceJSON(t *testing.T) {
 			if err := json.Unmarshal([]byte(bad), &r); err == nil {
 				t.Errorf("decoded %s as %+v, want an error", bad, r)
 			}
-			// As encoding/json reported it, through the engine's v1 type.
-			var te *jsonwire.UnmarshalTypeError
+			// As encoding/json reports it.
+			var te *json.UnmarshalTypeError
 			if err := r.UnmarshalJSON([]byte(bad)); !errors.As(err, &te) {
 				t.Errorf("UnmarshalJSON(%s) = %v, want an *UnmarshalTypeError", bad, err)
 			}

@@ -21,6 +21,7 @@ import (
 	"github.com/billingapi/billing-go/billingtest"
 	"github.com/billingapi/billing-go/internal/jsonwire"
 	"github.com/billingapi/billing-go/query"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/shopspring/decimal"
 )
 
@@ -263,7 +264,8 @@ func newFloorClient(baseURL string, hc *http.Client) *floorClient {
 // with exact decimals and parsed timestamps; building the request is a few
 // microseconds against tens of milliseconds of decoding. FloatFloor is
 // encoding/json into the float64/string shadow structs of floor_test.go,
-// Map is encoding/json into []map[string]any.
+// Map is encoding/json into []map[string]any. TokenPass reads every
+// token with the engine's tokenizer and builds nothing.
 func BenchmarkDecodePage(b *testing.B) {
 	bd := answerBodies(b)
 	body := bd.page
@@ -310,6 +312,15 @@ func BenchmarkDecodePage(b *testing.B) {
 			}
 		}
 	})
+	b.Run("TokenPass", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if n := tokenPass(b, body); n == 0 {
+				b.Fatal("no tokens")
+			}
+		}
+	})
 	b.Run("Map", func(b *testing.B) {
 		b.SetBytes(int64(len(body)))
 		b.ReportAllocs()
@@ -323,6 +334,24 @@ func BenchmarkDecodePage(b *testing.B) {
 			}
 		}
 	})
+}
+
+// tokenPass reads every token of body with the engine's tokenizer,
+// validating it and building nothing: the floor of any decoder that
+// reads through the same tokenizer. It returns the number of tokens.
+func tokenPass(tb testing.TB, body []byte) int {
+	dec := jsontext.NewDecoder(bytes.NewReader(body))
+	n := 0
+	for {
+		_, err := dec.ReadToken()
+		if err == io.EOF {
+			return n
+		}
+		if err != nil {
+			tb.Fatal(err)
+		}
+		n++
+	}
 }
 
 // memoryClient is an SDK client whose transport answers every request

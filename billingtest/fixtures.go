@@ -511,11 +511,11 @@ func fixtureDecodeDocument(data []byte, f *fixtureFile) error {
 	return fixtureDecode(top, reflect.ValueOf(f).Elem(), "")
 }
 
-// fixtureLineCol turns a SyntaxError offset, the engine's count of the
-// bytes before the offending one, into the 1-based line and column of
-// that byte.
+// fixtureLineCol turns a SyntaxError offset, the count of the bytes read
+// up to and including the offending one (as encoding/json counts), into
+// the 1-based line and column of that byte.
 func fixtureLineCol(data []byte, off int64) (line, col int) {
-	off = min(max(off, 0), int64(len(data)))
+	off = min(max(off-1, 0), int64(len(data)))
 	before := data[:off]
 	line = 1 + bytes.Count(before, []byte("\n"))
 	col = int(off) - bytes.LastIndexByte(before, '\n')

@@ -194,7 +194,7 @@ func (st *store) pageOfAllInvoices(lr listRequest) listPage[invoiceRow] {
 // there are none. billing.Invoice declares charges with omitempty (right
 // for the SDK, which must accept an answer without them), which would drop
 // the empty array the reference shows in list-all answers. The invoice is
-// a named field, not embedded: embedding would promote its MarshalJSONTo,
+// a named field, not embedded: embedding would promote its MarshalJSON,
 // and the engine would write the invoice alone, without charges.
 type flatInvoice struct {
 	invoice billing.Invoice

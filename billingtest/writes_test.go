@@ -981,8 +981,8 @@ func TestBulkProcessSDK(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if job.ID != id || !bytes.Contains(job.Raw, []byte(`"status":"Processing"`)) {
-		t.Errorf("answer: %d %s", job.ID, job.Raw)
+	if job.ID != id || string(job.Extra["status"]) != `"Processing"` {
+		t.Errorf("answer: %d %s", job.ID, job.Extra)
 	}
 	if _, err := c.Bulk.Process(ctx, id); !errors.Is(err, billing.ErrConflict) {
 		t.Errorf("second submission: %v, want ErrConflict", err)

@@ -42,6 +42,7 @@ var types = []reflect.Type{
 	reflect.TypeFor[billing.CreditCard](),
 	reflect.TypeFor[billing.WalletPaymentMethod](),
 	reflect.TypeFor[billing.SalesTrackingCode](),
+	reflect.TypeFor[billing.BulkJob](),
 }
 
 var (
@@ -78,10 +79,7 @@ func Generate() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(header + `package billing
 
-import (
-	"github.com/billingapi/billing-go/internal/jsonwire"
-	"github.com/go-json-experiment/json/jsontext"
-)
+import "github.com/billingapi/billing-go/internal/jsonwire"
 `)
 	for _, t := range types {
 		if err := genType(&b, t); err != nil {
@@ -146,62 +144,53 @@ func genType(b *bytes.Buffer, t reflect.Type) error {
 	}
 
 	fmt.Fprintf(b, `
-// UnmarshalJSONFrom decodes v from the next JSON value of dec
-// without reflection, as encoding/json would decode it, keeping the
-// members it does not model in %[2]s. null leaves v as it is.
-func (v *%[1]s) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	var a jsonwire.Arena
-	return v.decodeFrom(dec, &a)
+// UnmarshalJSON decodes v from a JSON object as encoding/json would, but
+// with amounts as exact decimals and the members it does not model kept
+// in %[2]s. null leaves v as it is.
+func (v *%[1]s) UnmarshalJSON(b []byte) error { return unmarshalResource(b, v) }
+
+// MarshalJSON writes v as the service does: amounts as bare JSON numbers,
+// then the members of %[2]s in the order of their names.
+func (v %[1]s) MarshalJSON() ([]byte, error) {
+	return jsonwire.MarshalWithExtra((*%[3]s)(&v), v.%[2]s)
 }
 
-// decodeFrom is UnmarshalJSONFrom with the strings and raw values taken
-// from a, which a list shares across its items.
-func (v *%[1]s) decodeFrom(dec *jsontext.Decoder, a *jsonwire.Arena) error {
-	if null, err := jsonwire.BeginObject(dec, "billing.%[1]s"); null || err != nil {
-		return err
-	}
-	for jsonwire.More(dec) {
-		name, err := jsonwire.ReadName(dec)
-		if err != nil {
-			return err
-		}
-		if err := v.decodeMember(dec, a, name); err != nil {
-			return err
-		}
-	}
-	return jsonwire.End(dec)
+// %[3]s is %[1]s without its methods, for the engine's reflection.
+type %[3]s %[1]s
+
+func (v *%[1]s) decodeFrom(dec *jsonwire.Decoder, a *jsonwire.Arena) error {
+	return decodeObject(dec, a, v, "billing.%[1]s")
 }
 
-// decodeMember decodes the value of the member whose quoted name is
-// quoted: into the field of that name, else the field whose name matches
-// without regard to case, else into %[2]s.
-func (v *%[1]s) decodeMember(dec *jsontext.Decoder, a *jsonwire.Arena, quoted []byte) error {
-	switch string(quoted) {
-`, name, extra)
-	for _, m := range members {
-		fmt.Fprintf(b, "\tcase %q:\n\t\treturn %s\n", `"`+m.name+`"`, m.read)
-	}
-	b.WriteString("\t}\n\t// A name with escapes, or in another case: rare.\n\tname := jsonwire.UnquoteName(quoted)\n\tswitch string(name) {\n")
-	for _, m := range members {
+// decodeMember decodes the value of the member called name into the field
+// of that name, else the one whose name matches without regard to case,
+// else into %[2]s.
+func (v *%[1]s) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []byte) error {
+	switch string(name) {
+`, name, extra, wireName(t))
+	var names strings.Builder
+	line := 0
+	for i, m := range members {
 		fmt.Fprintf(b, "\tcase %q:\n\t\treturn %s\n", m.name, m.read)
-	}
-	b.WriteString("\t}\n\tswitch jsonwire.FoldName(name) {\n")
-	for _, m := range members {
-		fmt.Fprintf(b, "\tcase %q:\n\t\treturn %s\n", foldName(m.name), m.read)
+		q := fmt.Sprintf("%q,", m.name)
+		if line+len(q) > 64 {
+			names.WriteString("\n")
+			line = 0
+		} else if i > 0 {
+			names.WriteString(" ")
+		}
+		names.WriteString(q)
+		line += len(q) + 1
 	}
 	fmt.Fprintf(b, `	}
-	return jsonwire.ReadUnknown(dec, name, &v.%[3]s)
+	if field, ok := jsonwire.MatchFold(name,
+		%s
+	); ok {
+		return v.decodeMember(dec, a, []byte(field))
+	}
+	return jsonwire.ReadUnknown(dec, name, &v.%s)
 }
-
-// %[2]s is %[1]s without its methods, for the engine's reflection.
-type %[2]s %[1]s
-
-// MarshalJSONTo writes v with its %[3]s members after the modelled ones,
-// and amounts as bare JSON numbers.
-func (v %[1]s) MarshalJSONTo(enc *jsontext.Encoder) error {
-	return jsonwire.MarshalObjectWithExtra(enc, (*%[2]s)(&v), v.%[3]s)
-}
-`, name, wireName(t), extra)
+`, names.String(), extra)
 	return nil
 }
 

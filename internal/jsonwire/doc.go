@@ -1,9 +1,10 @@
 // Package jsonwire is the SDK's one seam onto its JSON engine,
-// github.com/go-json-experiment/json and its jsontext tokenizer. Besides
-// the generated *_json.go files of the root package, it is the only
-// package that imports the engine, so that moving to encoding/json/v2 once
-// it leaves the experiment is an import change here and in the generator's
-// template.
+// github.com/go-json-experiment/json and its jsontext tokenizer. It is the
+// only shipped package that imports the engine, and no exported identifier
+// of the SDK names an engine type: the resources' methods are
+// encoding/json's MarshalJSON and UnmarshalJSON, which every JSON API
+// calls, and the SDK calls their generated decoders directly. Moving to
+// encoding/json/v2 once it leaves the experiment is an import change here.
 //
 // It owns the options every encode and decode uses: encoding/json's (v1)
 // semantics, as the engine's DefaultOptionsV1 give them, plus marshalers

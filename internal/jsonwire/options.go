@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"reflect"
 	"slices"
 	"sync"
 
@@ -35,10 +36,10 @@ var options = sync.OnceValue(func() json.Options {
 			json.MarshalToFunc(marshalDecimal),
 			json.MarshalToFunc(marshalDecimalPtr),
 			json.MarshalToFunc(marshalNullDecimal),
-			json.MarshalToFunc(func(enc *Encoder, n json1.Number) error { return Number(n).MarshalJSONTo(enc) }),
+			json.MarshalToFunc(marshalNumber),
 		)),
 		json.WithUnmarshalers(json.JoinUnmarshalers(
-			json.UnmarshalFromFunc(func(d *Decoder, n *json1.Number) error { return (*Number)(n).UnmarshalJSONFrom(d) }),
+			json.UnmarshalFromFunc(unmarshalNumber),
 			json.UnmarshalFromFunc(func(d *Decoder, v *decimal.Decimal) error { return ReadDecimal(d, nil, v) }),
 			json.UnmarshalFromFunc(func(d *Decoder, v **decimal.Decimal) error { return ReadDecimalPtr(d, nil, v) }),
 		)),
@@ -60,8 +61,7 @@ var strictOptions = sync.OnceValue(func() json.Options {
 })
 
 // Marshal encodes v with encoding/json's rules, except that decimals are
-// bare JSON numbers and types with a MarshalJSONTo method encode through
-// it.
+// bare JSON numbers.
 func Marshal(v any) ([]byte, error) {
 	return json.Marshal(v, options())
 }
@@ -113,13 +113,9 @@ func noEOF(err error) error {
 	return err
 }
 
-// UnmarshalDecode decodes the next value of dec into v: through v's
-// UnmarshalJSONFrom method when it has one, without reflection, and
-// through the engine otherwise.
+// UnmarshalDecode decodes the next value of dec into v through the
+// engine, with the options of Unmarshal.
 func UnmarshalDecode(dec *Decoder, v any) error {
-	if u, ok := v.(interface{ UnmarshalJSONFrom(*Decoder) error }); ok {
-		return u.UnmarshalJSONFrom(dec)
-	}
 	return json.UnmarshalDecode(dec, v)
 }
 
@@ -153,20 +149,17 @@ func marshalNullDecimal(enc *Encoder, d decimal.NullDecimal) error {
 	return marshalDecimal(enc, d.Decimal)
 }
 
-// MarshalObjectWithExtra writes v, which must encode as a JSON object,
+// MarshalWithExtra encodes v, which must encode as a JSON object,
 // followed by the members of extra in the order of their names: the
-// members of a resource that the SDK does not model, written back as
-// they came.
-func MarshalObjectWithExtra[M ~map[string]json1.RawMessage](enc *Encoder, v any, extra M) error {
-	if len(extra) == 0 {
-		return MarshalEncode(enc, v)
-	}
+// members of a resource that the SDK does not model, written back as they
+// came.
+func MarshalWithExtra[M ~map[string]json1.RawMessage](v any, extra M) ([]byte, error) {
 	b, err := json.Marshal(v, options())
-	if err != nil {
-		return err
+	if err != nil || len(extra) == 0 {
+		return b, err
 	}
 	if len(b) < 2 || b[len(b)-1] != '}' {
-		return fmt.Errorf("jsonwire: %T does not encode as a JSON object", v)
+		return nil, fmt.Errorf("jsonwire: %T does not encode as a JSON object", v)
 	}
 	b = b[:len(b)-1]
 	for _, name := range slices.Sorted(maps.Keys(extra)) {
@@ -174,17 +167,72 @@ func MarshalObjectWithExtra[M ~map[string]json1.RawMessage](enc *Encoder, v any,
 			b = append(b, ',')
 		}
 		if b, err = jsontext.AppendQuote(b, name); err != nil {
-			return err
+			return nil, err
 		}
-		b = append(b, ':')
 		raw := extra[name]
 		if len(raw) == 0 {
 			raw = json1.RawMessage("null")
 		}
-		b = append(b, raw...)
+		b = append(append(b, ':'), raw...)
 	}
-	return enc.WriteValue(append(b, '}'))
+	return append(b, '}'), nil
 }
+
+// marshalNumber writes encoding/json's Number as encoding/json does: the
+// bare number, 0 for the empty one, and an error for text that is not a
+// JSON number. Without it the engine, outside the jsonv2 experiment, would
+// take Number for a plain string.
+func marshalNumber(enc *Encoder, n json1.Number) error {
+	if inName(enc.StackIndex(enc.StackDepth())) {
+		return enc.WriteToken(jsontext.String(string(n))) // a map key, as in encoding/json
+	}
+	if n == "" {
+		n = "0"
+	}
+	if !isNumber([]byte(n)) {
+		return fmt.Errorf("json: invalid number literal %q", string(n))
+	}
+	return enc.WriteValue(jsontext.Value(n))
+}
+
+// unmarshalNumber reads encoding/json's Number as encoding/json does: a
+// JSON number's text, or a string that holds one; null leaves it as it is.
+func unmarshalNumber(dec *Decoder, n *json1.Number) error {
+	if inName(dec.StackIndex(dec.StackDepth())) {
+		tok, err := dec.ReadToken() // a map key, as in encoding/json
+		*n = json1.Number(tok.String())
+		return err
+	}
+	v, err := dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	switch v.Kind() {
+	case 'n':
+		return nil
+	case '0':
+		*n = json1.Number(v)
+		return nil
+	case '"':
+		if s := Unquote(v); isNumber([]byte(s)) {
+			*n = json1.Number(s)
+			return nil
+		}
+	}
+	return &json1.UnmarshalTypeError{Value: KindName(v.Kind()), Type: reflect.TypeFor[json1.Number](), Offset: dec.InputOffset()}
+}
+
+// isNumber reports whether b is exactly one JSON number, with no space
+// around it (a number ends with a digit).
+func isNumber(b []byte) bool {
+	return len(b) > 0 && (b[0] == '-' || '0' <= b[0] && b[0] <= '9') &&
+		'0' <= b[len(b)-1] && b[len(b)-1] <= '9' && jsontext.Value(b).IsValid()
+}
+
+// inName reports whether the next value of an encoder or decoder whose
+// innermost container is of kind k with n tokens so far is an object
+// member's name.
+func inName(k jsontext.Kind, n int64) bool { return k == '{' && n%2 == 0 }
 
 // MarshalObjectWithMember writes v, which must encode as a JSON object,
 // with one more member after its own: name with the value of member. It

@@ -271,10 +271,9 @@ func End(d *Decoder) error {
 	return err
 }
 
-// ReadName reads an object member's name and returns it quoted, as it
-// is in the input, so that a decoder can match the common case, a name
-// without escapes, without unquoting it. The bytes are valid until the
-// next read from d.
+// ReadName reads an object member's name and returns it unquoted. A
+// name without escapes, the common case, is not copied: the bytes are
+// valid until the next read from d.
 func ReadName(d *Decoder) ([]byte, error) {
 	v, err := d.ReadValue()
 	if err != nil {
@@ -283,20 +282,29 @@ func ReadName(d *Decoder) ([]byte, error) {
 	if v.Kind() != '"' {
 		return nil, typeError(d, v.Kind(), "object member name")
 	}
-	return v, nil
+	if b, ok := plain(v); ok {
+		return b, nil
+	}
+	return appendUnquoted(nil, v), nil
 }
 
-// UnquoteName returns the name a quoted member name stands for. The
-// result may share the bytes of quoted.
-func UnquoteName(quoted []byte) []byte {
-	if b, ok := plain(quoted); ok {
-		return b
+// MatchFold returns the field name that name matches without regard to
+// case, as encoding/json matches a member to a field when no name matches
+// exactly.
+func MatchFold(name []byte, fields ...string) (string, bool) {
+	folded := FoldName(name)
+	for _, f := range fields {
+		if FoldName([]byte(f)) == folded {
+			return f, true
+		}
 	}
-	return unquoteBytes(nil, quoted)
+	return "", false
 }
 
 // ReadUnknown keeps the next value under name in *dst, which it creates
 // when needed: the member no field models. A repeated name keeps the last.
+// Invalid UTF-8 in the value is replaced as in a decoded string (see
+// validUTF8), so that what is kept can always be written back.
 func ReadUnknown[M ~map[string]json.RawMessage](d *Decoder, name []byte, dst *M) error {
 	key := string(name) // name is only valid until the next read
 	v, err := d.ReadValue()
@@ -306,6 +314,7 @@ func ReadUnknown[M ~map[string]json.RawMessage](d *Decoder, name []byte, dst *M)
 	if *dst == nil {
 		*dst = M{}
 	}
+	v = validUTF8(v)
 	(*dst)[key] = append(json.RawMessage(nil), v...)
 	return nil
 }

@@ -20,9 +20,8 @@ import (
 // numbers. It encodes as the bare number it holds.
 type Number = jsonv1.Number
 
-// SyntaxError is malformed JSON. Its Offset counts the bytes before the
-// offending one: one less than encoding/json, which counts that byte as
-// read.
+// SyntaxError is malformed JSON. Its Offset counts the bytes read up to
+// and including the offending one, as encoding/json counts them.
 type SyntaxError = jsonv1.SyntaxError
 
 // UnmarshalTypeError is a JSON value of a kind a Go value cannot hold,

@@ -2,9 +2,9 @@ package jsonwire
 
 import (
 	"bytes"
-	"unicode"
-	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // plain returns the contents of a quoted JSON string that needs no
@@ -20,14 +20,23 @@ func plain(v []byte) ([]byte, bool) {
 	return s, true
 }
 
-// Unquote returns the string a quoted JSON string (as the tokenizer
-// validated it) stands for, as encoding/json decodes it: invalid UTF-8
-// and unpaired surrogate escapes become U+FFFD.
+// appendUnquoted appends the string the quoted JSON string v (as the
+// tokenizer validated it) stands for, as encoding/json decodes it: invalid
+// UTF-8 and unpaired surrogate escapes become U+FFFD. The tokenizer's
+// error says only that something was replaced, which encoding/json does
+// silently.
+func appendUnquoted(b, v []byte) []byte {
+	b, _ = jsontext.AppendUnquote(b, v)
+	return b
+}
+
+// Unquote returns the string the quoted JSON string v stands for (see
+// appendUnquoted).
 func Unquote(v []byte) string {
 	if b, ok := plain(v); ok {
 		return string(b)
 	}
-	return string(unquoteBytes(nil, v))
+	return string(appendUnquoted(nil, v))
 }
 
 // unquote is Unquote with the string's bytes from the arena.
@@ -36,78 +45,26 @@ func (a *Arena) unquote(v []byte) string {
 		return a.String(b)
 	}
 	var buf [64]byte
-	return a.String(unquoteBytes(buf[:0], v))
+	return a.String(appendUnquoted(buf[:0], v))
 }
 
-// unquoteBytes appends the unescaped contents of the quoted string v to b.
-func unquoteBytes(b, v []byte) []byte {
-	s := v[1 : len(v)-1]
-	for r := 0; r < len(s); {
-		switch c := s[r]; {
-		case c == '\\' && r+1 < len(s):
-			r++
-			switch s[r] {
-			case 'b':
-				b = append(b, '\b')
-			case 'f':
-				b = append(b, '\f')
-			case 'n':
-				b = append(b, '\n')
-			case 'r':
-				b = append(b, '\r')
-			case 't':
-				b = append(b, '\t')
-			case 'u':
-				rr := getu4(s[r-1:])
-				if rr < 0 {
-					b = append(b, "\uFFFD"...) // the tokenizer refuses this
-					r++
-					continue
-				}
-				r += 5
-				if utf16.IsSurrogate(rr) {
-					if dec := utf16.DecodeRune(rr, getu4(s[r:])); dec != unicode.ReplacementChar {
-						r += 6
-						b = utf8.AppendRune(b, dec)
-						continue
-					}
-					rr = unicode.ReplacementChar
-				}
-				b = utf8.AppendRune(b, rr)
-				continue
-			default: // '"', '\\', '/'
-				b = append(b, s[r])
-			}
-			r++
-		case c < utf8.RuneSelf:
-			b = append(b, c)
-			r++
-		default:
-			rr, size := utf8.DecodeRune(s[r:])
-			r += size
-			b = utf8.AppendRune(b, rr)
+// validUTF8 returns v with every byte that is not part of valid UTF-8
+// replaced by U+FFFD, as encoding/json replaces them in the strings it
+// decodes; v itself when it is valid. Outside strings a JSON value is
+// ASCII, so only strings change.
+func validUTF8(v []byte) []byte {
+	if utf8.Valid(v) {
+		return v
+	}
+	out := make([]byte, 0, len(v)+8)
+	for len(v) > 0 {
+		r, n := utf8.DecodeRune(v)
+		if r == utf8.RuneError && n == 1 {
+			out = append(out, "\uFFFD"...)
+		} else {
+			out = append(out, v[:n]...)
 		}
+		v = v[n:]
 	}
-	return b
-}
-
-func getu4(s []byte) rune {
-	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
-		return -1
-	}
-	var r rune
-	for _, c := range s[2:6] {
-		switch {
-		case '0' <= c && c <= '9':
-			c = c - '0'
-		case 'a' <= c && c <= 'f':
-			c = c - 'a' + 10
-		case 'A' <= c && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return -1
-		}
-		r = r*16 + rune(c)
-	}
-	return r
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -70,11 +71,11 @@ func TestStdlibNumberAsEncodingJSON(t *testing.T) {
 		}
 		if wantErr != nil {
 			var wantType *json.UnmarshalTypeError
-			var gotType *UnmarshalTypeError
-			// The engine does not say which field (Struct, Field) for a
-			// type with its own decoder, as it does not for its own Number.
+			var gotType *json.UnmarshalTypeError
+			// The SDK's decoder of Number does not say which field
+			// (Struct, Field) holds it.
 			if errors.As(wantErr, &wantType) && (!errors.As(gotErr, &gotType) ||
-				gotType.Value != wantType.Value || gotType.Type.String() != wantType.Type.String()) {
+				kindOf(gotType.Value) != kindOf(wantType.Value) || gotType.Type.String() != wantType.Type.String()) {
 				t.Errorf("Unmarshal %s: error %#v, want an *UnmarshalTypeError like %q", in, gotErr, wantErr)
 			}
 			continue
@@ -96,6 +97,13 @@ func TestStdlibNumberAsEncodingJSON(t *testing.T) {
 			t.Errorf("Marshal %+v = %s, %v; encoding/json's %s, %v", v, got, gotErr, want, wantErr)
 		}
 	}
+}
+
+// kindOf is the JSON kind an UnmarshalTypeError's Value names: "string"
+// for `string "abc"`, as Go 1.27's encoding/json words it.
+func kindOf(value string) string {
+	kind, _, _ := strings.Cut(value, " ")
+	return kind
 }
 
 // TestUnmarshalEmptyIsUnexpectedEOF checks that a document with no value
