@@ -301,7 +301,7 @@ func TestExtraKeepsOnlyWhatCanBeWrittenBack(t *testing.T) {
 	t.Parallel()
 	in := []byte("{\"note\":\"a\xff\xfeb\",\"n\xffame\":[\"\xc3\"]}")
 	want := billing.Extra{
-		"note":        json.RawMessage("\"a\uFFFD\uFFFDb\""),
+		"note":       json.RawMessage("\"a\uFFFD\uFFFDb\""),
 		"n\uFFFDame": json.RawMessage("[\"\uFFFD\"]"),
 	}
 	for _, tc := range roundTripCases {

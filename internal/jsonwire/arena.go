@@ -20,8 +20,18 @@ type Arena struct {
 	strs  []string
 	ints  []int64
 	next  int // the size of the next block of bytes
-	// decimals are the amounts read so far, by their JSON text.
-	decimals map[string]decimal.Decimal
+	// decimals remembers amounts read before (see decimal); it is made
+	// once the decode has read decimalsBeforeCache of them.
+	decimals *[decimalSlots]decimalSlot
+	read     int // the amounts read so far
+}
+
+// decimalSlot is an amount read before: its coefficient and exponent,
+// and the Decimal made for them.
+type decimalSlot struct {
+	coef int64
+	exp  int32
+	d    decimal.Decimal
 }
 
 const (
@@ -31,36 +41,43 @@ const (
 	// ones get their own allocation.
 	maxArenaString = 1 << 10
 	ptrBlock       = 64
-	// maxDecimals bounds the amounts remembered, and maxDecimalText the
-	// length of one: prices, quantities and round totals repeat, long
-	// numbers rarely do.
-	maxDecimals    = 1024
-	maxDecimalText = 24
+	// decimalSlots is the size of the table of amounts read before, and
+	// decimalsBeforeCache how many amounts a decode reads before it makes
+	// one: a single resource has a few dozen, a page tens of thousands.
+	decimalSlots        = 1024
+	decimalsBeforeCache = 64
 )
 
-// decimal parses the JSON text of an amount (see ParseDecimal). An amount
-// seen before in this decode is not parsed again: it shares the earlier
-// one's value, which is safe because a decimal.Decimal is immutable (its
-// methods return new values and never change the big.Int it holds). A
-// nil Arena only parses.
+// decimal parses the JSON text of an amount (see ParseDecimal). Prices,
+// quantities and round totals repeat within a page: an amount of up to
+// 18 digits whose coefficient and exponent were read before shares the
+// Decimal made then, which is safe because a decimal.Decimal is immutable
+// (its methods return new values and never change the big.Int it holds).
+// The table is direct-mapped by coefficient and exponent, so a look-up
+// costs a multiplication, where hashing the text cost more than the
+// allocation it saved. A nil Arena only parses.
 func (a *Arena) decimal(raw []byte) (decimal.Decimal, error) {
-	if a == nil || len(raw) > maxDecimalText {
+	coef, exp, ok := shortDecimal(raw)
+	switch {
+	case !ok:
 		return ParseDecimal(raw)
-	}
-	if d, ok := a.decimals[string(raw)]; ok {
-		return d, nil
-	}
-	d, err := ParseDecimal(raw)
-	if err != nil {
-		return d, err
+	case coef == 0 && exp == 0:
+		return decimal.Decimal{}, nil // as decimal.New(0, 0), without a big.Int
+	case a == nil:
+		return decimal.New(coef, exp), nil
 	}
 	if a.decimals == nil {
-		a.decimals = make(map[string]decimal.Decimal, 64)
+		if a.read++; a.read < decimalsBeforeCache {
+			return decimal.New(coef, exp), nil
+		}
+		a.decimals = new([decimalSlots]decimalSlot)
 	}
-	if len(a.decimals) < maxDecimals {
-		a.decimals[a.String(raw)] = d
+	// An empty slot holds 0, 0, which never gets here.
+	slot := &a.decimals[(uint64(coef)*0x9E3779B97F4A7C15+uint64(exp))>>54]
+	if slot.coef != coef || slot.exp != exp {
+		*slot = decimalSlot{coef: coef, exp: exp, d: decimal.New(coef, exp)}
 	}
-	return d, nil
+	return slot.d, nil
 }
 
 // alloc returns n bytes from the current block, starting a new one when

@@ -36,15 +36,25 @@ func ParseDecimal(raw []byte) (decimal.Decimal, error) {
 	return d, err
 }
 
-// parseShortDecimal reads -?digits[.digits] with at most 18 digits, the
+// parseShortDecimal is shortDecimal's value as a Decimal.
+func parseShortDecimal(raw []byte) (decimal.Decimal, bool) {
+	coef, exp, ok := shortDecimal(raw)
+	if !ok || coef == 0 && exp == 0 {
+		// 0 and -0: the zero Decimal has the same coefficient and
+		// exponent as decimal.New(0, 0), without allocating a big.Int.
+		return decimal.Decimal{}, ok
+	}
+	return decimal.New(coef, exp), true
+}
+
+// shortDecimal reads -?digits[.digits] with at most 18 digits, the
 // numbers whose value NewFromString also reads into an int64, and returns
 // the same coefficient and exponent.
-func parseShortDecimal(raw []byte) (decimal.Decimal, bool) {
+func shortDecimal(raw []byte) (coef int64, exp int32, ok bool) {
 	i, neg := 0, false
 	if len(raw) > 0 && raw[0] == '-' {
 		i, neg = 1, true
 	}
-	var coef int64
 	digits, frac, point := 0, 0, false
 	for ; i < len(raw); i++ {
 		c := raw[i]
@@ -58,21 +68,16 @@ func parseShortDecimal(raw []byte) (decimal.Decimal, bool) {
 		case c == '.' && !point && digits > 0:
 			point = true
 		default:
-			return decimal.Decimal{}, false
+			return 0, 0, false
 		}
 	}
 	if digits == 0 || digits > 18 || (point && frac == 0) || frac > int(decimal.MaxDecodeExponent) {
-		return decimal.Decimal{}, false
-	}
-	if coef == 0 && frac == 0 {
-		// 0 and -0: the zero Decimal has the same coefficient and
-		// exponent as decimal.New(0, 0), without allocating a big.Int.
-		return decimal.Decimal{}, true
+		return 0, 0, false
 	}
 	if neg {
 		coef = -coef
 	}
-	return decimal.New(coef, int32(-frac)), true
+	return coef, int32(-frac), true
 }
 
 // AppendDecimal appends d as a plain decimal number with the same digits

@@ -227,33 +227,19 @@ func ReadUnmarshaler(d *Decoder, u json.Unmarshaler) error {
 // BeginObject reads the '{' of an object, or null (then the caller leaves
 // its value as it is); anything else is a *TypeError for goType.
 func BeginObject(d *Decoder, goType string) (null bool, err error) {
-	switch k := d.PeekKind(); k {
-	case '{':
-		_, err := d.ReadToken()
-		return false, err
-	case 'n':
-		_, err := d.ReadToken()
-		return true, err
-	case 0:
-		_, err := d.ReadToken() // the tokenizer's own error
-		return false, err
-	default:
-		return false, typeError(d, k, goType)
-	}
+	return begin(d, '{', goType)
 }
 
 // BeginArray reads the '[' of an array, or null.
 func BeginArray(d *Decoder, goType string) (null bool, err error) {
+	return begin(d, '[', goType)
+}
+
+func begin(d *Decoder, want jsontext.Kind, goType string) (null bool, err error) {
 	switch k := d.PeekKind(); k {
-	case '[':
+	case want, 'n', 0: // 0: the tokenizer's own error
 		_, err := d.ReadToken()
-		return false, err
-	case 'n':
-		_, err := d.ReadToken()
-		return true, err
-	case 0:
-		_, err := d.ReadToken()
-		return false, err
+		return k == 'n' && err == nil, err
 	default:
 		return false, typeError(d, k, goType)
 	}
