@@ -3,6 +3,7 @@ package billingtest
 import (
 	"cmp"
 	"iter"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -201,9 +202,10 @@ type flatInvoice struct {
 	charges []billing.Charge
 }
 
-// MarshalJSONTo writes the invoice's members, then charges.
+// MarshalJSONTo writes the invoice's members, charges among those after
+// the modelled ones.
 func (f flatInvoice) MarshalJSONTo(enc *jsonwire.Encoder) error {
-	return jsonwire.MarshalObjectWithMember(enc, f.invoice, "charges", f.charges)
+	return writeInvoiceWith(enc, f.invoice, "charges", f.charges)
 }
 
 // groupedInvoice is an invoice with chargeGroups, [] when there are none,
@@ -213,9 +215,28 @@ type groupedInvoice struct {
 	chargeGroups []billing.ChargeGroup
 }
 
-// MarshalJSONTo writes the invoice's members, then chargeGroups.
+// MarshalJSONTo writes the invoice's members, chargeGroups among those
+// after the modelled ones.
 func (g groupedInvoice) MarshalJSONTo(enc *jsonwire.Encoder) error {
-	return jsonwire.MarshalObjectWithMember(enc, g.invoice, "chargeGroups", g.chargeGroups)
+	return writeInvoiceWith(enc, g.invoice, "chargeGroups", g.chargeGroups)
+}
+
+// writeInvoiceWith writes inv with one more member, name, holding member:
+// the invoice's MarshalJSON writes it with the members of its Extra.
+func writeInvoiceWith(enc *jsonwire.Encoder, inv billing.Invoice, name string, member any) error {
+	raw, err := jsonwire.Marshal(member)
+	if err != nil {
+		return err
+	}
+	extra := make(billing.Extra, len(inv.Extra)+1)
+	maps.Copy(extra, inv.Extra)
+	extra[name] = raw
+	inv.Extra = extra
+	b, err := inv.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	return enc.WriteValue(b)
 }
 
 func flat(inv billing.Invoice) flatInvoice {

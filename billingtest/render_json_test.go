@@ -10,7 +10,7 @@ import (
 )
 
 // TestInvoiceWrappersKeepTheirMember guards the wrappers that add charges
-// or chargeGroups to an invoice: billing.Invoice has a MarshalJSONTo
+// or chargeGroups to an invoice: billing.Invoice has a MarshalJSON
 // method, and a wrapper that embedded it would be written by that method
 // alone, without the member it adds.
 func TestInvoiceWrappersKeepTheirMember(t *testing.T) {
@@ -27,11 +27,11 @@ func TestInvoiceWrappersKeepTheirMember(t *testing.T) {
 		suffix   string
 		once     string // the member the wrapper adds, written once
 	}{
-		{"no charges", flat(inv), `"invoiceAmount":10.5,`, `,"zz":1,"charges":[]}`, `"charges"`},
+		{"no charges", flat(inv), `"invoiceAmount":10.5,`, `,"charges":[],"zz":1}`, `"charges"`},
 		{"charges", flat(withCharge), `"id":7,`, `"amount":10.125,`, `"charges"`},
-		{"no groups", grouped(inv), `"id":7,`, `,"zz":1,"chargeGroups":[]}`, `"chargeGroups"`},
+		{"no groups", grouped(inv), `"id":7,`, `,"chargeGroups":[],"zz":1}`, `"chargeGroups"`},
 		{"groups", grouped(withGroup), `"id":7,`, `"name":"g",`, `"chargeGroups"`},
-		{"in a slice", []flatInvoice{flat(inv)}, `"id":7,`, `"charges":[]}]`, `"charges"`},
+		{"in a slice", []flatInvoice{flat(inv)}, `"id":7,`, `"charges":[],"zz":1}]`, `"charges"`},
 	} {
 		b, err := jsonwire.Marshal(tt.v)
 		if err != nil {

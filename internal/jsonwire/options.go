@@ -234,30 +234,3 @@ func isNumber(b []byte) bool {
 // member's name.
 func inName(k jsontext.Kind, n int64) bool { return k == '{' && n%2 == 0 }
 
-// MarshalObjectWithMember writes v, which must encode as a JSON object,
-// with one more member after its own: name with the value of member. It
-// is for a wrapper that adds a member to a type with a MarshalJSONTo
-// method: embedding the type would promote that method to the wrapper,
-// and the engine would write the embedded value alone.
-func MarshalObjectWithMember(enc *Encoder, v any, name string, member any) error {
-	b, err := json.Marshal(v, options())
-	if err != nil {
-		return err
-	}
-	if len(b) < 2 || b[len(b)-1] != '}' {
-		return fmt.Errorf("jsonwire: %T does not encode as a JSON object", v)
-	}
-	b = b[:len(b)-1]
-	if len(b) > 1 {
-		b = append(b, ',')
-	}
-	if b, err = jsontext.AppendQuote(b, name); err != nil {
-		return err
-	}
-	m, err := json.Marshal(member, options())
-	if err != nil {
-		return err
-	}
-	b = append(append(b, ':'), m...)
-	return enc.WriteValue(append(b, '}'))
-}

@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/go-json-experiment/json/jsontext"
 	"github.com/shopspring/decimal"
 )
 
@@ -72,50 +71,34 @@ func TestMarshalIndent(t *testing.T) {
 	}
 }
 
-type withMethod struct {
-	A int `json:"a"`
-}
-
-func (w withMethod) MarshalJSONTo(enc *jsontext.Encoder) error {
-	return enc.WriteValue([]byte(`{"a":` + string(rune('0'+w.A)) + `,"m":true}`))
-}
-
-// wrapped embeds a type with MarshalJSONTo and adds a member through
-// MarshalObjectWithMember, as the fake's invoice wrappers do.
-type wrapped struct {
-	withMethod
-	extra []int
-}
-
-func (w wrapped) MarshalJSONTo(enc *jsontext.Encoder) error {
-	return MarshalObjectWithMember(enc, w.withMethod, "extra", w.extra)
-}
-
-func TestMarshalObjectWithMember(t *testing.T) {
+// TestMarshalWithExtra checks how a resource's unmodelled members are
+// written back: after the modelled ones, in the order of their names, a
+// nil value as null, and only onto a JSON object.
+func TestMarshalWithExtra(t *testing.T) {
 	t.Parallel()
+	type resource struct {
+		A     int                        `json:"a"`
+		Extra map[string]json.RawMessage `json:"-"`
+	}
 	for _, tt := range []struct {
-		v    any
-		want string
+		extra map[string]json.RawMessage
+		want  string
 	}{
-		{wrapped{withMethod{1}, []int{}}, `{"a":1,"m":true,"extra":[]}`},
-		{[]wrapped{{withMethod{2}, nil}}, `[{"a":2,"m":true,"extra":null}]`},
-		// The promoted method alone would drop the wrapper's member.
-		{struct{ withMethod }{withMethod{3}}, `{"a":3,"m":true}`},
+		{nil, `{"a":1}`},
+		{map[string]json.RawMessage{"z": []byte(`[1]`), "b": []byte(`{"c":2}`)}, `{"a":1,"b":{"c":2},"z":[1]}`},
+		{map[string]json.RawMessage{"n": nil}, `{"a":1,"n":null}`},
+		// A value as it came; the name quoted (escaping HTML characters is
+		// left to the JSON API that writes the result, as it does anyway).
+		{map[string]json.RawMessage{"<q>": []byte(`"\u00e9"`)}, `{"a":1,"<q>":"\u00e9"}`},
 	} {
-		got, err := Marshal(tt.v)
+		got, err := MarshalWithExtra(resource{A: 1}, tt.extra)
 		if err != nil || string(got) != tt.want {
-			t.Errorf("Marshal(%#v) = %s, %v; want %s", tt.v, got, err, tt.want)
+			t.Errorf("MarshalWithExtra(%q) = %s, %v; want %s", tt.extra, got, err, tt.want)
 		}
 	}
-	if _, err := Marshal(struct{ W any }{W: notAnObject{}}); err == nil {
-		t.Error("a value that is not an object: no error")
+	if b, err := MarshalWithExtra([]int{1}, map[string]json.RawMessage{"x": []byte(`1`)}); err == nil {
+		t.Errorf("a value that is not an object: %s, no error", b)
 	}
-}
-
-type notAnObject struct{}
-
-func (notAnObject) MarshalJSONTo(enc *jsontext.Encoder) error {
-	return MarshalObjectWithMember(enc, []int{1}, "x", 1)
 }
 
 // TestValid checks Valid on what the fake asks of it: one number.
