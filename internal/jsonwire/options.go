@@ -233,4 +233,3 @@ func isNumber(b []byte) bool {
 // innermost container is of kind k with n tokens so far is an object
 // member's name.
 func inName(k jsontext.Kind, n int64) bool { return k == '{' && n%2 == 0 }
-
