@@ -3,9 +3,11 @@
 // posting invoices, taking payments and writing off balances, no invoice
 // is skipped or written twice.
 //
-//	go run ./examples/sync -out invoices.jsonl
+//	go run ./examples/sync -out /tmp/invoices.jsonl
 //
-// It writes in batches. After each batch is written and synced it saves
+// Without -out it writes billing-sync/invoices.jsonl in the system's
+// temporary directory (os.TempDir), never into the working tree, and says
+// where when it ends. It writes in batches. After each batch is written and synced it saves
 // its cursor, and the file's length, beside the file (invoices.jsonl.cursor)
 // by writing a temporary file and renaming it. Killed at any point and
 // started again with the same -out, it cuts off whatever the file holds
@@ -31,6 +33,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -64,7 +67,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, getenv func(strin
 	fs := flag.NewFlagSet("sync", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var o options
-	fs.StringVar(&o.out, "out", "invoices.jsonl", "the JSON Lines file to write; its cursor goes to <out>.cursor")
+	fs.StringVar(&o.out, "out", filepath.Join(os.TempDir(), "billing-sync", "invoices.jsonl"), "the JSON Lines file to write; its cursor goes to <out>.cursor")
 	fs.IntVar(&o.batch, "batch", 500, "invoices per flushed batch")
 	fs.IntVar(&o.pageSize, "page", 1000, "page size")
 	fs.IntVar(&o.prefetch, "prefetch", 4, "concurrent requests (Prefetch)")
@@ -75,6 +78,9 @@ func run(ctx context.Context, args []string, stderr io.Writer, getenv func(strin
 	}
 	if o.batch < 1 || o.out == "" {
 		return errors.New("-batch must be at least 1 and -out not empty")
+	}
+	if err := os.MkdirAll(filepath.Dir(o.out), 0o755); err != nil {
+		return err
 	}
 	client, closeFake, err := connect(getenv, o, fake)
 	if err != nil {
@@ -247,7 +253,7 @@ func export(ctx context.Context, c *billing.Client, o options, stderr io.Writer)
 	if err := flush(); err != nil {
 		return err
 	}
-	fmt.Fprintln(stderr)
+	fmt.Fprintf(stderr, "\n%d invoices in %s\n", state.Done, o.out)
 	return nil
 }
 
@@ -292,7 +298,9 @@ func save(path string, s saved) error {
 	return os.Rename(tmp, path)
 }
 
-// progress writes "done/total, rate, time left" on one line.
+// progress writes "done/total, rate, time left" on one line. The total is
+// the account's count when the export started; invoices posted since make
+// done pass it, and then the total shown is done.
 type progress struct {
 	w                io.Writer
 	start            time.Time
@@ -300,6 +308,7 @@ type progress struct {
 }
 
 func (p *progress) show(done int) {
+	p.total = max(p.total, done)
 	elapsed := time.Since(p.start).Seconds()
 	rate := float64(done-p.startDone) / max(elapsed, 1e-3)
 	left := "?"

@@ -7,7 +7,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/billingapi/billing-go/billingtest"
 )
@@ -90,4 +92,46 @@ func readIDs(t *testing.T, path string) []int64 {
 		t.Fatal(err)
 	}
 	return ids
+}
+
+// TestProgressNeverPassesTheTotal checks the progress line when invoices
+// posted during the export make the count of done ones pass the total
+// taken at the start: the total shown grows with them.
+func TestProgressNeverPassesTheTotal(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		total, done int
+		want        string
+	}{
+		{20001, 10000, "\r10000/20001 invoices"},
+		{20001, 20001, "\r20001/20001 invoices"},
+		{20001, 20022, "\r20022/20022 invoices"},
+	} {
+		var b strings.Builder
+		p := progress{w: &b, start: time.Now(), total: tt.total}
+		p.show(tt.done)
+		if !strings.HasPrefix(b.String(), tt.want) {
+			t.Errorf("total %d, done %d: %q, want it to start %q", tt.total, tt.done, b.String(), tt.want)
+		}
+	}
+}
+
+// TestDefaultOutputIsOutsideTheWorkingTree runs the export with no -out
+// and checks that the file is written under os.TempDir, and said so.
+func TestDefaultOutputIsOutsideTheWorkingTree(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // os.TempDir on Unix
+	fake := billingtest.NewServer(billingtest.WithGenerated(billingtest.GenerateOptions{Seed: 3, Invoices: 50}))
+	t.Cleanup(fake.Close)
+	var stderr strings.Builder
+	if err := run(context.Background(), []string{"-batch", "20"}, &stderr, func(string) string { return "" }, fake); err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(tmp, "billing-sync", "invoices.jsonl")
+	if ids := readIDs(t, want); len(ids) < 50 {
+		t.Errorf("%s holds %d invoices, want at least 50", want, len(ids))
+	}
+	if !strings.Contains(stderr.String(), "invoices in "+want) {
+		t.Errorf("stderr %q does not name %s", stderr.String(), want)
+	}
 }
