@@ -2,6 +2,7 @@ package billing
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 
@@ -31,6 +32,10 @@ type DraftPDFParams struct {
 // asks for (see [RetryPolicy]). The request accepts application/pdf, and
 // application/json for error bodies; an answer with another content type
 // (an HTML page from a proxy, say) is an error rather than a broken PDF.
+// A read of the stream that fails (an answer cut short, say) names the
+// call, as every error of the SDK does, and wraps the cause:
+// errors.Is(err, io.ErrUnexpectedEOF) and errors.Is(err,
+// ErrResponseTooLarge) see through it.
 //
 // API: GET /v1/draftInvoices/pdf/{Id}
 func (s *DraftInvoicesService) PDF(ctx context.Context, draftInvoiceID int64, params *DraftPDFParams, opts ...RequestOption) (io.ReadCloser, error) {
@@ -55,5 +60,20 @@ func (s *DraftInvoicesService) PDF(ctx context.Context, draftInvoiceID int64, pa
 	if err != nil {
 		return nil, err
 	}
-	return resp.Body, nil
+	return &answerStream{ReadCloser: resp.Body, call: cl}, nil
+}
+
+// answerStream is an answer handed to the caller as a stream: a read that
+// fails says which call it belongs to.
+type answerStream struct {
+	io.ReadCloser
+	call *call
+}
+
+func (s *answerStream) Read(p []byte) (int, error) {
+	n, err := s.ReadCloser.Read(p)
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("billing: %s %s: reading the answer: %w", s.call.method, s.call.path, err)
+	}
+	return n, err
 }

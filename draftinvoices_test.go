@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	billing "github.com/billingapi/billing-go"
@@ -161,6 +162,27 @@ func TestDraftInvoicesPDFStreams(t *testing.T) {
 		}
 		if !body.closed.Load() {
 			t.Error("closing the stream did not close the response body")
+		}
+	})
+
+	t.Run("a stream cut short names the call", func(t *testing.T) {
+		w := newWire(t)
+		w.onResponder(http.MethodGet, "/v1/draftInvoices/pdf/9", func(req *http.Request) (*http.Response, error) {
+			cut := io.MultiReader(bytes.NewReader(draftPDF[:len(draftPDF)/2]), iotest.ErrReader(io.ErrUnexpectedEOF))
+			return draftResponse(req, 200, "application/pdf", io.NopCloser(cut)), nil
+		})
+		rc, err := w.client.DraftInvoices.PDF(context.Background(), 9, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rc.Close()
+		got, err := io.ReadAll(rc)
+		const want = "billing: GET /v1/draftInvoices/pdf/9: reading the answer: unexpected EOF"
+		if err == nil || err.Error() != want || !errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Errorf("reading a cut stream: %v, want %q matching io.ErrUnexpectedEOF", err, want)
+		}
+		if !bytes.Equal(got, draftPDF[:len(draftPDF)/2]) {
+			t.Errorf("got %d bytes before the cut, want %d", len(got), len(draftPDF)/2)
 		}
 	})
 

@@ -80,8 +80,8 @@ type APIError struct {
 	RateLimit RateLimit
 	// Header holds the answer's headers.
 	Header http.Header
-	// Body is an excerpt (at most [maxErrorExcerpt] bytes) of a body that is
-	// not the JSON error envelope; empty when the envelope was decoded.
+	// Body is an excerpt (at most 512 bytes) of a body that is not the
+	// JSON error envelope; empty when the envelope was decoded.
 	Body string
 	// OutcomeUnknown is true for a write whose answer does not prove that
 	// it was not applied: a 5xx (often a gateway that gave up while the
@@ -166,7 +166,10 @@ type ValidationError struct {
 	// Field is the wire name of the offending field or parameter, e.g.
 	// "firstName" or "invoiceId".
 	Field string
-	// Reason says what is wrong, without echoing the value.
+	// Reason says what is wrong. It may show a number the caller gave
+	// (an id, a month, a page size, a length) or the method and path of a
+	// [Client.Do] request, but never the text of a field: card data and
+	// names never appear in it.
 	Reason string
 }
 

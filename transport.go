@@ -28,7 +28,7 @@ const (
 	// real error envelope, not enough for a hostile server to exhaust memory.
 	maxErrorBody = 1 << 20
 	// maxErrorExcerpt is how much of a body that is not the error envelope
-	// is kept in APIError.Body.
+	// is kept in APIError.Body (whose doc gives the number).
 	maxErrorExcerpt = 512
 	// drainLimit is how much of an unread body is discarded so that the
 	// connection can be reused; beyond it the connection is closed.

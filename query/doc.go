@@ -10,6 +10,20 @@
 // characters the values contain. That is what keeps a user-supplied value from
 // adding, removing or reshaping conditions.
 //
+// # What a user needs
+//
+// A program that uses the SDK needs a handful of names: the filter
+// structs of package billing (InvoiceFilter and the others) have fields
+// of this package's types, [Text], [Ints], [TimeRange] and
+// [DecimalRange], and the SDK renders them with Build; billing's
+// ListOptions sorts with a [Sort] and its [Order]. To write an expression
+// by hand, for a filter the structs do not model or for billing's
+// Client.Do, there are the Cond* constructors and [Expr].
+//
+// The rest of the package reads expressions back: [Parse], the
+// [Condition] kinds, [Field], [FieldKind] and [SyntaxError] are for a
+// server or a fake, and billingtest, the SDK's fake, is their user.
+//
 // # Grammar
 //
 //	expr      = [ condition *( ";" condition ) [ ";" ] ]
