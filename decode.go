@@ -249,6 +249,10 @@ func readSlice[T any, P arenaDecoder[T]](dec *jsonwire.Decoder, a *jsonwire.Aren
 		case i < len(s):
 		case i < cap(s):
 			s = s[:i+1]
+		case s == nil:
+			// Most arrays of a resource are short (an invoice's charges, its
+			// payment schedules): room for a few saves the growths from 1.
+			s = make([]T, 1, 4)
 		default:
 			var zero T
 			s = append(s, zero)
