@@ -283,6 +283,10 @@ type BulkJob struct {
 // it, and its error matches [ErrOutcomeUnknown] whenever the answer does not
 // prove it was not applied.
 //
+// When the outcome is unknown, send it again: for a job that was
+// validated when it was first sent, [ErrConflict] can only mean that it
+// was already submitted, which proves the first attempt landed.
+//
 // API: POST /v1/BulkApi/Process
 func (s *BulkService) Process(ctx context.Context, jobID int64, opts ...RequestOption) (*BulkJob, error) {
 	if jobID <= 0 {

@@ -32,8 +32,9 @@ var (
 	// ErrOutcomeUnknown matches a failed write that may nevertheless have
 	// been applied: the request may have reached the server and nothing in
 	// what came back proves it was not acted on (no answer, a cut-off or
-	// unreadable answer, a 5xx, a redirect). Check the state before trying
-	// again. Only a 4xx answer proves a write was not applied.
+	// unreadable answer, a 5xx, a redirect). Only a 4xx answer proves a
+	// write was not applied. Each write's documentation says how to find
+	// out what happened before trying again.
 	ErrOutcomeUnknown = errors.New("billing: outcome unknown")
 	// ErrResponseTooLarge matches a call whose answer was longer than the
 	// client's limit (see [WithMaxResponseBytes]).

@@ -185,6 +185,10 @@ func (p *WriteOffParams) validate() error {
 // it, and its error matches [ErrOutcomeUnknown] whenever the answer does not
 // prove it was not applied.
 //
+// When the outcome is unknown, read the invoice ([InvoicesService.Get]): an
+// outstanding balance of zero, with the amount added to TotalWriteoffs,
+// proves the write-off was applied; otherwise send it again.
+//
 // API: POST /v1/invoices/writeoff
 func (s *InvoicesService) WriteOff(ctx context.Context, params *WriteOffParams, opts ...RequestOption) (*Invoice, error) {
 	if err := params.validate(); err != nil {

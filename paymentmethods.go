@@ -148,6 +148,13 @@ type CreditCard struct {
 // it, and its error matches [ErrOutcomeUnknown] whenever the answer does not
 // prove it was not applied.
 //
+// When the outcome is unknown, send the same params again: the reference
+// has no read of a payment method, but the service refuses to replace a
+// card that was replaced, with [ErrBadRequest], so that answer proves the
+// first attempt landed (params the SDK checks before sending cannot cause
+// it). The new card's id was in the lost answer; the customer's payment
+// methods in the billing application show it.
+//
 // API: PUT /v1/paymentMethods/creditCard
 func (s *PaymentMethodsService) ReplaceCreditCard(ctx context.Context, params *ReplaceCreditCardParams, opts ...RequestOption) (*CreditCard, error) {
 	if err := params.validate(); err != nil {
@@ -232,6 +239,12 @@ var providerPattern = regexp.MustCompile(`^[A-Za-z0-9]+$`)
 // use the token or baid. It is a write: it is retried only when the
 // server surely did not act on it, and its error matches
 // [ErrOutcomeUnknown] when the agreement may have been created.
+//
+// When the outcome is unknown, do not send it again blindly: the
+// reference has no read of an agreement and no rule against a second one,
+// so a second call may create a second agreement. Look at the customer's
+// payment methods in the billing application, or at the agreement with
+// the wallet provider, first.
 //
 // API: POST /v1/{provider}
 func (s *PaymentMethodsService) CreateWalletAgreement(ctx context.Context, provider WalletProvider, params *WalletAgreementParams, opts ...RequestOption) (*WalletPaymentMethod, error) {

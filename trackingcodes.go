@@ -63,6 +63,9 @@ type SalesTrackingCode struct {
 // it, and its error matches [ErrOutcomeUnknown] whenever the answer does not
 // prove it was not applied.
 //
+// When the outcome is unknown, send the same params again: [ErrConflict]
+// (the category already has the code) proves that the code exists.
+//
 // API: POST /v1/salesTrackingCodes
 func (s *SalesTrackingCodesService) Create(ctx context.Context, params *CreateSalesTrackingCodeParams, opts ...RequestOption) (*SalesTrackingCode, error) {
 	if err := params.validate(); err != nil {
