@@ -1,0 +1,98 @@
+package billing_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log"
+	"log/slog"
+	"os"
+	"time"
+
+	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest"
+	"github.com/shopspring/decimal"
+)
+
+// A retry policy sets how often and how long a client retries what is
+// safe to retry (reads, 429s, requests that never left). Fields left zero
+// keep their defaults; here the fake fails twice with 503 before it
+// answers, and the client's third attempt succeeds.
+func ExampleWithRetryPolicy() {
+	srv := exampleServer()
+	defer srv.Close()
+	_ = srv.InjectFault(billingtest.RouteInvoicesGet, billingtest.Fault{Status: 503, Times: 2})
+	c := srv.Client(billing.WithRetryPolicy(billing.RetryPolicy{
+		MaxRetries: 4,
+		MinBackoff: time.Millisecond, // short waits for the example; the defaults are 500ms to 30s
+		MaxBackoff: 10 * time.Millisecond,
+	}))
+
+	inv, err := c.Invoices.Get(context.Background(), 1020, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("invoice", inv.ID, "after", len(srv.Requests()), "attempts")
+	// Output: invoice 1020 after 3 attempts
+}
+
+// A client logs each attempt to the slog.Logger it is given, and nothing
+// without one: method, path without the query, attempt, duration and
+// status or error; failures at Warn, the rest at Debug. The handler here
+// leaves out the time and duration so that the output is stable.
+func ExampleWithLogger() {
+	srv := exampleServer()
+	defer srv.Close()
+	_ = srv.InjectFault(billingtest.RouteInvoicesGet, billingtest.Fault{Status: 503})
+	logger := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{
+		Level: slog.LevelDebug,
+		ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+			if a.Key == slog.TimeKey || a.Key == "duration" {
+				return slog.Attr{}
+			}
+			return a
+		},
+	}))
+	c := srv.Client(billing.WithLogger(logger), billing.WithRetryPolicy(billing.RetryPolicy{MinBackoff: time.Millisecond, MaxBackoff: time.Millisecond}))
+
+	if _, err := c.Invoices.Get(context.Background(), 1020, nil); err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// level=WARN msg="billing request" method=GET path=/v1/Invoices/1020 attempt=1 status=503 retry=true
+	// level=DEBUG msg="billing request" method=GET path=/v1/Invoices/1020 attempt=2 status=200
+}
+
+// The service sends members the API reference does not list; every
+// resource keeps them in Extra, as raw JSON, and writes them back when it
+// is encoded again, with encoding/json as with the SDK. Extra.Decode reads
+// one into a value of the caller's.
+func ExampleExtra() {
+	fromService := []byte(`{"id":7,"invoiceNumber":1047,"outstandingBalance":118.9330,
+		"invoiceAdjustments":{"total":-1.125,"reason":"goodwill"}}`)
+	var inv billing.Invoice
+	if err := json.Unmarshal(fromService, &inv); err != nil {
+		log.Fatal(err)
+	}
+	var adjustments struct {
+		Total  decimal.Decimal `json:"total"`
+		Reason string          `json:"reason"`
+	}
+	if _, err := inv.Extra.Decode("invoiceAdjustments", &adjustments); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("adjusted by", adjustments.Total, "for", adjustments.Reason)
+
+	out, err := json.Marshal(inv)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var back map[string]json.RawMessage
+	if err := json.Unmarshal(out, &back); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("written back:", string(back["invoiceAdjustments"]), string(back["outstandingBalance"]))
+	// Output:
+	// adjusted by -1.125 for goodwill
+	// written back: {"total":-1.125,"reason":"goodwill"} 118.933
+}
