@@ -1,8 +1,11 @@
-// Command jsongen writes the reflection-free JSON decoders of the SDK's
-// resource types (resources_json.go, package billing). It reads the types
-// by reflection, so the module must build; the generated methods are only
-// ever called through interfaces, so deleting the generated file never
-// breaks the build, and running the command again restores it.
+// Command jsongen writes the JSON methods of the SDK's resource types
+// (resources_json.go, package billing): MarshalJSON and UnmarshalJSON,
+// which every JSON API calls, and the reflection-free decoders behind
+// them, one switch over the member names per type, which the SDK calls
+// directly. It reads the types by reflection, so the module must build;
+// the SDK reaches the generated methods only through interfaces, so
+// deleting the generated file never breaks the build, and running the
+// command again restores it.
 //
 // Run it with go generate in the module root; TestGeneratedFilesAreCurrent
 // (go test -run '^TestGeneratedFilesAreCurrent$' .) fails when the files
