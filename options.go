@@ -85,13 +85,14 @@ func WithTimeout(d time.Duration) Option {
 	}
 }
 
-// WithRetryPolicy replaces [DefaultRetryPolicy]; see [RetryPolicy] for
-// which requests are retried. Fields left zero keep their defaults, so
+// WithRetryPolicy sets the client's retry policy; see [RetryPolicy] for
+// which requests are retried. Fields left zero keep the value the client
+// has so far ([DefaultRetryPolicy]'s, or an earlier option's), so
 // RetryPolicy{MaxBackoff: time.Second} changes only the cap; say
 // RetryPolicy{MaxRetries: NoRetries} to turn retries off.
 func WithRetryPolicy(p RetryPolicy) Option {
 	return func(c *clientConfig) error {
-		resolved, err := p.resolve()
+		resolved, err := p.resolve(c.retry)
 		if err != nil {
 			return fmt.Errorf("WithRetryPolicy: %w", err)
 		}

@@ -61,16 +61,12 @@ func WithHeader(key, value string) RequestOption {
 	}
 }
 
-// WithRetries replaces the client's [RetryPolicy] for one call, e.g.
-// RetryPolicy{MaxRetries: NoRetries} to fail fast. Fields left zero take
-// the defaults of [DefaultRetryPolicy].
+// WithRetries changes the client's [RetryPolicy] for one call, e.g.
+// RetryPolicy{MaxRetries: NoRetries} to fail fast. Fields left zero keep
+// the client's values.
 func WithRetries(p RetryPolicy) RequestOption {
 	return func(rc *requestConfig) error {
-		resolved, err := p.resolve()
-		if err != nil {
-			return fmt.Errorf("WithRetries: %w", err)
-		}
-		rc.retry = &resolved
+		rc.retry = &p // resolved over the client's policy when the call starts
 		return nil
 	}
 }

@@ -31,9 +31,10 @@ import (
 // wait grows exponentially from MinBackoff to MaxBackoff, with jitter.
 // Waiting ends at once when the context is done.
 //
-// A field left zero takes its value from [DefaultRetryPolicy], so a policy
-// that sets only some fields keeps the defaults for the rest. To turn
-// retries off, set MaxRetries to [NoRetries].
+// A field left zero keeps the value it had: for [WithRetryPolicy], the
+// client's so far ([DefaultRetryPolicy], or what an earlier option set);
+// for [WithRetries], the client's. So a policy that sets only some fields
+// changes only those. To turn retries off, set MaxRetries to [NoRetries].
 type RetryPolicy struct {
 	// MaxRetries is how many times a request is retried after its first
 	// attempt: 0 means the default (2), [NoRetries] means none.
@@ -57,9 +58,9 @@ func DefaultRetryPolicy() RetryPolicy {
 	return RetryPolicy{MaxRetries: 2, MinBackoff: 500 * time.Millisecond, MaxBackoff: 30 * time.Second, MaxRetryAfter: time.Minute}
 }
 
-// resolve fills zero fields with the defaults and checks the policy.
-func (p RetryPolicy) resolve() (RetryPolicy, error) {
-	def := DefaultRetryPolicy()
+// resolve fills zero fields from def, a resolved policy, and checks the
+// result.
+func (p RetryPolicy) resolve(def RetryPolicy) (RetryPolicy, error) {
 	switch {
 	case p.MaxRetries == NoRetries:
 		p.MaxRetries = 0

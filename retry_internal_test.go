@@ -2,6 +2,7 @@ package billing
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"testing"
 	"time"
@@ -100,7 +101,7 @@ func TestRetryDecision(t *testing.T) {
 }
 
 func TestRetryPolicyDefaults(t *testing.T) {
-	got, err := RetryPolicy{MaxRetries: 4}.resolve()
+	got, err := RetryPolicy{MaxRetries: 4}.resolve(DefaultRetryPolicy())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,4 +113,71 @@ func TestRetryPolicyDefaults(t *testing.T) {
 	if DefaultRetryPolicy().MaxRetries != 2 {
 		t.Error("the default is 2 retries")
 	}
+}
+
+// TestRetryPolicyFieldsLeftZeroKeepTheClientsValues checks that a policy
+// changes only the fields it sets: over the defaults, over an earlier
+// WithRetryPolicy (the fake's client sets millisecond waits), and for one
+// call with WithRetries over the client's policy.
+func TestRetryPolicyFieldsLeftZeroKeepTheClientsValues(t *testing.T) {
+	t.Parallel()
+	fast := RetryPolicy{MaxRetries: 2, MinBackoff: time.Millisecond, MaxBackoff: 10 * time.Millisecond, MaxRetryAfter: 5 * time.Second}
+	for _, tt := range []struct {
+		name      string
+		client    []Option
+		call      []RequestOption
+		want      RetryPolicy
+		wantError bool
+	}{
+		{"defaults", nil, nil, DefaultRetryPolicy(), false},
+		{"one field over the defaults", []Option{WithRetryPolicy(RetryPolicy{MaxRetries: 4})}, nil,
+			RetryPolicy{MaxRetries: 4, MinBackoff: 500 * time.Millisecond, MaxBackoff: 30 * time.Second, MaxRetryAfter: time.Minute}, false},
+		{"one field over an earlier policy", []Option{WithRetryPolicy(fast), WithRetryPolicy(RetryPolicy{MaxRetries: 4})}, nil,
+			RetryPolicy{MaxRetries: 4, MinBackoff: time.Millisecond, MaxBackoff: 10 * time.Millisecond, MaxRetryAfter: 5 * time.Second}, false},
+		{"a minimum over the earlier cap raises the cap", []Option{WithRetryPolicy(fast), WithRetryPolicy(RetryPolicy{MinBackoff: 50 * time.Millisecond})}, nil,
+			RetryPolicy{MaxRetries: 2, MinBackoff: 50 * time.Millisecond, MaxBackoff: 50 * time.Millisecond, MaxRetryAfter: 5 * time.Second}, false},
+		{"NoRetries", []Option{WithRetryPolicy(fast), WithRetryPolicy(RetryPolicy{MaxRetries: NoRetries})}, nil,
+			RetryPolicy{MaxRetries: 0, MinBackoff: time.Millisecond, MaxBackoff: 10 * time.Millisecond, MaxRetryAfter: 5 * time.Second}, false},
+		{"one call over the client's", []Option{WithRetryPolicy(fast)}, []RequestOption{WithRetries(RetryPolicy{MaxRetries: 5})},
+			RetryPolicy{MaxRetries: 5, MinBackoff: time.Millisecond, MaxBackoff: 10 * time.Millisecond, MaxRetryAfter: 5 * time.Second}, false},
+		{"one call's cap under the client's minimum", []Option{WithRetryPolicy(fast)}, []RequestOption{WithRetries(RetryPolicy{MaxBackoff: 500 * time.Microsecond})},
+			RetryPolicy{}, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var got RetryPolicy
+			c, err := NewClient("key-retry-policy", append(tt.client, WithBaseURL("http://127.0.0.1"), WithHTTPClient(&http.Client{Transport: refuseAll{t}}))...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = c.cfg.retry
+			if tt.call != nil {
+				rc, err := applyRequestOptions(tt.call)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err = rc.retry.resolve(c.cfg.retry)
+				if (err != nil) != tt.wantError {
+					t.Fatalf("resolving the call's policy: %v, want an error %v", err, tt.wantError)
+				}
+				if tt.wantError {
+					// And the call fails before sending.
+					if _, err := c.Invoices.Get(context.Background(), 1, nil, tt.call...); !errors.Is(err, ErrInvalidParams) {
+						t.Errorf("Get with the policy: %v, want ErrInvalidParams", err)
+					}
+					return
+				}
+			}
+			if got != tt.want {
+				t.Errorf("policy %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// refuseAll is a transport for tests that must send nothing.
+type refuseAll struct{ t *testing.T }
+
+func (r refuseAll) RoundTrip(*http.Request) (*http.Response, error) {
+	r.t.Error("a request was sent")
+	return nil, errors.New("refuseAll: no request may be sent")
 }

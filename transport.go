@@ -72,7 +72,9 @@ func (c *Client) do(ctx context.Context, cl *call, opts []RequestOption) (*http.
 	}
 	cl.policy = c.cfg.retry
 	if rc.retry != nil {
-		cl.policy = *rc.retry
+		if cl.policy, err = rc.retry.resolve(c.cfg.retry); err != nil {
+			return nil, &ValidationError{Field: "RequestOption", Reason: "WithRetries: " + err.Error()}
+		}
 	}
 	if !captureSuppressed(ctx) {
 		cl.capture = rc.capture

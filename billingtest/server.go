@@ -89,9 +89,13 @@ func (s *Server) Close() {
 func (s *Server) APIKey() string { return s.cfg.apiKey }
 
 // Client returns an SDK client wired to the fake: its URL, its API key and
-// retry waits of milliseconds, so that tests of retries do not sleep. opts
-// are applied after those and can replace them. It panics if opts are
-// invalid, or if the fake does not listen (one from NewHandler).
+// retry waits of milliseconds, so that tests of retries do not sleep:
+// billing.RetryPolicy{MaxRetries: 2, MinBackoff: time.Millisecond,
+// MaxBackoff: 10 * time.Millisecond, MaxRetryAfter: 5 * time.Second}.
+// opts are applied after those and change only what they name: with
+// billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: 4}) the waits
+// stay short. It panics if opts are invalid, or if the fake does not
+// listen (one from NewHandler).
 func (s *Server) Client(opts ...billing.Option) *billing.Client {
 	if s.URL == "" {
 		panic("billingtest: Client needs a listening fake: use NewServer, or serve Handler yourself and build a client with billing.WithBaseURL")
