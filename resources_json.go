@@ -22,9 +22,9 @@ func (v *Invoice) decodeFrom(dec *jsonwire.Decoder, a *jsonwire.Arena) error {
 	return decodeObject(dec, a, v, "billing.Invoice")
 }
 
-// decodeMember decodes the value of the member called name into the field
-// of that name, else the one whose name matches without regard to case,
-// else into Extra.
+// decodeMember decodes the value of the member whose raw name (see
+// jsonwire.ReadName) is name into the field of that name, else the one
+// whose name matches without regard to case, else into Extra.
 func (v *Invoice) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "id":
@@ -100,7 +100,7 @@ func (v *Invoice) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []
 	case "crmId":
 		return jsonwire.ReadStringPtr(dec, a, &v.CrmID)
 	}
-	if field, ok := jsonwire.MatchFold(name,
+	if field, ok := jsonwire.MatchName(name,
 		"id", "uri", "invoiceNumber", "invoiceSignature", "poNumber",
 		"effectiveTimestamp", "postedTimestamp", "modifiedTimestamp",
 		"charges", "chargeGroups", "subtotal", "invoiceAmount",
@@ -136,9 +136,9 @@ func (v *ChargeGroup) decodeFrom(dec *jsonwire.Decoder, a *jsonwire.Arena) error
 	return decodeObject(dec, a, v, "billing.ChargeGroup")
 }
 
-// decodeMember decodes the value of the member called name into the field
-// of that name, else the one whose name matches without regard to case,
-// else into Extra.
+// decodeMember decodes the value of the member whose raw name (see
+// jsonwire.ReadName) is name into the field of that name, else the one
+// whose name matches without regard to case, else into Extra.
 func (v *ChargeGroup) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "name":
@@ -152,7 +152,7 @@ func (v *ChargeGroup) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, nam
 	case "charges":
 		return readSlice(dec, a, &v.Charges, "[]billing.Charge")
 	}
-	if field, ok := jsonwire.MatchFold(name,
+	if field, ok := jsonwire.MatchName(name,
 		"name", "description", "reference", "subscriptionId", "charges",
 	); ok {
 		return v.decodeMember(dec, a, []byte(field))
@@ -178,9 +178,9 @@ func (v *Charge) decodeFrom(dec *jsonwire.Decoder, a *jsonwire.Arena) error {
 	return decodeObject(dec, a, v, "billing.Charge")
 }
 
-// decodeMember decodes the value of the member called name into the field
-// of that name, else the one whose name matches without regard to case,
-// else into Extra.
+// decodeMember decodes the value of the member whose raw name (see
+// jsonwire.ReadName) is name into the field of that name, else the one
+// whose name matches without regard to case, else into Extra.
 func (v *Charge) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "id":
@@ -226,7 +226,7 @@ func (v *Charge) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []b
 	case "erpLocationId":
 		return jsonwire.ReadRaw(dec, a, &v.ErpLocationID)
 	}
-	if field, ok := jsonwire.MatchFold(name,
+	if field, ok := jsonwire.MatchName(name,
 		"id", "uri", "quantity", "unitPrice", "amount", "name",
 		"description", "glCode", "effectiveTimestamp",
 		"proratedUnitPrice", "startServiceDate", "endServiceDate",
@@ -257,9 +257,9 @@ func (v *ResourceRef) decodeFrom(dec *jsonwire.Decoder, a *jsonwire.Arena) error
 	return decodeObject(dec, a, v, "billing.ResourceRef")
 }
 
-// decodeMember decodes the value of the member called name into the field
-// of that name, else the one whose name matches without regard to case,
-// else into Extra.
+// decodeMember decodes the value of the member whose raw name (see
+// jsonwire.ReadName) is name into the field of that name, else the one
+// whose name matches without regard to case, else into Extra.
 func (v *ResourceRef) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "id":
@@ -267,7 +267,7 @@ func (v *ResourceRef) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, nam
 	case "uri":
 		return jsonwire.ReadStringPtr(dec, a, &v.URI)
 	}
-	if field, ok := jsonwire.MatchFold(name,
+	if field, ok := jsonwire.MatchName(name,
 		"id", "uri",
 	); ok {
 		return v.decodeMember(dec, a, []byte(field))
@@ -293,9 +293,9 @@ func (v *ChargeTier) decodeFrom(dec *jsonwire.Decoder, a *jsonwire.Arena) error 
 	return decodeObject(dec, a, v, "billing.ChargeTier")
 }
 
-// decodeMember decodes the value of the member called name into the field
-// of that name, else the one whose name matches without regard to case,
-// else into Extra.
+// decodeMember decodes the value of the member whose raw name (see
+// jsonwire.ReadName) is name into the field of that name, else the one
+// whose name matches without regard to case, else into Extra.
 func (v *ChargeTier) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "label":
@@ -307,7 +307,7 @@ func (v *ChargeTier) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name
 	case "amount":
 		return jsonwire.ReadDecimal(dec, a, &v.Amount)
 	}
-	if field, ok := jsonwire.MatchFold(name,
+	if field, ok := jsonwire.MatchName(name,
 		"label", "quantity", "unitPrice", "amount",
 	); ok {
 		return v.decodeMember(dec, a, []byte(field))
@@ -333,9 +333,9 @@ func (v *InvoiceCustomer) decodeFrom(dec *jsonwire.Decoder, a *jsonwire.Arena) e
 	return decodeObject(dec, a, v, "billing.InvoiceCustomer")
 }
 
-// decodeMember decodes the value of the member called name into the field
-// of that name, else the one whose name matches without regard to case,
-// else into Extra.
+// decodeMember decodes the value of the member whose raw name (see
+// jsonwire.ReadName) is name into the field of that name, else the one
+// whose name matches without regard to case, else into Extra.
 func (v *InvoiceCustomer) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "id":
@@ -411,7 +411,7 @@ func (v *InvoiceCustomer) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena,
 	case "createdTimestamp":
 		return jsonwire.ReadUnmarshaler(dec, &v.CreatedTimestamp)
 	}
-	if field, ok := jsonwire.MatchFold(name,
+	if field, ok := jsonwire.MatchName(name,
 		"id", "uri", "firstName", "middleName", "lastName",
 		"companyName", "suffix", "primaryEmail", "primaryPhone",
 		"secondaryEmail", "secondaryPhone", "title", "reference",
@@ -447,9 +447,9 @@ func (v *AddressPreference) decodeFrom(dec *jsonwire.Decoder, a *jsonwire.Arena)
 	return decodeObject(dec, a, v, "billing.AddressPreference")
 }
 
-// decodeMember decodes the value of the member called name into the field
-// of that name, else the one whose name matches without regard to case,
-// else into Extra.
+// decodeMember decodes the value of the member whose raw name (see
+// jsonwire.ReadName) is name into the field of that name, else the one
+// whose name matches without regard to case, else into Extra.
 func (v *AddressPreference) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "id":
@@ -467,7 +467,7 @@ func (v *AddressPreference) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Aren
 	case "shippingAddress":
 		return readPtr(dec, a, &v.ShippingAddress)
 	}
-	if field, ok := jsonwire.MatchFold(name,
+	if field, ok := jsonwire.MatchName(name,
 		"id", "uri", "contactName", "shippingInstructions",
 		"useBillingAddressAsShippingAddress", "billingAddress",
 		"shippingAddress",
@@ -495,9 +495,9 @@ func (v *Address) decodeFrom(dec *jsonwire.Decoder, a *jsonwire.Arena) error {
 	return decodeObject(dec, a, v, "billing.Address")
 }
 
-// decodeMember decodes the value of the member called name into the field
-// of that name, else the one whose name matches without regard to case,
-// else into Extra.
+// decodeMember decodes the value of the member whose raw name (see
+// jsonwire.ReadName) is name into the field of that name, else the one
+// whose name matches without regard to case, else into Extra.
 func (v *Address) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "id":
@@ -529,7 +529,7 @@ func (v *Address) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []
 	case "valid":
 		return jsonwire.ReadBool(dec, &v.Valid)
 	}
-	if field, ok := jsonwire.MatchFold(name,
+	if field, ok := jsonwire.MatchName(name,
 		"id", "uri", "customerAddressPreferenceId", "companyName",
 		"line1", "line2", "countryId", "country", "stateId", "state",
 		"city", "postalZip", "addressType", "valid",
@@ -557,9 +557,9 @@ func (v *PaymentSchedule) decodeFrom(dec *jsonwire.Decoder, a *jsonwire.Arena) e
 	return decodeObject(dec, a, v, "billing.PaymentSchedule")
 }
 
-// decodeMember decodes the value of the member called name into the field
-// of that name, else the one whose name matches without regard to case,
-// else into Extra.
+// decodeMember decodes the value of the member whose raw name (see
+// jsonwire.ReadName) is name into the field of that name, else the one
+// whose name matches without regard to case, else into Extra.
 func (v *PaymentSchedule) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "dueDateTimestamp":
@@ -573,7 +573,7 @@ func (v *PaymentSchedule) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena,
 	case "daysDueAfterTerm":
 		return jsonwire.ReadInt(dec, &v.DaysDueAfterTerm)
 	}
-	if field, ok := jsonwire.MatchFold(name,
+	if field, ok := jsonwire.MatchName(name,
 		"dueDateTimestamp", "status", "amount", "outstandingBalance",
 		"daysDueAfterTerm",
 	); ok {
@@ -600,9 +600,9 @@ func (v *InvoiceSummary) decodeFrom(dec *jsonwire.Decoder, a *jsonwire.Arena) er
 	return decodeObject(dec, a, v, "billing.InvoiceSummary")
 }
 
-// decodeMember decodes the value of the member called name into the field
-// of that name, else the one whose name matches without regard to case,
-// else into Extra.
+// decodeMember decodes the value of the member whose raw name (see
+// jsonwire.ReadName) is name into the field of that name, else the one
+// whose name matches without regard to case, else into Extra.
 func (v *InvoiceSummary) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "id":
@@ -650,7 +650,7 @@ func (v *InvoiceSummary) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, 
 	case "unsettled":
 		return jsonwire.ReadBool(dec, &v.Unsettled)
 	}
-	if field, ok := jsonwire.MatchFold(name,
+	if field, ok := jsonwire.MatchName(name,
 		"id", "uri", "customerId", "reference", "companyName",
 		"customerParentId", "customerName", "effectiveTimestamp",
 		"postedTimestamp", "dueDate", "modifiedTimestamp",
@@ -682,9 +682,9 @@ func (v *SubscriptionProductItem) decodeFrom(dec *jsonwire.Decoder, a *jsonwire.
 	return decodeObject(dec, a, v, "billing.SubscriptionProductItem")
 }
 
-// decodeMember decodes the value of the member called name into the field
-// of that name, else the one whose name matches without regard to case,
-// else into Extra.
+// decodeMember decodes the value of the member whose raw name (see
+// jsonwire.ReadName) is name into the field of that name, else the one
+// whose name matches without regard to case, else into Extra.
 func (v *SubscriptionProductItem) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "id":
@@ -712,7 +712,7 @@ func (v *SubscriptionProductItem) decodeMember(dec *jsonwire.Decoder, a *jsonwir
 	case "modifiedDate":
 		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedDate)
 	}
-	if field, ok := jsonwire.MatchFold(name,
+	if field, ok := jsonwire.MatchName(name,
 		"id", "uri", "reference", "name", "description",
 		"subscriptionProductId", "subscriptionId", "customerId",
 		"productId", "status", "createdDate", "modifiedDate",
@@ -740,9 +740,9 @@ func (v *CreditCard) decodeFrom(dec *jsonwire.Decoder, a *jsonwire.Arena) error 
 	return decodeObject(dec, a, v, "billing.CreditCard")
 }
 
-// decodeMember decodes the value of the member called name into the field
-// of that name, else the one whose name matches without regard to case,
-// else into Extra.
+// decodeMember decodes the value of the member whose raw name (see
+// jsonwire.ReadName) is name into the field of that name, else the one
+// whose name matches without regard to case, else into Extra.
 func (v *CreditCard) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "id":
@@ -796,7 +796,7 @@ func (v *CreditCard) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name
 	case "isUsedForBillingPeriodOverride":
 		return jsonwire.ReadBool(dec, &v.IsUsedForBillingPeriodOverride)
 	}
-	if field, ok := jsonwire.MatchFold(name,
+	if field, ok := jsonwire.MatchName(name,
 		"id", "uri", "customerId", "maskedCardNumber", "cardType",
 		"firstName", "lastName", "expirationMonth", "expirationYear",
 		"address1", "address2", "countryId", "country", "stateId",
@@ -828,9 +828,9 @@ func (v *WalletPaymentMethod) decodeFrom(dec *jsonwire.Decoder, a *jsonwire.Aren
 	return decodeObject(dec, a, v, "billing.WalletPaymentMethod")
 }
 
-// decodeMember decodes the value of the member called name into the field
-// of that name, else the one whose name matches without regard to case,
-// else into Extra.
+// decodeMember decodes the value of the member whose raw name (see
+// jsonwire.ReadName) is name into the field of that name, else the one
+// whose name matches without regard to case, else into Extra.
 func (v *WalletPaymentMethod) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "id":
@@ -848,7 +848,7 @@ func (v *WalletPaymentMethod) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Ar
 	case "modifiedDate":
 		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedDate)
 	}
-	if field, ok := jsonwire.MatchFold(name,
+	if field, ok := jsonwire.MatchName(name,
 		"id", "customerId", "firstName", "lastName", "isDefault",
 		"storedInServiceVault", "modifiedDate",
 	); ok {
@@ -875,9 +875,9 @@ func (v *SalesTrackingCode) decodeFrom(dec *jsonwire.Decoder, a *jsonwire.Arena)
 	return decodeObject(dec, a, v, "billing.SalesTrackingCode")
 }
 
-// decodeMember decodes the value of the member called name into the field
-// of that name, else the one whose name matches without regard to case,
-// else into Extra.
+// decodeMember decodes the value of the member whose raw name (see
+// jsonwire.ReadName) is name into the field of that name, else the one
+// whose name matches without regard to case, else into Extra.
 func (v *SalesTrackingCode) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "id":
@@ -899,7 +899,7 @@ func (v *SalesTrackingCode) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Aren
 	case "deletable":
 		return jsonwire.ReadBool(dec, &v.Deletable)
 	}
-	if field, ok := jsonwire.MatchFold(name,
+	if field, ok := jsonwire.MatchName(name,
 		"id", "uri", "type", "code", "name", "description", "email",
 		"status", "deletable",
 	); ok {
@@ -926,15 +926,15 @@ func (v *BulkJob) decodeFrom(dec *jsonwire.Decoder, a *jsonwire.Arena) error {
 	return decodeObject(dec, a, v, "billing.BulkJob")
 }
 
-// decodeMember decodes the value of the member called name into the field
-// of that name, else the one whose name matches without regard to case,
-// else into Extra.
+// decodeMember decodes the value of the member whose raw name (see
+// jsonwire.ReadName) is name into the field of that name, else the one
+// whose name matches without regard to case, else into Extra.
 func (v *BulkJob) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "id":
 		return jsonwire.ReadInt64(dec, &v.ID)
 	}
-	if field, ok := jsonwire.MatchFold(name,
+	if field, ok := jsonwire.MatchName(name,
 		"id",
 	); ok {
 		return v.decodeMember(dec, a, []byte(field))

@@ -165,9 +165,9 @@ func (v *%[1]s) decodeFrom(dec *jsonwire.Decoder, a *jsonwire.Arena) error {
 	return decodeObject(dec, a, v, "billing.%[1]s")
 }
 
-// decodeMember decodes the value of the member called name into the field
-// of that name, else the one whose name matches without regard to case,
-// else into %[2]s.
+// decodeMember decodes the value of the member whose raw name (see
+// jsonwire.ReadName) is name into the field of that name, else the one
+// whose name matches without regard to case, else into %[2]s.
 func (v *%[1]s) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 `, name, extra, wireName(t))
@@ -186,7 +186,7 @@ func (v *%[1]s) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []by
 		line += len(q) + 1
 	}
 	fmt.Fprintf(b, `	}
-	if field, ok := jsonwire.MatchFold(name,
+	if field, ok := jsonwire.MatchName(name,
 		%s
 	); ok {
 		return v.decodeMember(dec, a, []byte(field))

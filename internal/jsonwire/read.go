@@ -257,9 +257,12 @@ func End(d *Decoder) error {
 	return err
 }
 
-// ReadName reads an object member's name and returns it unquoted. A
-// name without escapes, the common case, is not copied: the bytes are
-// valid until the next read from d.
+// ReadName reads an object member's name and returns it raw: the bytes
+// between its quotes, escapes and all, valid until the next read from d.
+// A decoder compares them with its field names as they are, which matches
+// every name without escapes, the common case, at no cost, and hands the
+// others to MatchName and RawName: a field name has neither a backslash
+// nor a byte outside ASCII, so a raw name that holds one matches none.
 func ReadName(d *Decoder) ([]byte, error) {
 	v, err := d.ReadValue()
 	if err != nil {
@@ -268,16 +271,29 @@ func ReadName(d *Decoder) ([]byte, error) {
 	if v.Kind() != '"' {
 		return nil, typeError(d, v.Kind(), "object member name")
 	}
-	if b, ok := plain(v); ok {
-		return b, nil
-	}
-	return appendUnquoted(nil, v), nil
+	return v[1 : len(v)-1], nil
 }
 
-// MatchFold returns the field name that name matches without regard to
-// case, as encoding/json matches a member to a field when no name matches
-// exactly.
-func MatchFold(name []byte, fields ...string) (string, bool) {
+// RawName returns the name a raw member name (see ReadName) stands for,
+// unescaped as encoding/json unescapes it. It may share raw's bytes.
+func RawName(raw []byte) []byte {
+	if isPlain(raw) {
+		return raw
+	}
+	quoted := make([]byte, 0, len(raw)+2)
+	return appendUnquoted(nil, append(append(append(quoted, '"'), raw...), '"'))
+}
+
+// MatchName returns the field that the raw member name matches, as
+// encoding/json matches a member to a field: exactly once unescaped, else
+// without regard to case.
+func MatchName(raw []byte, fields ...string) (string, bool) {
+	name := RawName(raw)
+	for _, f := range fields {
+		if string(name) == f {
+			return f, true
+		}
+	}
 	folded := FoldName(name)
 	for _, f := range fields {
 		if FoldName([]byte(f)) == folded {
@@ -287,12 +303,13 @@ func MatchFold(name []byte, fields ...string) (string, bool) {
 	return "", false
 }
 
-// ReadUnknown keeps the next value under name in *dst, which it creates
-// when needed: the member no field models. A repeated name keeps the last.
+// ReadUnknown keeps the next value under the raw member name (see
+// ReadName) in *dst, which it creates when needed: the member no field
+// models. A repeated name keeps the last.
 // Invalid UTF-8 in the value is replaced as in a decoded string (see
 // validUTF8), so that what is kept can always be written back.
 func ReadUnknown[M ~map[string]json.RawMessage](d *Decoder, name []byte, dst *M) error {
-	key := string(name) // name is only valid until the next read
+	key := string(RawName(name)) // name is only valid until the next read
 	v, err := d.ReadValue()
 	if err != nil {
 		return err

@@ -7,17 +7,23 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// plain returns the contents of a quoted JSON string that needs no
-// unescaping: no backslash and valid UTF-8.
+// plain returns the contents of a quoted JSON string, and whether they
+// need no unescaping (see isPlain).
 func plain(v []byte) ([]byte, bool) {
 	s := v[1 : len(v)-1]
+	return s, isPlain(s)
+}
+
+// isPlain reports whether the contents s of a JSON string stand for
+// themselves: no backslash and valid UTF-8.
+func isPlain(s []byte) bool {
 	// Most strings are short and ASCII: one tight loop beats two calls.
 	for _, c := range s {
 		if c == '\\' || c >= utf8.RuneSelf {
-			return s, bytes.IndexByte(s, '\\') < 0 && utf8.Valid(s)
+			return bytes.IndexByte(s, '\\') < 0 && utf8.Valid(s)
 		}
 	}
-	return s, true
+	return true
 }
 
 // appendUnquoted appends the string the quoted JSON string v (as the
