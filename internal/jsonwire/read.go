@@ -114,19 +114,15 @@ func readInt(d *Decoder, bits int, goType string) (n int64, null bool, err error
 }
 
 // ReadInt64 reads an integer into dst.
-func ReadInt64(d *Decoder, dst *int64) error {
-	n, null, err := readInt(d, 64, "int64")
-	if err == nil && !null {
-		*dst = n
-	}
-	return err
-}
+func ReadInt64(d *Decoder, dst *int64) error { return readIntInto(d, dst, 64, "int64") }
 
 // ReadInt reads an integer into dst.
-func ReadInt(d *Decoder, dst *int) error {
-	n, null, err := readInt(d, strconv.IntSize, "int")
+func ReadInt(d *Decoder, dst *int) error { return readIntInto(d, dst, strconv.IntSize, "int") }
+
+func readIntInto[I int | int64](d *Decoder, dst *I, bits int, goType string) error {
+	n, null, err := readInt(d, bits, goType)
 	if err == nil && !null {
-		*dst = int(n)
+		*dst = I(n)
 	}
 	return err
 }
@@ -151,40 +147,37 @@ func ReadInt64Ptr(d *Decoder, a *Arena, dst **int64) error {
 // as it is, as decimal.Decimal.UnmarshalJSON does. With an arena, amounts
 // that repeat within the decode share one value (see Arena.decimal).
 func ReadDecimal(d *Decoder, a *Arena, dst *decimal.Decimal) error {
-	v, err := d.ReadValue()
-	if err != nil {
-		return err
+	x, null, err := readDecimal(d, a)
+	if err == nil && !null {
+		*dst = x
 	}
-	if v.Kind() == 'n' {
-		return nil
-	}
-	x, err := a.decimal(v)
-	if err != nil {
-		return &DecimalError{Pointer: string(d.StackPointer()), Err: err}
-	}
-	*dst = x
-	return nil
+	return err
 }
 
 // ReadDecimalPtr reads a decimal into a new one; null sets nil.
 func ReadDecimalPtr(d *Decoder, a *Arena, dst **decimal.Decimal) error {
-	v, err := d.ReadValue()
-	if err != nil {
-		return err
-	}
-	if v.Kind() == 'n' {
+	x, null, err := readDecimal(d, a)
+	switch {
+	case err != nil:
+	case null:
 		*dst = nil
-		return nil
+	case *dst == nil:
+		*dst = &x
+	default:
+		**dst = x // into the value already there, as encoding/json does
 	}
-	x, err := a.decimal(v)
-	if err != nil {
-		return &DecimalError{Pointer: string(d.StackPointer()), Err: err}
+	return err
+}
+
+func readDecimal(d *Decoder, a *Arena) (x decimal.Decimal, null bool, err error) {
+	v, err := d.ReadValue()
+	if err != nil || v.Kind() == 'n' {
+		return x, err == nil, err
 	}
-	if *dst == nil {
-		*dst = new(decimal.Decimal)
+	if x, err = a.decimal(v); err != nil {
+		return x, false, &DecimalError{Pointer: string(d.StackPointer()), Err: err}
 	}
-	**dst = x
-	return nil
+	return x, false, nil
 }
 
 // DecimalError is an amount that is not a decimal the SDK accepts.
