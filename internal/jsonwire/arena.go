@@ -119,22 +119,14 @@ func (a *Arena) Bytes(b []byte) []byte {
 	return s
 }
 
-// StringPtr returns a pointer to a new, empty string.
-func (a *Arena) StringPtr() *string {
-	if len(a.strs) == 0 {
-		a.strs = make([]string, ptrBlock)
+// newIn returns a pointer to a new zero value from *block, which it
+// refills ptrBlock values at a time: the targets of *string and *int64
+// fields.
+func newIn[T any](block *[]T) *T {
+	if len(*block) == 0 {
+		*block = make([]T, ptrBlock)
 	}
-	p := &a.strs[0]
-	a.strs = a.strs[1:]
-	return p
-}
-
-// Int64Ptr returns a pointer to a new zero int64.
-func (a *Arena) Int64Ptr() *int64 {
-	if len(a.ints) == 0 {
-		a.ints = make([]int64, ptrBlock)
-	}
-	p := &a.ints[0]
-	a.ints = a.ints[1:]
+	p := &(*block)[0]
+	*block = (*block)[1:]
 	return p
 }

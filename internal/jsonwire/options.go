@@ -66,11 +66,6 @@ func Marshal(v any) ([]byte, error) {
 	return json.Marshal(v, options())
 }
 
-// MarshalEncode writes v to enc with the options of Marshal.
-func MarshalEncode(enc *Encoder, v any) error {
-	return json.MarshalEncode(enc, v, options())
-}
-
 // NewDecoder is a tokenizer over r with the SDK's decoding options.
 func NewDecoder(r io.Reader) *Decoder {
 	return jsontext.NewDecoder(r, decoderOptions())

@@ -72,7 +72,7 @@ func ReadStringPtr(d *Decoder, a *Arena, dst **string) error {
 		return nil
 	}
 	if *dst == nil {
-		*dst = a.StringPtr()
+		*dst = newIn(&a.strs)
 	}
 	return setString(d, a, v, *dst)
 }
@@ -136,7 +136,7 @@ func ReadInt64Ptr(d *Decoder, a *Arena, dst **int64) error {
 		*dst = nil
 	default:
 		if *dst == nil {
-			*dst = a.Int64Ptr()
+			*dst = newIn(&a.ints)
 		}
 		**dst = n
 	}
