@@ -1,6 +1,7 @@
 package billing
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -51,9 +52,10 @@ type clientConfig struct {
 	authorization func() string
 	baseURL       *url.URL
 	httpClient    *http.Client
-	// writeClient is httpClient refusing every redirect: net/http would
+	// writeClient is httpClient refusing every redirect (net/http would
 	// send a write's body again on a 307 or 308, and turn it into a GET on
-	// the others.
+	// the others) and handing net/http requests it cannot replay (see
+	// writeTransport).
 	writeClient *http.Client
 	userAgent   string
 	retry       RetryPolicy
@@ -115,6 +117,7 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 	cfg.httpClient = buildHTTPClient(cfg.userHTTPClient, cfg.timeout, cfg.baseURL)
 	writeClient := *cfg.httpClient
 	writeClient.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	writeClient.Transport = writeTransport{next: cmp.Or[http.RoundTripper](writeClient.Transport, http.DefaultTransport)}
 	cfg.writeClient = &writeClient
 	cfg.userAgent = "billing-go/" + Version + " (" + runtime.Version() + "; " + runtime.GOOS + "/" + runtime.GOARCH + ")"
 	if cfg.userAgentExtra != "" {
