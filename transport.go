@@ -173,6 +173,9 @@ func (c *Client) retryClient(cl *call) *retryablehttp.Client {
 // answer that was not retried; the attempt is logged once, when decided.
 func (c *Client) checkRetry(cl *call) retryablehttp.CheckRetry {
 	return func(ctx context.Context, resp *http.Response, err error) (bool, error) {
+		if resp != nil {
+			c.received(cl, resp)
+		}
 		now := c.cfg.now()
 		retry := cl.shouldRetry(ctx, resp, err, now) && cl.attempt.number <= cl.policy.MaxRetries
 		if !retry && err == nil && !cl.attempt.handled {
@@ -195,7 +198,6 @@ func (c *Client) checkRetry(cl *call) retryablehttp.CheckRetry {
 func (c *Client) handleResponse(cl *call) retryablehttp.ResponseHandlerFunc {
 	return func(resp *http.Response) error {
 		cl.attempt.handled = true
-		canonicalizeHeader(resp.Header)
 		if resp.StatusCode < 200 || resp.StatusCode > 299 {
 			defer resp.Body.Close() // not drained: apiError read all it will
 			return c.apiError(cl, resp)
@@ -215,6 +217,23 @@ func (c *Client) handleResponse(cl *call) retryablehttp.ResponseHandlerFunc {
 			return c.decodeError(cl, resp, err)
 		}
 		return nil
+	}
+}
+
+// received readies an answer's headers the moment the SDK first sees it,
+// in checkRetry, before anything keeps them: names are filed under Go's
+// canonical form, and values are scrubbed of the call's secrets, which a
+// proxy or a broken server may echo (Authorization, the card number in
+// any grouping). So every value the caller can keep or print holds them
+// scrubbed: APIError.Header, the Response of CaptureResponse and of
+// Client.Do, and Page.Response. Doing it again (checkRetry may see an
+// answer twice) changes nothing.
+func (c *Client) received(cl *call, resp *http.Response) {
+	canonicalizeHeader(resp.Header)
+	for _, vs := range resp.Header {
+		for i, v := range vs {
+			vs[i] = c.scrub(cl, v)
+		}
 	}
 }
 
@@ -400,7 +419,7 @@ func (c *Client) apiError(cl *call, resp *http.Response) *APIError {
 		Path:           cl.path,
 		RetryAfter:     requestedWait(resp, now),
 		RateLimit:      parseRateLimit(resp.Header, now),
-		Header:         c.scrubHeader(cl, resp.Header),
+		Header:         resp.Header, // scrubbed when received
 		OutcomeUnknown: cl.write && (resp.StatusCode < 400 || resp.StatusCode > 499),
 	}
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
@@ -458,26 +477,6 @@ func (c *Client) scrub(cl *call, s string) string {
 		s = strings.ReplaceAll(s, key, redacted)
 	}
 	return cl.secrets.scrub(s)
-}
-
-// scrubHeader returns h, or a copy with secrets scrubbed from its values
-// when any holds one: an APIError keeps the headers, and %#v prints them.
-func (c *Client) scrubHeader(cl *call, h http.Header) http.Header {
-	var out http.Header
-	for k, vs := range h {
-		for i, v := range vs {
-			if clean := c.scrub(cl, v); clean != v {
-				if out == nil {
-					out = h.Clone()
-				}
-				out[k][i] = clean
-			}
-		}
-	}
-	if out == nil {
-		return h
-	}
-	return out
 }
 
 // excerpt returns at most n bytes of b as valid UTF-8, with white space
