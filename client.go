@@ -168,6 +168,15 @@ func (c Client) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, c.String(
 // the API's scheme and host.
 var errRedirectRefused = errors.New("redirect to another host refused")
 
+// maxRedirects is how many same-host redirects one attempt of a read
+// follows, as net/http's default.
+const maxRedirects = 10
+
+// errRedirectLoop is wrapped by the error of an attempt that met more than
+// maxRedirects redirects. It is final: asking again would go round the
+// same loop, each time sending maxRedirects requests.
+var errRedirectLoop = fmt.Errorf("redirect loop: stopped after %d redirects", maxRedirects)
+
 // buildHTTPClient copies the caller's client (never changing it) or makes a
 // pooled one, sets the per-attempt timeout and refuses redirects that leave
 // the API's host, so credentials and bodies never follow them elsewhere.
@@ -189,8 +198,8 @@ func buildHTTPClient(user *http.Client, timeout time.Duration, base *url.URL) *h
 		if !strings.EqualFold(req.URL.Host, base.Host) || req.URL.Scheme != base.Scheme {
 			return fmt.Errorf("%w: to %s://%s", errRedirectRefused, req.URL.Scheme, req.URL.Host)
 		}
-		if len(via) >= 10 {
-			return fmt.Errorf("stopped after 10 redirects")
+		if len(via) >= maxRedirects {
+			return errRedirectLoop
 		}
 		if next != nil {
 			return next(req, via)
