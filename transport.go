@@ -51,6 +51,10 @@ type call struct {
 	// budget of attempts. A read that leaves the body open hands it to the
 	// caller (the PDF); on error the body is closed for it.
 	read func(*http.Response) error
+	// answer, when set, checks a decoded 2xx answer (doJSON), inside the
+	// retry loop, so that an answer that is not what was asked for is a
+	// final *DecodeError.
+	answer func() error
 
 	policy  RetryPolicy
 	capture *Response
@@ -508,8 +512,27 @@ func (c *Client) decodeJSON(resp *http.Response, out any) error {
 
 // doJSON sends the call and decodes its answer into out.
 func (c *Client) doJSON(ctx context.Context, cl *call, opts []RequestOption, out any) (*http.Response, error) {
-	cl.read = func(resp *http.Response) error { return c.decodeJSON(resp, out) }
+	cl.read = func(resp *http.Response) error {
+		if err := c.decodeJSON(resp, out); err != nil {
+			return err
+		}
+		if cl.answer != nil {
+			return cl.answer()
+		}
+		return nil
+	}
 	return c.do(ctx, cl, opts)
+}
+
+// sameResource checks that an answer names the resource that was asked
+// for by id: a misrouting proxy, a shared cache or a broken server can
+// answer with another, and a caller taking it for the one it asked for
+// would act on the wrong record.
+func sameResource(kind string, asked, got int64) error {
+	if got != asked {
+		return fmt.Errorf("%w: asked for %s %d, got %s %d", ErrWrongResource, kind, asked, kind, got)
+	}
+	return nil
 }
 
 // brokenBody reports a body that stopped arriving, as opposed to one that
@@ -537,9 +560,10 @@ func innermostMessage(err error) string {
 	return err.Error()
 }
 
-// DecodeError is a 2xx answer whose body could not be read or decoded. For
-// a write, the change was applied but its result is unknown, and the error
-// matches [ErrOutcomeUnknown].
+// DecodeError is a 2xx answer whose body could not be read or decoded, or
+// that is not what was asked for (for another resource: it wraps
+// [ErrWrongResource]). For a write, the change was applied but its result
+// is unknown, and the error matches [ErrOutcomeUnknown].
 type DecodeError struct {
 	// Method and Path are those of the request; Path has no query string.
 	Method, Path string
