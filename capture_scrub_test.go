@@ -3,12 +3,15 @@ package billing_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/billingapi/billing-go"
 )
@@ -110,5 +113,49 @@ func TestCapturedResponsesAreScrubbed(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Scrubbing the headers leaves the numbers the SDK reads alone, even
+// where one equals the CVV (a three- or four-digit number turns up there
+// by chance): a 429 to a card replacement whose Retry-After and rate-limit
+// headers read 8146 still asks for 8146 s, which ends the retries, and the
+// captured rate limits keep their values. An echo of the CVV elsewhere is
+// scrubbed.
+func TestScrubbingKeepsTheNumbersTheSDKReads(t *testing.T) {
+	t.Parallel()
+	var requests atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		h := w.Header()
+		h.Set("Retry-After", echoCVV)
+		h.Set("X-Rate-Limit-Remaining-Day", echoCVV)
+		h.Set("X-Rate-Limit-Limit-Day", "1"+echoCVV)
+		h.Set("X-Echo-Cvv", echoCVV)
+		w.WriteHeader(http.StatusTooManyRequests)
+	}))
+	t.Cleanup(srv.Close)
+	p := secParams()
+	p.CVV = echoCVV
+	var captured billing.Response
+	_, err := hostileClient(t, srv.URL).PaymentMethods.ReplaceCreditCard(context.Background(), &p, billing.CaptureResponse(&captured))
+	var apiErr *billing.APIError
+	if !errors.As(err, &apiErr) || apiErr.RetryAfter != 8146*time.Second {
+		t.Fatalf("err = %v, want an *APIError asking for 8146s", err)
+	}
+	if n := requests.Load(); n != 1 {
+		t.Errorf("requests = %d, want 1: a wait beyond the cap ends the retries", n)
+	}
+	want := billing.RateLimitWindow{Present: true, Limit: 18146, Remaining: 8146}
+	if got := captured.RateLimit.Day; got != want {
+		t.Errorf("captured RateLimit.Day = %+v, want %+v", got, want)
+	}
+	for what, h := range map[string]http.Header{"captured": captured.Header, "APIError": apiErr.Header} {
+		if got := h.Get("X-Echo-Cvv"); got == echoCVV {
+			t.Errorf("%s X-Echo-Cvv = %q: the CVV is not scrubbed", what, got)
+		}
+		if got := h.Get("Retry-After"); got != echoCVV {
+			t.Errorf("%s Retry-After = %q, want %s as sent", what, got, echoCVV)
+		}
 	}
 }

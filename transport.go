@@ -228,17 +228,37 @@ func (c *Client) handleResponse(cl *call) retryablehttp.ResponseHandlerFunc {
 // in checkRetry, before anything keeps them: names are filed under Go's
 // canonical form, and values are scrubbed of the call's secrets, which a
 // proxy or a broken server may echo (Authorization, the card number in
-// any grouping). So every value the caller can keep or print holds them
-// scrubbed: APIError.Header, the Response of CaptureResponse and of
-// Client.Do, and Page.Response. Doing it again (checkRetry may see an
-// answer twice) changes nothing.
+// any grouping, the CVV). So every value the caller can keep or print
+// holds them scrubbed: APIError.Header, the Response of CaptureResponse
+// and of Client.Do, and Page.Response. Doing it again (checkRetry may see
+// an answer twice) changes nothing.
+//
+// The headers the SDK reads as numbers (numericHeader) keep a number
+// equal to the CVV: it is the server's count or wait, which a three- or
+// four-digit CVV matches by chance, and scrubbing it would lose a
+// Retry-After or a rate limit. The key and the card number, which no such
+// header can hold by chance, are scrubbed from every header.
 func (c *Client) received(cl *call, resp *http.Response) {
 	canonicalizeHeader(resp.Header)
-	for _, vs := range resp.Header {
+	for name, vs := range resp.Header {
 		for i, v := range vs {
-			vs[i] = c.scrub(cl, v)
+			if numericHeader(name) {
+				vs[i] = cl.secrets.scrubCard(c.scrubKey(v))
+			} else {
+				vs[i] = c.scrub(cl, v)
+			}
 		}
 	}
+}
+
+// numericHeader reports the headers whose value the SDK reads as a number:
+// Retry-After, the rate limits and the paging headers.
+func numericHeader(canonical string) bool {
+	switch canonical {
+	case "Retry-After", "X-Count", "X-Maxcount", "X-Currentpage", "X-Nextpage", "X-Previouspage", "X-Pagesize", "X-Maxpageindex":
+		return true
+	}
+	return strings.HasPrefix(canonical, "X-Rate-Limit-")
 }
 
 // canonicalizeHeader files the names of h under Go's canonical form, as
@@ -476,11 +496,16 @@ func (e *scrubbedError) Is(target error) bool { return errors.Is(e.orig, target)
 // scrub removes secrets the server may have echoed back: the API key as
 // sent, and the call's card number and CVV (see callSecrets).
 func (c *Client) scrub(cl *call, s string) string {
+	return cl.secrets.scrub(c.scrubKey(s))
+}
+
+// scrubKey removes the API key from s, wherever it appears.
+func (c *Client) scrubKey(s string) string {
 	key := strings.TrimPrefix(c.cfg.authorization(), "Basic ")
 	if key != "" && strings.Contains(s, key) {
 		s = strings.ReplaceAll(s, key, redacted)
 	}
-	return cl.secrets.scrub(s)
+	return s
 }
 
 // excerpt returns at most n bytes of b as valid UTF-8, with white space
