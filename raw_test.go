@@ -163,6 +163,7 @@ func TestDoValidatesBeforeSending(t *testing.T) {
 		{"trailing backslash", &billing.Request{Method: "GET", Path: "/v1/Customers%5C"}},
 		{"escaped NUL", &billing.Request{Method: "GET", Path: "/v1/Customers%00/42"}},
 		{"invalid UTF-8", &billing.Request{Method: "GET", Path: "/v1/%c0%ae%c0%ae/admin"}},
+		{"IIS %u escape", &billing.Request{Method: "GET", Path: "/v1/%u002e%u002e/admin"}},
 		{"body that cannot be encoded", &billing.Request{Method: "POST", Path: "/v1/Customers", Body: map[string]any{"f": func() {}}}},
 	}
 	for _, tt := range tests {
