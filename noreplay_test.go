@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/billingapi/billing-go"
 	"github.com/shopspring/decimal"
@@ -106,7 +107,13 @@ func TestWritesAreNeverReplayedByNetHTTP(t *testing.T) {
 					}
 				}))
 				t.Cleanup(srv.Close)
-				c := hostileClient(t, srv.URL, billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: 2, MinBackoff: 1e6, MaxBackoff: 2e6}))
+				// One connection at most, so that the write cannot go on a
+				// new one while the read's is on its way back to the pool.
+				tr := http.DefaultTransport.(*http.Transport).Clone()
+				tr.MaxConnsPerHost = 1
+				t.Cleanup(tr.CloseIdleConnections)
+				c := hostileClient(t, srv.URL, billing.WithHTTPClient(&http.Client{Transport: tr}),
+					billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: 2, MinBackoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond}))
 				ctx := context.Background()
 				// A read first, so that the write goes on a reused connection.
 				if _, err := c.Invoices.Get(ctx, 7, nil); err != nil {
