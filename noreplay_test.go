@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -135,5 +136,39 @@ func TestWritesAreNeverReplayedByNetHTTP(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// A write without a body goes with an empty one that net/http cannot
+// replay: the server reads no body, framed either as none (net/http sees
+// that the body of a DELETE is empty when it can tell at once) or as an
+// empty chunked body (a POST, PUT or PATCH: net/http sends
+// Content-Length: 0 only for a body it could replay).
+func TestWritesWithoutBodyOnTheWire(t *testing.T) {
+	t.Parallel()
+	type seen struct {
+		contentLength    int64
+		transferEncoding []string
+		body             int
+	}
+	none, chunked := seen{0, nil, 0}, seen{-1, []string{"chunked"}, 0}
+	for _, method := range []string{http.MethodDelete, http.MethodPost, http.MethodPut, http.MethodPatch} {
+		t.Run(method, func(t *testing.T) {
+			t.Parallel()
+			got := make(chan seen, 1)
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				b, _ := io.ReadAll(r.Body)
+				got <- seen{r.ContentLength, r.TransferEncoding, len(b)}
+				w.WriteHeader(http.StatusNoContent)
+			}))
+			t.Cleanup(srv.Close)
+			if _, err := hostileClient(t, srv.URL).Do(context.Background(), &billing.Request{Method: method, Path: "/v1/Customers/42"}, nil); err != nil {
+				t.Fatal(err)
+			}
+			s := <-got
+			if !reflect.DeepEqual(s, chunked) && (method != http.MethodDelete || !reflect.DeepEqual(s, none)) {
+				t.Errorf("the server saw %+v, want %+v (or for a DELETE %+v)", s, chunked, none)
+			}
+		})
 	}
 }

@@ -23,8 +23,9 @@ import (
 // with a fresh body.
 //
 // The price: a POST, PUT or PATCH without a body is sent with an empty
-// chunked body instead of Content-Length: 0 (a DELETE without a body is
-// sent as before: net/http sees that its body is empty).
+// chunked body instead of Content-Length: 0. A DELETE without a body is
+// sent as before when net/http sees at once that its body is empty (it
+// waits 200ms for the first read), else with an empty chunked body too.
 type writeTransport struct {
 	next http.RoundTripper
 }
