@@ -24,23 +24,26 @@ func TestRedirectLoopIsFinal(t *testing.T) {
 		_, err := c.Do(ctx, &billing.Request{Method: http.MethodGet, Path: "/v1/Customers/42"}, &out)
 		return err
 	}}
-	loops := map[string]func(path string) string{
-		"to itself": func(path string) string { return path },
-		"between two places": func(path string) string {
+	loops := []struct {
+		name string
+		next func(path string) string
+	}{
+		{"to itself", func(path string) string { return path }},
+		{"between two places", func(path string) string {
 			if strings.HasSuffix(path, "/") {
 				return strings.TrimSuffix(path, "/")
 			}
 			return path + "/"
-		},
+		}},
 	}
 	for _, op := range []hostileOp{opGet, opList, opPDF, doGet} {
-		for name, next := range loops {
-			t.Run(op.name+"/"+name, func(t *testing.T) {
+		for _, loop := range loops {
+			t.Run(op.name+"/"+loop.name, func(t *testing.T) {
 				t.Parallel()
 				var requests atomic.Int32
 				srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 					requests.Add(1)
-					http.Redirect(w, r, next(r.URL.Path), http.StatusFound)
+					http.Redirect(w, r, loop.next(r.URL.Path), http.StatusFound)
 				}))
 				t.Cleanup(srv.Close)
 				c := hostileClient(t, srv.URL, billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: 2, MinBackoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond}))
