@@ -296,7 +296,8 @@ func (s *BulkService) Process(ctx context.Context, jobID int64, opts ...RequestO
 		ID int64 `json:"id"`
 	}{jobID}
 	var job BulkJob
-	cl := &call{method: http.MethodPost, path: "/v1/BulkApi/Process", body: body, write: true}
+	cl := &call{method: http.MethodPost, path: "/v1/BulkApi/Process", body: body, write: true,
+		answer: func() error { return sameResource("bulk job", jobID, job.ID) }}
 	if _, err := s.client.doJSON(ctx, cl, opts, &job); err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package billing
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -51,9 +52,10 @@ type clientConfig struct {
 	authorization func() string
 	baseURL       *url.URL
 	httpClient    *http.Client
-	// writeClient is httpClient refusing every redirect: net/http would
+	// writeClient is httpClient refusing every redirect (net/http would
 	// send a write's body again on a 307 or 308, and turn it into a GET on
-	// the others.
+	// the others) and handing net/http requests it cannot replay (see
+	// writeTransport).
 	writeClient *http.Client
 	userAgent   string
 	retry       RetryPolicy
@@ -115,6 +117,7 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 	cfg.httpClient = buildHTTPClient(cfg.userHTTPClient, cfg.timeout, cfg.baseURL)
 	writeClient := *cfg.httpClient
 	writeClient.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	writeClient.Transport = writeTransport{next: cmp.Or[http.RoundTripper](writeClient.Transport, http.DefaultTransport)}
 	cfg.writeClient = &writeClient
 	cfg.userAgent = "billing-go/" + Version + " (" + runtime.Version() + "; " + runtime.GOOS + "/" + runtime.GOARCH + ")"
 	if cfg.userAgentExtra != "" {
@@ -165,6 +168,15 @@ func (c Client) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, c.String(
 // the API's scheme and host.
 var errRedirectRefused = errors.New("redirect to another host refused")
 
+// maxRedirects is how many same-host redirects one attempt of a read
+// follows, as net/http's default.
+const maxRedirects = 10
+
+// errRedirectLoop is wrapped by the error of an attempt that met more than
+// maxRedirects redirects. It is final: asking again would go round the
+// same loop, each time sending maxRedirects requests.
+var errRedirectLoop = fmt.Errorf("redirect loop: stopped after %d redirects", maxRedirects)
+
 // buildHTTPClient copies the caller's client (never changing it) or makes a
 // pooled one, sets the per-attempt timeout and refuses redirects that leave
 // the API's host, so credentials and bodies never follow them elsewhere.
@@ -186,8 +198,8 @@ func buildHTTPClient(user *http.Client, timeout time.Duration, base *url.URL) *h
 		if !strings.EqualFold(req.URL.Host, base.Host) || req.URL.Scheme != base.Scheme {
 			return fmt.Errorf("%w: to %s://%s", errRedirectRefused, req.URL.Scheme, req.URL.Host)
 		}
-		if len(via) >= 10 {
-			return fmt.Errorf("stopped after 10 redirects")
+		if len(via) >= maxRedirects {
+			return errRedirectLoop
 		}
 		if next != nil {
 			return next(req, via)

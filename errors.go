@@ -36,6 +36,11 @@ var (
 	// write was not applied. Each write's documentation says how to find
 	// out what happened before trying again.
 	ErrOutcomeUnknown = errors.New("billing: outcome unknown")
+	// ErrWrongResource matches a 2xx answer for another resource than the
+	// one asked for by id (invoice 43 for a read of invoice 42, say), which
+	// a misrouting proxy, a shared cache or a broken server can send. The
+	// error is a [*DecodeError] and is not retried; the answer is dropped.
+	ErrWrongResource = errors.New("billing: answer for another resource")
 	// ErrResponseTooLarge matches a call whose answer was longer than the
 	// client's limit (see [WithMaxResponseBytes]).
 	ErrResponseTooLarge = errors.New("billing: response body too large")

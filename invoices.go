@@ -125,7 +125,8 @@ type GetInvoiceParams struct {
 }
 
 // Get reads one invoice. It fails with [ErrNotFound] when the invoice does
-// not exist.
+// not exist, and with a [*DecodeError] matching [ErrWrongResource] when the
+// answer is another invoice (or has no id).
 // A bad id or params are refused before sending with a [*ValidationError]
 // matching [ErrInvalidParams].
 //
@@ -141,7 +142,9 @@ func (s *InvoicesService) Get(ctx context.Context, invoiceID int64, params *GetI
 		return nil, err
 	}
 	var inv Invoice
-	if _, err := s.client.doJSON(ctx, &call{method: http.MethodGet, path: "/v1/Invoices/" + id, query: q}, opts, &inv); err != nil {
+	cl := &call{method: http.MethodGet, path: "/v1/Invoices/" + id, query: q,
+		answer: func() error { return sameResource("invoice", invoiceID, inv.ID) }}
+	if _, err := s.client.doJSON(ctx, cl, opts, &inv); err != nil {
 		return nil, err
 	}
 	return &inv, nil
@@ -195,7 +198,8 @@ func (s *InvoicesService) WriteOff(ctx context.Context, params *WriteOffParams, 
 		return nil, err
 	}
 	var inv Invoice
-	cl := &call{method: http.MethodPost, path: "/v1/invoices/writeoff", body: params, write: true}
+	cl := &call{method: http.MethodPost, path: "/v1/invoices/writeoff", body: params, write: true,
+		answer: func() error { return sameResource("invoice", params.InvoiceID, inv.ID) }}
 	if _, err := s.client.doJSON(ctx, cl, opts, &inv); err != nil {
 		return nil, err
 	}

@@ -1234,7 +1234,9 @@ func TestInvoicesWriteOffRequest(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			w := newWire(t)
-			w.on(http.MethodPost, "/v1/invoices/writeoff", http.StatusOK, invFixture(t, "invoice_grouped.json"))
+			// The answer is the invoice written off: its id is the one sent.
+			answer := strings.Replace(invFixture(t, "invoice_grouped.json"), `  "id": 7,`, fmt.Sprintf(`  "id": %d,`, tt.params.InvoiceID), 1)
+			w.on(http.MethodPost, "/v1/invoices/writeoff", http.StatusOK, answer)
 			inv, err := w.client.Invoices.WriteOff(context.Background(), tt.params)
 			if err != nil {
 				t.Fatalf("WriteOff: %v", err)
@@ -1254,7 +1256,7 @@ func TestInvoicesWriteOffRequest(t *testing.T) {
 			if tt.params.Reference == "" && bytes.Contains(r.Body, []byte("reference")) {
 				t.Errorf("empty reference was sent: %s", r.Body)
 			}
-			if inv == nil || inv.ID != 7 {
+			if inv == nil || inv.ID != tt.params.InvoiceID {
 				t.Fatalf("invoice = %+v", inv)
 			}
 		})

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Request is a call to an endpoint the SDK does not wrap (customers,
@@ -14,7 +16,9 @@ type Request struct {
 	Method string
 	// Path is the path below the base URL, starting with /v1/ and written
 	// as the API reference writes it, e.g. "/v1/Customers/42". It must be
-	// escaped already: build segments from values with url.PathEscape.
+	// escaped already: build segments from values with url.PathEscape. A
+	// segment that a server could read as "." or ".." is refused (see
+	// [Client.Do]).
 	Path string
 	// Query holds the query parameters. A filter goes under "query", e.g.
 	// url.Values{"query": {query.Expr{...}.String()}}.
@@ -40,7 +44,11 @@ type Request struct {
 //
 // Before sending anything, a nil req, a method other than those above or a
 // path outside /v1 (or with a query, a fragment, dot segments or unescaped
-// characters) is a [*ValidationError] matching [ErrInvalidParams].
+// characters) is a [*ValidationError] matching [ErrInvalidParams]. Dot
+// segments are looked for as the live stack (ASP.NET on IIS) and proxies
+// may read the path: escaped once or more (%2e%2e, %252e%252e), with `\`
+// (%5C) as a separator, with ";..." path parameters, with trailing dots
+// and spaces ("...", ".. "), so that no Path can climb out of /v1.
 //
 // API: any method and path under /v1
 func (c *Client) Do(ctx context.Context, req *Request, out any, opts ...RequestOption) (*Response, error) {
@@ -86,11 +94,58 @@ func (r *Request) validate() error {
 	if err != nil || u.Scheme != "" || u.Host != "" || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || u.EscapedPath() != r.Path {
 		return invalid("Path", "must be an escaped path with no query or fragment (put parameters in Query, escape segments with url.PathEscape), got %s", quoteForError(truncateForError(r.Path)))
 	}
-	// Decoded, so that %2e%2e is a dot segment too.
-	for _, seg := range strings.Split(strings.TrimSuffix(u.Path, "/"), "/")[1:] {
-		if seg == "" || seg == "." || seg == ".." {
-			return invalid("Path", "must not have empty or dot segments, got %s", quoteForError(truncateForError(r.Path)))
+	for _, seg := range serverSegments(r.Path) {
+		if seg == "" {
+			return invalid("Path", "must not have empty or dot segments, as a server may read them, got %s", quoteForError(truncateForError(r.Path)))
+		}
+		if !utf8.ValidString(seg) || strings.ContainsFunc(seg, unicode.IsControl) {
+			return invalid("Path", "must not hold invalid UTF-8 or control characters, got %s", quoteForError(truncateForError(r.Path)))
 		}
 	}
 	return nil
+}
+
+// maxUnescapes bounds how often serverSegments decodes a segment: each
+// round undoes one layer of escaping, and a segment that still decodes
+// after this many is refused.
+const maxUnescapes = 4
+
+// serverSegments returns the segments of an escaped path below its root
+// as the most lenient server on the way may read them, for the dot-segment
+// check: a path is refused if any reading of it could climb out of /v1.
+// Each segment is
+//
+//   - decoded again and again while it decodes (%2e%2e, and %252e%252e for
+//     a proxy that decodes once more), up to maxUnescapes times;
+//   - split at '\' as well as '/' (IIS and ASP.NET treat both as
+//     separators, so ..%5C climbs a level);
+//   - cut at ';' (path parameters: a Java or .NET stack reads "..;x" as
+//     "..");
+//   - stripped of trailing dots and spaces (Windows drops them from file
+//     names, so "..." and ".. " are "..").
+//
+// A segment that is empty after this is empty, ".", ".." or one of their
+// disguises; so is one escaped too deeply to read. Only the check sees
+// these readings: the path is sent as the caller wrote it.
+func serverSegments(escaped string) []string {
+	var segs []string
+	for _, raw := range strings.Split(strings.TrimSuffix(escaped, "/"), "/")[1:] {
+		seg, settled := raw, false
+		for range maxUnescapes {
+			next, err := url.PathUnescape(seg)
+			if settled = err != nil || next == seg; settled {
+				break
+			}
+			seg = next
+		}
+		if !settled {
+			segs = append(segs, "") // escaped more deeply than any reading we check
+			continue
+		}
+		for _, part := range strings.Split(strings.ReplaceAll(seg, `\`, "/"), "/") {
+			part, _, _ = strings.Cut(part, ";")
+			segs = append(segs, strings.TrimRight(part, ". "))
+		}
+	}
+	return segs
 }

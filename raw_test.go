@@ -3,6 +3,7 @@ package billing_test
 import (
 	"context"
 	"errors"
+	"net/http"
 	"net/url"
 	"reflect"
 	"testing"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/billingapi/billing-go"
 	"github.com/billingapi/billing-go/query"
+	"github.com/jarcoal/httpmock"
 	"github.com/shopspring/decimal"
 )
 
@@ -141,6 +143,27 @@ func TestDoValidatesBeforeSending(t *testing.T) {
 		{"empty segment", &billing.Request{Method: "GET", Path: "/v1//Customers"}},
 		{"unescaped space", &billing.Request{Method: "GET", Path: "/v1/Customers/a b"}},
 		{"escaped slash trick", &billing.Request{Method: "GET", Path: "/v1/%2e%2e/admin"}},
+		// IIS and ASP.NET read \ as a separator, path parameters after ;,
+		// and drop trailing dots and spaces; a proxy may decode once more.
+		{"dot dot escaped backslash", &billing.Request{Method: "GET", Path: "/v1/..%5Cadmin"}},
+		{"dot dot escaped backslash, lower case", &billing.Request{Method: "GET", Path: "/v1/..%5cadmin"}},
+		{"escaped dots and backslash", &billing.Request{Method: "GET", Path: "/v1/%2e%2e%5c%2e%2e%5cadmin"}},
+		{"backslash then dot dot", &billing.Request{Method: "GET", Path: "/v1/Customers%5C..%5C..%5Cadmin"}},
+		{"dot dot with path parameter", &billing.Request{Method: "GET", Path: "/v1/..;/admin"}},
+		{"dot dot with named path parameter", &billing.Request{Method: "GET", Path: "/v1/..;jsessionid=x/admin"}},
+		{"dot with path parameter", &billing.Request{Method: "GET", Path: "/v1/.;x/Customers"}},
+		{"escaped semicolon", &billing.Request{Method: "GET", Path: "/v1/..%3B/admin"}},
+		{"three dots", &billing.Request{Method: "GET", Path: "/v1/.../admin"}},
+		{"dot dot and a space", &billing.Request{Method: "GET", Path: "/v1/..%20/admin"}},
+		{"dot dot and a dot", &billing.Request{Method: "GET", Path: "/v1/..%2e/admin"}},
+		{"doubly escaped dot dot", &billing.Request{Method: "GET", Path: "/v1/%252e%252e/admin"}},
+		{"doubly escaped backslash", &billing.Request{Method: "GET", Path: "/v1/..%255Cadmin"}},
+		{"escaped too deeply to read", &billing.Request{Method: "GET", Path: "/v1/%252525252e%252525252e/admin"}},
+		{"escaped slash, empty segment", &billing.Request{Method: "GET", Path: "/v1/Customers%2F%2F42"}},
+		{"trailing backslash", &billing.Request{Method: "GET", Path: "/v1/Customers%5C"}},
+		{"escaped NUL", &billing.Request{Method: "GET", Path: "/v1/Customers%00/42"}},
+		{"invalid UTF-8", &billing.Request{Method: "GET", Path: "/v1/%c0%ae%c0%ae/admin"}},
+		{"IIS %u escape", &billing.Request{Method: "GET", Path: "/v1/%u002e%u002e/admin"}},
 		{"body that cannot be encoded", &billing.Request{Method: "POST", Path: "/v1/Customers", Body: map[string]any{"f": func() {}}}},
 	}
 	for _, tt := range tests {
@@ -153,6 +176,40 @@ func TestDoValidatesBeforeSending(t *testing.T) {
 			}
 			if w.sent() != 0 {
 				t.Errorf("sent %d requests, want none", w.sent())
+			}
+		})
+	}
+}
+
+// Paths that hold dots, semicolons, escapes and percent signs without any
+// reading of them leaving /v1 are sent, exactly as written.
+func TestDoSendsPathsThatStayUnderV1(t *testing.T) {
+	t.Parallel()
+	paths := []string{
+		"/v1/Customers/42",
+		"/v1/Customers/42/",
+		"/v1/Customers/v1.2",
+		"/v1/Customers/a.b.c",
+		"/v1/Customers/..a",
+		"/v1/Customers/a..",
+		"/v1/Customers/a;b",
+		"/v1/Customers/100%25",
+		"/v1/Customers/%E2%82%AC",
+		"/v1/Customers/a%20b",
+	}
+	for _, path := range paths {
+		t.Run(path, func(t *testing.T) {
+			t.Parallel()
+			w := newWire(t)
+			w.mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
+				w.record(req)
+				return httpmock.NewStringResponse(http.StatusNoContent, ""), nil
+			})
+			if _, err := w.client.Do(context.Background(), &billing.Request{Method: http.MethodGet, Path: path}, nil); err != nil {
+				t.Fatalf("err = %v, want the path sent", err)
+			}
+			if got := w.last().Path; got != path {
+				t.Errorf("sent %q, want %q as written", got, path)
 			}
 		})
 	}

@@ -21,7 +21,9 @@ import (
 // not act on them: after a 429, or after a connection error that happened
 // before the request was written; they never follow a redirect. A call
 // makes at most MaxRetries+1 HTTP attempts in all, whatever mixture of
-// failures it meets.
+// failures it meets. Within one attempt a read follows at most 10
+// same-host redirects; a redirect loop that goes on past them is final,
+// not retried, so it costs 10 requests in all.
 //
 // A wait the server asks for (Retry-After, in seconds or as a date, or on a
 // 429 the X-Rate-Limit-Reset-* headers) is honoured when it is at most
@@ -137,7 +139,7 @@ func (c *call) shouldRetry(ctx context.Context, resp *http.Response, err error, 
 	case errors.As(err, &apiErr):
 		return false // an answer that is not retried on its status: asking again gets the same
 	case err != nil && isPermanent(err):
-		return false // a certificate that does not verify or a refused redirect does not mend
+		return false // a certificate that does not verify, a refused redirect or a redirect loop does not mend
 	case err != nil && c.write && c.attempt.reachedServer():
 		return false // the write may have reached the server: sending it again could apply it twice
 	case err != nil && c.attempt.handled && !brokenBody(err):
@@ -158,14 +160,14 @@ func (c *call) shouldRetry(ctx context.Context, resp *http.Response, err error, 
 }
 
 // isPermanent reports errors that a retry cannot mend: a certificate that
-// does not verify, or a redirect the client refused.
+// does not verify, a redirect the client refused, or a redirect loop.
 func isPermanent(err error) bool {
 	var certErr x509.CertificateInvalidError
 	var unknownAuth x509.UnknownAuthorityError
 	var hostErr x509.HostnameError
 	var verifyErr *tls.CertificateVerificationError
 	return errors.As(err, &certErr) || errors.As(err, &unknownAuth) || errors.As(err, &hostErr) ||
-		errors.As(err, &verifyErr) || errors.Is(err, errRedirectRefused)
+		errors.As(err, &verifyErr) || errors.Is(err, errRedirectRefused) || errors.Is(err, errRedirectLoop)
 }
 
 // waitBefore returns how long to wait before the next attempt.

@@ -120,9 +120,19 @@ func newCallSecrets(cardNumber, cvv string) callSecrets {
 
 // scrub removes the card number and the CVV from s.
 func (cs callSecrets) scrub(s string) string {
+	return cs.scrubCVV(cs.scrubCard(s))
+}
+
+// scrubCard removes the card number from s, whatever its grouping.
+func (cs callSecrets) scrubCard(s string) string {
 	if cs.card != nil {
 		s = cs.card.ReplaceAllLiteralString(s, redacted)
 	}
+	return s
+}
+
+// scrubCVV removes the CVV from s where it stands as a whole number.
+func (cs callSecrets) scrubCVV(s string) string {
 	if cs.cvv == "" || !strings.Contains(s, cs.cvv) {
 		return s
 	}

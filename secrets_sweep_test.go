@@ -13,8 +13,12 @@ import (
 	"iter"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -94,7 +98,7 @@ type sweepEnv struct {
 // code, and a client with the sweep's key that logs at Debug level to a
 // JSON and a text handler. With wrongKey the fake accepts another key, so
 // that every request is refused with 401.
-func newSweepEnv(t *testing.T, wrongKey bool) *sweepEnv {
+func newSweepEnv(t *testing.T, wrongKey, echo bool) *sweepEnv {
 	t.Helper()
 	env := &sweepEnv{jsonLog: &sweepBuffer{}, textLog: &sweepBuffer{}, fakeLog: &sweepBuffer{}}
 	fakeKey := sweepKey
@@ -115,8 +119,12 @@ func newSweepEnv(t *testing.T, wrongKey bool) *sweepEnv {
 	})
 	tr := &http.Transport{}
 	t.Cleanup(tr.CloseIdleConnections) // no keep-alive goroutine outlives the case
+	base := env.srv.URL
+	if echo {
+		base = sweepEchoingProxy(t, env.srv.URL)
+	}
 	c, err := billing.NewClient(sweepKey,
-		billing.WithBaseURL(env.srv.URL),
+		billing.WithBaseURL(base),
 		billing.WithHTTPClient(&http.Client{Transport: tr}),
 		billing.WithLogger(env.logger),
 		billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: 2, MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond}),
@@ -126,6 +134,41 @@ func newSweepEnv(t *testing.T, wrongKey bool) *sweepEnv {
 	}
 	env.client = c
 	return env
+}
+
+// sweepEchoingProxy starts a proxy in front of the fake that echoes, in
+// headers of every answer, the request's Authorization header, and the
+// card number (plain, and grouped by spaces, dashes and dots) and CVV of
+// a request body that has them, as a debugging proxy might. It returns
+// the proxy's URL.
+func sweepEchoingProxy(t *testing.T, fake string) string {
+	t.Helper()
+	target, err := url.Parse(fake)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	rp := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) { r.SetURL(target) }, Transport: tr}
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		h := w.Header()
+		h.Set("X-Echo-Authorization", r.Header.Get("Authorization"))
+		var card struct {
+			Number string `json:"cardNumber"`
+			CVV    string `json:"cvv"`
+		}
+		if json.Unmarshal(body, &card) == nil && len(card.Number) == 16 {
+			n := card.Number
+			grouped := func(sep string) string { return strings.Join([]string{n[:4], n[4:8], n[8:12], n[12:]}, sep) }
+			h["X-Echo-Card-Number"] = []string{n, grouped(" "), grouped("-"), grouped(".")}
+			h.Set("X-Echo-Cvv", card.CVV)
+		}
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(proxy.Close)
+	return proxy.URL
 }
 
 func sweepSeed(t *testing.T, srv *billingtest.Server) sweepFixture {
@@ -342,6 +385,21 @@ func sweepOps() []sweepOp {
 			fails: []sweepFail{
 				{"404", http.StatusNotFound, func(fx sweepFixture, in *sweepIn) { in.invoice = fx.unknownInvoice }},
 				{"validation", 0, func(_ sweepFixture, in *sweepIn) { in.invoice = 0 }},
+			},
+		},
+		{
+			name: "Client.Do", route: billingtest.RouteInvoicesGet,
+			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
+				req := &billing.Request{Method: http.MethodGet, Path: "/v1/Invoices/" + strconv.FormatInt(in.invoice, 10)}
+				var out json.RawMessage
+				r, err := c.Do(ctx, req, &out, opts...)
+				if err != nil {
+					return sweepOutcome{[]any{req}, r, err}
+				}
+				return sweepOutcome{[]any{req, string(out)}, r, err}
+			},
+			fails: []sweepFail{
+				{"404", http.StatusNotFound, func(fx sweepFixture, in *sweepIn) { in.invoice = fx.unknownInvoice }},
 			},
 		},
 		{
@@ -598,90 +656,100 @@ func sweepCases() []sweepCase {
 	return cases
 }
 
+// TestSecretsSweep runs every case against the fake, which echoes nothing
+// back, and again behind a proxy that echoes the Authorization header, the
+// card number in four groupings and the CVV in headers of every answer.
 func TestSecretsSweep(t *testing.T) {
-	for _, tc := range sweepCases() {
-		t.Run(tc.op.name+"/"+tc.mode, func(t *testing.T) {
-			t.Parallel() // each case has its own fake, client and logs
-			env := newSweepEnv(t, tc.mode == "401")
-			in := env.fx.in()
-			if tc.op.setup != nil {
-				tc.op.setup(env.fx, &in)
-			}
-			tc.change(env.fx, &in)
-			var faultStatus int
-			if tc.mode == "retried" {
-				// Reads are retried after a 503; writes only when the server
-				// surely did not act, as after a 429.
-				faultStatus = http.StatusServiceUnavailable
-				if tc.op.write {
-					faultStatus = http.StatusTooManyRequests
-				}
-				if err := env.srv.InjectFault(tc.op.route, billingtest.Fault{Status: faultStatus}); err != nil {
-					t.Fatal(err)
-				}
-			}
-			var captured billing.Response
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			out := tc.op.run(ctx, env.client, in, []billing.RequestOption{billing.CaptureResponse(&captured)})
-			env.srv.Close() // waits for the fake's handlers, and so for its log lines
-			requests := env.srv.Requests()
-
-			sweepCheckOutcome(t, tc, out, requests)
-			if card, ok := out.result.(*billing.CreditCard); ok && card != nil {
-				// The fake got the whole number: it keeps the last four.
-				if last4 := in.cardNumber[len(in.cardNumber)-4:]; !strings.HasSuffix(card.MaskedCardNumber, "*"+last4) {
-					t.Errorf("MaskedCardNumber = %q, want it to end in %s", card.MaskedCardNumber, last4)
-				}
-			}
-			for i, r := range requests {
-				if r.Path == "/v1/paymentMethods/creditCard" && !bytes.Contains(r.Body, []byte(`"cardNumber":"[REDACTED]"`)) {
-					t.Errorf("request %d: the fake's request log holds a card body without the redacted number: %q", i, r.Body)
-				}
-			}
-
-			// Print everything with every verb, and log it as well, the way
-			// a careless caller would.
-			var printed strings.Builder
-			for i, p := range out.params {
-				sweepPrint(&printed, fmt.Sprintf("params[%d]", i), p)
-			}
-			sweepPrint(&printed, "result", out.result)
-			sweepPrintError(&printed, out.err)
-			sweepPrint(&printed, "client", env.client)
-			sweepPrint(&printed, "client value", *env.client)
-			for name, svc := range map[string]any{
-				"Invoices": env.client.Invoices, "DraftInvoices": env.client.DraftInvoices, "PaymentMethods": env.client.PaymentMethods,
-				"SalesTrackingCodes": env.client.SalesTrackingCodes, "InvoiceSummaries": env.client.InvoiceSummaries, "SubscriptionItems": env.client.SubscriptionItems, "Bulk": env.client.Bulk,
-			} {
-				sweepPrint(&printed, name, svc)
-			}
-			sweepPrint(&printed, "captured response", captured)
-			sweepPrint(&printed, "captured response pointer", &captured)
-			env.logger.Debug("sweep outcome", "params", out.params, "result", out.result, "err", out.err,
-				"response", captured, "client", env.client)
-			env.logger.Warn("sweep error", slog.Any("error", out.err))
-
-			var fakeRequests strings.Builder
-			for i, r := range requests {
-				sweepPrint(&fakeRequests, fmt.Sprintf("request[%d]", i), r)
-				sweepPrint(&fakeRequests, fmt.Sprintf("request[%d] body", i), string(r.Body))
-			}
-
-			for what, text := range map[string]string{
-				"fmt output of params, results, errors, client and response": printed.String(),
-				"the client's JSON log":                    env.jsonLog.String(),
-				"the client's text log":                    env.textLog.String(),
-				"the fake's log":                           env.fakeLog.String(),
-				"the fake's request log (Server.Requests)": fakeRequests.String(),
-			} {
-				for _, leak := range sweepLeaks(text) {
-					t.Errorf("%s leaks %s", what, leak)
-				}
-			}
-			sweepCheckLogs(t, tc, env, requests, faultStatus)
-		})
+	for _, server := range []string{"fake", "echoing proxy"} {
+		for _, tc := range sweepCases() {
+			t.Run(server+"/"+tc.op.name+"/"+tc.mode, func(t *testing.T) {
+				t.Parallel() // each case has its own fake, client and logs
+				runSweepCase(t, tc, server == "echoing proxy")
+			})
+		}
 	}
+}
+
+// runSweepCase runs one case of the sweep.
+func runSweepCase(t *testing.T, tc sweepCase, echo bool) {
+	env := newSweepEnv(t, tc.mode == "401", echo)
+	in := env.fx.in()
+	if tc.op.setup != nil {
+		tc.op.setup(env.fx, &in)
+	}
+	tc.change(env.fx, &in)
+	var faultStatus int
+	if tc.mode == "retried" {
+		// Reads are retried after a 503; writes only when the server
+		// surely did not act, as after a 429.
+		faultStatus = http.StatusServiceUnavailable
+		if tc.op.write {
+			faultStatus = http.StatusTooManyRequests
+		}
+		if err := env.srv.InjectFault(tc.op.route, billingtest.Fault{Status: faultStatus}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var captured billing.Response
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	out := tc.op.run(ctx, env.client, in, []billing.RequestOption{billing.CaptureResponse(&captured)})
+	env.srv.Close() // waits for the fake's handlers, and so for its log lines
+	requests := env.srv.Requests()
+
+	sweepCheckOutcome(t, tc, out, requests)
+	if card, ok := out.result.(*billing.CreditCard); ok && card != nil {
+		// The fake got the whole number: it keeps the last four.
+		if last4 := in.cardNumber[len(in.cardNumber)-4:]; !strings.HasSuffix(card.MaskedCardNumber, "*"+last4) {
+			t.Errorf("MaskedCardNumber = %q, want it to end in %s", card.MaskedCardNumber, last4)
+		}
+	}
+	for i, r := range requests {
+		if r.Path == "/v1/paymentMethods/creditCard" && !bytes.Contains(r.Body, []byte(`"cardNumber":"[REDACTED]"`)) {
+			t.Errorf("request %d: the fake's request log holds a card body without the redacted number: %q", i, r.Body)
+		}
+	}
+
+	// Print everything with every verb, and log it as well, the way
+	// a careless caller would.
+	var printed strings.Builder
+	for i, p := range out.params {
+		sweepPrint(&printed, fmt.Sprintf("params[%d]", i), p)
+	}
+	sweepPrint(&printed, "result", out.result)
+	sweepPrintError(&printed, out.err)
+	sweepPrint(&printed, "client", env.client)
+	sweepPrint(&printed, "client value", *env.client)
+	for name, svc := range map[string]any{
+		"Invoices": env.client.Invoices, "DraftInvoices": env.client.DraftInvoices, "PaymentMethods": env.client.PaymentMethods,
+		"SalesTrackingCodes": env.client.SalesTrackingCodes, "InvoiceSummaries": env.client.InvoiceSummaries, "SubscriptionItems": env.client.SubscriptionItems, "Bulk": env.client.Bulk,
+	} {
+		sweepPrint(&printed, name, svc)
+	}
+	sweepPrint(&printed, "captured response", captured)
+	sweepPrint(&printed, "captured response pointer", &captured)
+	env.logger.Debug("sweep outcome", "params", out.params, "result", out.result, "err", out.err,
+		"response", captured, "client", env.client)
+	env.logger.Warn("sweep error", slog.Any("error", out.err))
+
+	var fakeRequests strings.Builder
+	for i, r := range requests {
+		sweepPrint(&fakeRequests, fmt.Sprintf("request[%d]", i), r)
+		sweepPrint(&fakeRequests, fmt.Sprintf("request[%d] body", i), string(r.Body))
+	}
+
+	for what, text := range map[string]string{
+		"fmt output of params, results, errors, client and response": printed.String(),
+		"the client's JSON log":                    env.jsonLog.String(),
+		"the client's text log":                    env.textLog.String(),
+		"the fake's log":                           env.fakeLog.String(),
+		"the fake's request log (Server.Requests)": fakeRequests.String(),
+	} {
+		for _, leak := range sweepLeaks(text) {
+			t.Errorf("%s leaks %s", what, leak)
+		}
+	}
+	sweepCheckLogs(t, tc, env, requests, faultStatus)
 }
 
 // sweepCheckOutcome checks that the case went as its mode says.
@@ -732,6 +800,13 @@ func sweepPrint(w *strings.Builder, name string, v any) {
 	values := []any{v}
 	if rv := reflect.ValueOf(v); rv.IsValid() && rv.Kind() == reflect.Pointer && !rv.IsNil() {
 		values = append(values, rv.Elem().Interface())
+	} else if rv.IsValid() && rv.Kind() == reflect.Slice {
+		// fmt prints a slice of pointers (pages, say) as addresses.
+		for i := range rv.Len() {
+			if e := rv.Index(i); e.Kind() == reflect.Pointer && !e.IsNil() {
+				values = append(values, e.Elem().Interface())
+			}
+		}
 	}
 	for _, x := range values {
 		for _, verb := range sweepVerbs {

@@ -51,6 +51,10 @@ type call struct {
 	// budget of attempts. A read that leaves the body open hands it to the
 	// caller (the PDF); on error the body is closed for it.
 	read func(*http.Response) error
+	// answer, when set, checks a decoded 2xx answer (doJSON), inside the
+	// retry loop, so that an answer that is not what was asked for is a
+	// final *DecodeError.
+	answer func() error
 
 	policy  RetryPolicy
 	capture *Response
@@ -175,6 +179,9 @@ func (c *Client) retryClient(cl *call) *retryablehttp.Client {
 // answer that was not retried; the attempt is logged once, when decided.
 func (c *Client) checkRetry(cl *call) retryablehttp.CheckRetry {
 	return func(ctx context.Context, resp *http.Response, err error) (bool, error) {
+		if resp != nil {
+			c.received(cl, resp)
+		}
 		now := c.cfg.now()
 		retry := cl.shouldRetry(ctx, resp, err, now) && cl.attempt.number <= cl.policy.MaxRetries
 		if !retry && err == nil && !cl.attempt.handled {
@@ -197,7 +204,6 @@ func (c *Client) checkRetry(cl *call) retryablehttp.CheckRetry {
 func (c *Client) handleResponse(cl *call) retryablehttp.ResponseHandlerFunc {
 	return func(resp *http.Response) error {
 		cl.attempt.handled = true
-		canonicalizeHeader(resp.Header)
 		if resp.StatusCode < 200 || resp.StatusCode > 299 {
 			defer resp.Body.Close() // not drained: apiError read all it will
 			return c.apiError(cl, resp)
@@ -218,6 +224,43 @@ func (c *Client) handleResponse(cl *call) retryablehttp.ResponseHandlerFunc {
 		}
 		return nil
 	}
+}
+
+// received readies an answer's headers the moment the SDK first sees it,
+// in checkRetry, before anything keeps them: names are filed under Go's
+// canonical form, and values are scrubbed of the call's secrets, which a
+// proxy or a broken server may echo (Authorization, the card number in
+// any grouping, the CVV). So every value the caller can keep or print
+// holds them scrubbed: APIError.Header, the Response of CaptureResponse
+// and of Client.Do, and Page.Response. Doing it again (checkRetry may see
+// an answer twice) changes nothing.
+//
+// The headers the SDK reads as numbers (numericHeader) keep a number
+// equal to the CVV: it is the server's count or wait, which a three- or
+// four-digit CVV matches by chance, and scrubbing it would lose a
+// Retry-After or a rate limit. The key and the card number, which no such
+// header can hold by chance, are scrubbed from every header.
+func (c *Client) received(cl *call, resp *http.Response) {
+	canonicalizeHeader(resp.Header)
+	for name, vs := range resp.Header {
+		for i, v := range vs {
+			if numericHeader(name) {
+				vs[i] = cl.secrets.scrubCard(c.scrubKey(v))
+			} else {
+				vs[i] = c.scrub(cl, v)
+			}
+		}
+	}
+}
+
+// numericHeader reports the headers whose value the SDK reads as a number:
+// Retry-After, the rate limits and the paging headers.
+func numericHeader(canonical string) bool {
+	switch canonical {
+	case "Retry-After", "X-Count", "X-Maxcount", "X-Currentpage", "X-Nextpage", "X-Previouspage", "X-Pagesize", "X-Maxpageindex":
+		return true
+	}
+	return strings.HasPrefix(canonical, "X-Rate-Limit-")
 }
 
 // canonicalizeHeader files the names of h under Go's canonical form, as
@@ -402,7 +445,7 @@ func (c *Client) apiError(cl *call, resp *http.Response) *APIError {
 		Path:           cl.path,
 		RetryAfter:     requestedWait(resp, now),
 		RateLimit:      parseRateLimit(resp.Header, now),
-		Header:         c.scrubHeader(cl, resp.Header),
+		Header:         resp.Header, // scrubbed when received
 		OutcomeUnknown: cl.write && (resp.StatusCode < 400 || resp.StatusCode > 499),
 	}
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
@@ -455,31 +498,16 @@ func (e *scrubbedError) Is(target error) bool { return errors.Is(e.orig, target)
 // scrub removes secrets the server may have echoed back: the API key as
 // sent, and the call's card number and CVV (see callSecrets).
 func (c *Client) scrub(cl *call, s string) string {
+	return cl.secrets.scrub(c.scrubKey(s))
+}
+
+// scrubKey removes the API key from s, wherever it appears.
+func (c *Client) scrubKey(s string) string {
 	key := strings.TrimPrefix(c.cfg.authorization(), "Basic ")
 	if key != "" && strings.Contains(s, key) {
 		s = strings.ReplaceAll(s, key, redacted)
 	}
-	return cl.secrets.scrub(s)
-}
-
-// scrubHeader returns h, or a copy with secrets scrubbed from its values
-// when any holds one: an APIError keeps the headers, and %#v prints them.
-func (c *Client) scrubHeader(cl *call, h http.Header) http.Header {
-	var out http.Header
-	for k, vs := range h {
-		for i, v := range vs {
-			if clean := c.scrub(cl, v); clean != v {
-				if out == nil {
-					out = h.Clone()
-				}
-				out[k][i] = clean
-			}
-		}
-	}
-	if out == nil {
-		return h
-	}
-	return out
+	return s
 }
 
 // excerpt returns at most n bytes of b as valid UTF-8, with white space
@@ -511,8 +539,27 @@ func (c *Client) decodeJSON(resp *http.Response, out any) error {
 
 // doJSON sends the call and decodes its answer into out.
 func (c *Client) doJSON(ctx context.Context, cl *call, opts []RequestOption, out any) (*http.Response, error) {
-	cl.read = func(resp *http.Response) error { return c.decodeJSON(resp, out) }
+	cl.read = func(resp *http.Response) error {
+		if err := c.decodeJSON(resp, out); err != nil {
+			return err
+		}
+		if cl.answer != nil {
+			return cl.answer()
+		}
+		return nil
+	}
 	return c.do(ctx, cl, opts)
+}
+
+// sameResource checks that an answer names the resource that was asked
+// for by id: a misrouting proxy, a shared cache or a broken server can
+// answer with another, and a caller taking it for the one it asked for
+// would act on the wrong record.
+func sameResource(kind string, asked, got int64) error {
+	if got != asked {
+		return fmt.Errorf("%w: asked for %s %d, got %s %d", ErrWrongResource, kind, asked, kind, got)
+	}
+	return nil
 }
 
 // brokenBody reports a body that stopped arriving, as opposed to one that
@@ -540,9 +587,10 @@ func innermostMessage(err error) string {
 	return err.Error()
 }
 
-// DecodeError is a 2xx answer whose body could not be read or decoded. For
-// a write, the change was applied but its result is unknown, and the error
-// matches [ErrOutcomeUnknown].
+// DecodeError is a 2xx answer whose body could not be read or decoded, or
+// that is not what was asked for (for another resource: it wraps
+// [ErrWrongResource]). For a write, the change was applied but its result
+// is unknown, and the error matches [ErrOutcomeUnknown].
 type DecodeError struct {
 	// Method and Path are those of the request; Path has no query string.
 	Method, Path string
