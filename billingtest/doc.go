@@ -122,7 +122,12 @@
 // case-insensitively with * wildcards; [empty] matches null or empty (and
 // a null id or date); sets list alternatives; ranges include the lower
 // bound and exclude the upper, with open ends, and a date-only bound is
-// midnight UTC; null never falls inside a range.
+// midnight UTC; null never falls inside a range. So that no query can
+// stall the fake, a filter has at most 100 conditions and an amount in it
+// is one the service's decimal type can hold (at most 28 decimal places
+// and 29 integer digits, written in at most 100 characters); beyond
+// either, 400. A list whose request's context ends (its client has gone)
+// stops filtering and answers nothing.
 //
 // sortExpression takes the endpoint's string and date filter names;
 // sortOrder without sortExpression is 400. Strings order null or empty

@@ -261,6 +261,7 @@ func (s *Server) handleListInvoices(w http.ResponseWriter, r *http.Request) {
 		s.writeRequestError(w, err)
 		return
 	}
+	pred = untilDone(r.Context(), pred)
 	s.mu.RLock()
 	var page listPage[invoiceRow]
 	switch {
@@ -290,6 +291,9 @@ func (s *Server) handleListInvoices(w http.ResponseWriter, r *http.Request) {
 			*body = append(*body, ',')
 		}
 		*body = append(*body, b...)
+	}
+	if r.Context().Err() != nil {
+		return // the client has gone, and the page may be incomplete
 	}
 	setPageHeaders(w.Header(), lr, page)
 	s.writeRawJSON(w, http.StatusOK, append(*body, ']'))
@@ -324,6 +328,7 @@ func (s *Server) handleListCustomerInvoices(w http.ResponseWriter, r *http.Reque
 		s.writeRequestError(w, err)
 		return
 	}
+	pred = untilDone(r.Context(), pred)
 	tracked, err := boolParam(r, "showTrackedItems")
 	if err != nil {
 		s.writeRequestError(w, err)
@@ -341,6 +346,9 @@ func (s *Server) handleListCustomerInvoices(w http.ResponseWriter, r *http.Reque
 		out[i] = flat(s.store.renderInvoice(row.inv, chargesFlat, tracked))
 	}
 	s.mu.RUnlock()
+	if r.Context().Err() != nil {
+		return // the client has gone, and the page may be incomplete
+	}
 	setPageHeaders(w.Header(), lr, page)
 	s.writeJSON(w, http.StatusOK, out)
 }
@@ -394,6 +402,7 @@ func (s *Server) handleInvoiceSummaries(w http.ResponseWriter, r *http.Request) 
 		s.writeRequestError(w, err)
 		return
 	}
+	pred = untilDone(r.Context(), pred)
 	now := s.now()
 	s.mu.RLock()
 	cust, known := s.store.customers[customerID]
@@ -415,6 +424,9 @@ func (s *Server) handleInvoiceSummaries(w http.ResponseWriter, r *http.Request) 
 		out[i] = s.store.renderSummary(row.inv, now)
 	}
 	s.mu.RUnlock()
+	if r.Context().Err() != nil {
+		return // the client has gone, and the page may be incomplete
+	}
 	setPageHeaders(w.Header(), lr, page)
 	s.writeJSON(w, http.StatusOK, out)
 }
@@ -432,6 +444,7 @@ func (s *Server) handleSubscriptionItems(w http.ResponseWriter, r *http.Request)
 		s.writeRequestError(w, err)
 		return
 	}
+	pred = untilDone(r.Context(), pred)
 	s.mu.RLock()
 	if !s.store.products[productID] {
 		s.mu.RUnlock()
@@ -452,6 +465,9 @@ func (s *Server) handleSubscriptionItems(w http.ResponseWriter, r *http.Request)
 		out[i] = *it
 	}
 	s.mu.RUnlock()
+	if r.Context().Err() != nil {
+		return // the client has gone, and the page may be incomplete
+	}
 	setPageHeaders(w.Header(), lr, page)
 	s.writeJSON(w, http.StatusOK, out)
 }
