@@ -75,7 +75,10 @@
 // [Server.Invoice] and [Server.InvoiceSummary]; [Server.Counts] counts
 // every kind. [Server.DumpFixtures] writes the whole state as a fixtures
 // document. [Server.Requests] lists the requests received (card numbers
-// and CVVs redacted), [Server.Events] the automated communications the
+// and CVVs redacted; a body that cannot be redacted for sure withheld; of
+// an unauthenticated request, only its method, status and time), the most
+// recent within [WithRequestLogLimit] entries and [WithRequestLogBytes]
+// bytes; [Server.Events] the automated communications the
 // writes would have sent; [Server.ClearRequests] and [Server.ClearEvents]
 // forget them. [Server.ReplaceFixtures] replaces the whole state and
 // [Server.Reset] goes back to the seeding options' data.

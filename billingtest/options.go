@@ -45,6 +45,7 @@ type config struct {
 	pdfPerMinute       int
 	walletProviders    []string
 	requestLogLimit    int
+	requestLogBytes    int64
 	numberedErrors     bool
 	logger             *slog.Logger
 	seed               []func(*Server) error
@@ -60,6 +61,7 @@ func defaultConfig() config {
 		pdfPerMinute:       DefaultPDFRateLimitPerMinute,
 		walletProviders:    []string{"Paypal"},
 		requestLogLimit:    10_000,
+		requestLogBytes:    DefaultRequestLogBytes,
 		logger:             slog.New(slog.DiscardHandler),
 	}
 }

@@ -32,9 +32,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBody+1))
+	cut := err != nil || len(body) > maxRequestBody
 	q := parseRawQuery(r.URL.RawQuery)
-	rec := Request{Method: r.Method, Path: r.URL.EscapedPath(), Query: q, Header: r.Header.Clone(), Body: redactBody(body), Time: s.now()}
-	rec.Header.Del("Authorization")
+	// Matching happens once, here: handlers see the path values and the
+	// query already read the service's way, whatever the request's casing,
+	// trailing slash or raw ;.
+	matches := s.matchPath(r.URL.EscapedPath())
+	m, found := selectRoute(matches, r.Method)
+	// The key is checked before anything is recorded: the log keeps
+	// nothing an unauthenticated request sent (see newRecord), whatever
+	// comes first in answering it.
+	authorized, status, msg := s.authenticate(r)
+	rec := s.newRecord(r, q, body, cut, carriesCardData(matches), authorized)
 	// The request is logged when its status is written, before any byte of
 	// the answer leaves: a test that inspects Requests right after its call
 	// returns must find it. A dropped connection writes no status and is
@@ -47,7 +56,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		logged = true
 		rec.Status = status
 		s.recordRequest(rec)
-		s.cfg.logger.Debug("billingtest request", slog.String("method", rec.Method), slog.String("path", rec.Path), slog.Int("status", status))
+		s.cfg.logger.Debug("billingtest request", slog.String("method", rec.Method), slog.String("path", r.URL.EscapedPath()), slog.Int("status", status))
 	}
 	rw := &statusWriter{ResponseWriter: w, onStatus: logRequest}
 	defer logRequest(0)
@@ -61,11 +70,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 
-	// Matching happens once, here: handlers see the path values and the
-	// query already read the service's way, whatever the request's casing,
-	// trailing slash or raw ;.
-	matches := s.matchPath(r.URL.EscapedPath())
-	m, found := selectRoute(matches, r.Method)
 	fault, faulty := Fault{}, false
 	if found {
 		fault, faulty = s.faults.take(m.spec.route)
@@ -76,8 +80,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 
-	authorized, status, msg := s.authenticate(r)
-	rec.Authorized = authorized
 	if !authorized {
 		s.writeError(rw, status, errorKeyAPI, msg)
 		return

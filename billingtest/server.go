@@ -26,9 +26,10 @@ type Server struct {
 	mu    sync.RWMutex
 	store *store
 
-	logMu    sync.Mutex
-	requests []Request
-	events   []Event
+	logMu        sync.Mutex
+	requests     []Request
+	requestBytes int64 // the logSize of requests, summed
+	events       []Event
 
 	faults      faults
 	limiter     limiter
