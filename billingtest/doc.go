@@ -96,6 +96,13 @@
 //
 // # Authentication and throttling
 //
+// A request's Host must name the fake: localhost (or a name under
+// .localhost), a loopback address, or the address the request arrived on;
+// any other is 400 before anything else is done, so that a web page the
+// developer visits cannot drive the fake through DNS rebinding.
+// [WithAllowedHosts] adds names (the one a container is reached by), or
+// "*" for any; requests handed to Handler in process are not checked.
+//
 // Every request needs "Authorization: Basic <key>" with the fake's key
 // ([DefaultAPIKey] unless [WithAPIKey]), compared in constant time. A
 // missing or wrong key is 401; a header not of that form is 400. Requests

@@ -46,6 +46,8 @@ type config struct {
 	walletProviders    []string
 	requestLogLimit    int
 	requestLogBytes    int64
+	allowedHosts       []string // canonical; see WithAllowedHosts
+	anyHost            bool
 	numberedErrors     bool
 	logger             *slog.Logger
 	seed               []func(*Server) error

@@ -18,7 +18,8 @@ import (
 // maxRequestBody bounds what the fake reads of a request body.
 const maxRequestBody = 1 << 20
 
-// ServeHTTP serves one request: the control API (see the package doc)
+// ServeHTTP serves one request: a Host that is not the fake's refused
+// (see WithAllowedHosts), the control API (see the package doc)
 // apart, faults first (like a proxy in front of the service), then
 // authentication, throttling and the endpoint.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -26,6 +27,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// A client-side request handed straight to Handler by an
 		// in-process transport: net/http's server always sets a Body.
 		r.Body = http.NoBody
+	}
+	if !s.hostAllowed(r) {
+		s.refuseHost(w, r) // before anything else: not recorded, throttled or faulted
+		return
 	}
 	if isControlPath(r.URL.EscapedPath()) {
 		s.serveControl(w, r)

@@ -5,7 +5,7 @@
 //
 //	billing-fake [-addr 127.0.0.1:8080] [-api-key KEY] [-fixtures FILE]
 //	             [-generate N] [-seed S] [-writeoff-permission=true]
-//	             [-numbered-errors] [-v]
+//	             [-numbered-errors] [-allowed-hosts NAME,...] [-v]
 //	billing-fake [-fixtures FILE] [-generate N] [-seed S] -dump-fixtures FILE
 //
 // The first line it prints is its base URL; give it to a client with the
@@ -17,6 +17,12 @@
 // changes the fake's state over HTTP, for tests in any language:
 //
 //	curl -H 'Authorization: Basic billingtest-key' "$URL/_fake/state"
+//
+// It serves only requests whose Host is localhost, a loopback address or
+// the address the request arrived on, so that a web page cannot drive it
+// through DNS rebinding; -allowed-hosts adds the names it is reached by
+// from containers or other machines (e.g. -allowed-hosts billing-fake),
+// or "*" for any.
 //
 // -dump-fixtures writes the data the other flags seed (generated, loaded
 // or both) as a fixtures file, "-" for stdout, and exits without serving:
@@ -36,6 +42,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -64,6 +71,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	writeOff := fs.Bool("writeoff-permission", true, "whether the account may write off invoices (off: 404)")
 	numberedErrors := fs.Bool("numbered-errors", false, "number the ErrorId of error answers 1, 2, ... (default 0, as the live service)")
 	dump := fs.String("dump-fixtures", "", "write the seeded data as a fixtures file (- for stdout) and exit")
+	allowedHosts := fs.String("allowed-hosts", "", "comma-separated host names, besides localhost, loopback addresses and the listen address, that requests may give in Host (\"*\": any)")
 	verbose := fs.Bool("v", false, "log every request to stderr")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -84,6 +92,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if *generate > 0 {
 		opts = append(opts, billingtest.WithGenerated(billingtest.GenerateOptions{Seed: *seed, Invoices: *generate}))
+	}
+	if *allowedHosts != "" {
+		hosts := strings.Split(*allowedHosts, ",")
+		for i := range hosts {
+			hosts[i] = strings.TrimSpace(hosts[i])
+		}
+		opts = append(opts, billingtest.WithAllowedHosts(hosts...))
 	}
 	if *numberedErrors {
 		opts = append(opts, billingtest.WithNumberedErrors())

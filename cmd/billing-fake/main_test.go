@@ -171,3 +171,40 @@ func TestControlAPIOverTheBinary(t *testing.T) {
 		t.Errorf("PDF of draft %d: %d %s", state.DraftInvoices[0].ID, pdf.StatusCode, pdf.Header.Get("Content-Type"))
 	}
 }
+
+// A web page cannot drive the fake through DNS rebinding: a Host that is
+// not the fake's is refused, unless -allowed-hosts names it.
+func TestAllowedHostsFlag(t *testing.T) {
+	call := func(url, host string) int {
+		req, _ := http.NewRequest("GET", url+"/_fake/state", nil)
+		req.Host = host
+		req.Header.Set("Authorization", "Basic "+billingtest.DefaultAPIKey)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	url, stop := startFake(t)
+	for host, want := range map[string]int{"attacker.example": 400, "billing-fake:8080": 400, "localhost": 200, strings.TrimPrefix(url, "http://"): 200} {
+		if got := call(url, host); got != want {
+			t.Errorf("default flags, Host %s: status %d, want %d", host, got, want)
+		}
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	url, stop = startFake(t, "-allowed-hosts", "billing-fake, fake.internal")
+	for host, want := range map[string]int{"attacker.example": 400, "billing-fake:8080": 200, "fake.internal": 200} {
+		if got := call(url, host); got != want {
+			t.Errorf("-allowed-hosts, Host %s: status %d, want %d", host, got, want)
+		}
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(context.Background(), []string{"-allowed-hosts", "fake:80"}, io.Discard, io.Discard); err == nil {
+		t.Error("-allowed-hosts with a port accepted")
+	}
+}
