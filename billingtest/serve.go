@@ -137,11 +137,19 @@ func routedRequest(r *http.Request, m routeMatch, q url.Values) *http.Request {
 // and reports whether the request goes on.
 func (s *Server) applyFaultBefore(w *statusWriter, r *http.Request, f Fault) bool {
 	if f.Delay > 0 {
+		s.cfg.logger.Debug("billingtest fault: delaying", slog.String("method", r.Method), slog.String("path", r.URL.EscapedPath()), slog.Duration("delay", f.Delay))
 		t := time.NewTimer(f.Delay)
 		select {
 		case <-t.C:
 		case <-r.Context().Done():
 			t.Stop()
+			return false
+		case <-s.closing:
+			// Shutting down: the delay ends now, with an answer a client
+			// may retry elsewhere, and the connection is not kept.
+			t.Stop()
+			w.Header().Set("Connection", "close")
+			s.writeError(w, http.StatusServiceUnavailable, errorKeyAPI, "the fake is shutting down")
 			return false
 		}
 	}

@@ -28,7 +28,8 @@
 // or both) as a fixtures file, "-" for stdout, and exits without serving:
 // a starting point for hand-written fixtures.
 //
-// It stops cleanly on SIGINT and SIGTERM, finishing requests in flight.
+// It stops cleanly on SIGINT and SIGTERM, finishing requests in flight
+// (those held by an injected delay answer 503 at once), and exits 0.
 package main
 
 import (
@@ -119,6 +120,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	srv := &http.Server{Handler: fake.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	// Requests held by an injected delay end when shutting down begins:
+	// Shutdown waits for every request, and a delay may be long.
+	srv.RegisterOnShutdown(fake.Close)
 	fmt.Fprintf(stdout, "http://%s\n", ln.Addr())
 
 	errc := make(chan error, 1)
