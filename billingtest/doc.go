@@ -62,6 +62,14 @@
 // injectable ([WithClock]); invoice statuses and throttling windows follow
 // it.
 //
+// What the fake accepts it can serve, and dump as fixtures that load
+// back: the Add methods, [Server.UpdateInvoice] and fixtures refuse, with
+// an error naming the field and leaving the state as it was, an entity
+// that would need an id past the largest int64, a time outside the years
+// 1 to 9999 (a due date from payment terms or from a late posting date
+// included; terms are at most Net3652058), and an amount written with a
+// run of more than 256 digits, which the SDK refuses to read.
+//
 // # Inspecting
 //
 // One scheme for every kind of entity: AddX seeds one and returns its id,

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"os"
 	"reflect"
 	"slices"
@@ -1097,6 +1098,9 @@ func (s *Server) planFixtures(f *fixtureFile) (*fixturePlan, error) {
 			}
 			inv.PaymentSchedules = append(inv.PaymentSchedules, ps)
 		}
+		if err := checkInvoiceWritable(&inv); err != nil {
+			return nil, fmt.Errorf("%s: %w", at, err)
+		}
 		p.invoices = append(p.invoices, inv)
 	}
 
@@ -1223,7 +1227,55 @@ func (s *Server) planFixtures(f *fixtureFile) (*fixturePlan, error) {
 		p.jobs = append(p.jobs, BulkJob{ID: fj.ID, Type: fj.Type, Validated: fj.Validated, Processed: fj.Processed})
 	}
 	p.maxID = c.maxID
+	if need := p.idsNeeded(); need > math.MaxInt64-max(st.lastID, p.maxID) {
+		return nil, fmt.Errorf("%d entities without an id need ids after %d, past the largest int64: give them ids", need, max(st.lastID, p.maxID))
+	}
 	return p, nil
+}
+
+// idsNeeded counts the plan's entities without an id, which applying it
+// assigns.
+func (p *fixturePlan) idsNeeded() int64 {
+	var n int64
+	count := func(id int64) {
+		if id == 0 {
+			n++
+		}
+	}
+	for i := range p.customers {
+		count(p.customers[i].ID)
+	}
+	for i := range p.codes {
+		count(p.codes[i].ID)
+	}
+	for i := range p.subscriptions {
+		count(p.subscriptions[i].ID)
+		for j := range p.subscriptions[i].Products {
+			count(p.subscriptions[i].Products[j].ID)
+		}
+	}
+	for i := range p.invoices {
+		count(p.invoices[i].ID)
+		for j := range p.invoices[i].Charges {
+			count(p.invoices[i].Charges[j].ID)
+		}
+	}
+	for i := range p.drafts {
+		count(p.drafts[i].ID)
+	}
+	for i := range p.cards {
+		count(p.cards[i].ID)
+	}
+	for i := range p.wallets {
+		count(p.wallets[i].ID)
+	}
+	for i := range p.items {
+		count(p.items[i].ID)
+	}
+	for i := range p.jobs {
+		count(p.jobs[i].ID)
+	}
+	return n
 }
 
 // applyFixtures adds a checked document. The caller holds s.mu. The add

@@ -68,6 +68,9 @@ func (st *store) assign(id int64) (int64, error) {
 		return 0, fmt.Errorf("negative id %d", id)
 	}
 	if id == 0 {
+		if !st.idsLeft(1) {
+			return 0, errIDsExhausted
+		}
 		st.lastID++
 		return st.lastID, nil
 	}
@@ -92,6 +95,9 @@ func (s *Server) AddCustomer(c Customer) (int64, error) {
 
 // addCustomerLocked is AddCustomer without the lock, for callers that hold s.mu.
 func (s *Server) addCustomerLocked(c Customer) (int64, error) {
+	if err := checkTimes(c); err != nil {
+		return 0, fmt.Errorf("AddCustomer: %w", err)
+	}
 	id, err := s.store.assign(c.ID)
 	if err != nil {
 		return 0, fmt.Errorf("AddCustomer: %w", err)
@@ -140,21 +146,19 @@ func (s *Server) insertInvoiceLocked(inv *Invoice, p *packer) (int64, error) {
 	if _, ok := s.store.customers[inv.CustomerID]; !ok {
 		return 0, fmt.Errorf("AddInvoice: unknown customer %d", inv.CustomerID)
 	}
-	id, err := s.store.assign(inv.ID)
-	if err != nil {
-		return 0, fmt.Errorf("AddInvoice: %w", err)
+	// Checked before any id is taken, so that a refused invoice leaves
+	// the sequence as it was.
+	var needIDs int64
+	if inv.ID == 0 {
+		needIDs++
 	}
-	if s.store.invoices.get(id) != nil {
-		return 0, fmt.Errorf("AddInvoice: invoice %d exists", id)
-	}
-	inv.ID = id
 	for i := range inv.Charges {
-		if inv.Charges[i].ID, err = s.store.assign(inv.Charges[i].ID); err != nil {
-			return 0, fmt.Errorf("AddInvoice: charge: %w", err)
+		if inv.Charges[i].ID == 0 {
+			needIDs++
 		}
 	}
-	if inv.InvoiceNumber == 0 {
-		inv.InvoiceNumber = id
+	if !s.store.idsLeft(needIDs) {
+		return 0, fmt.Errorf("AddInvoice: %w", errIDsExhausted)
 	}
 	if inv.PostedTimestamp.IsZero() {
 		inv.PostedTimestamp = s.now()
@@ -171,8 +175,27 @@ func (s *Server) insertInvoiceLocked(inv *Invoice, p *packer) (int64, error) {
 	if inv.Terms == "" {
 		inv.Terms = "Net30"
 	}
+	if err := checkInvoiceWritable(inv); err != nil {
+		return 0, fmt.Errorf("AddInvoice: %w", err)
+	}
 	if inv.PaymentSchedules == nil {
 		inv.PaymentSchedules = defaultSchedule(inv)
+	}
+	id, err := s.store.assign(inv.ID)
+	if err != nil {
+		return 0, fmt.Errorf("AddInvoice: %w", err)
+	}
+	if s.store.invoices.get(id) != nil {
+		return 0, fmt.Errorf("AddInvoice: invoice %d exists", id)
+	}
+	inv.ID = id
+	for i := range inv.Charges {
+		if inv.Charges[i].ID, err = s.store.assign(inv.Charges[i].ID); err != nil {
+			return 0, fmt.Errorf("AddInvoice: charge: %w", err)
+		}
+	}
+	if inv.InvoiceNumber == 0 {
+		inv.InvoiceNumber = id
 	}
 	s.store.invoices.insert(p.pack(inv))
 	s.store.listJSON.fit(s.store.invoices.len())
@@ -189,6 +212,9 @@ func (s *Server) AddDraftInvoice(d DraftInvoice) (int64, error) {
 
 // addDraftInvoiceLocked is AddDraftInvoice without the lock, for callers that hold s.mu.
 func (s *Server) addDraftInvoiceLocked(d DraftInvoice) (int64, error) {
+	if err := checkTimes(d); err != nil {
+		return 0, fmt.Errorf("AddDraftInvoice: %w", err)
+	}
 	id, err := s.store.assign(d.ID)
 	if err != nil {
 		return 0, fmt.Errorf("AddDraftInvoice: %w", err)
@@ -211,6 +237,9 @@ func (s *Server) AddCreditCard(c CreditCard) (int64, error) {
 
 // addCreditCardLocked is AddCreditCard without the lock, for callers that hold s.mu.
 func (s *Server) addCreditCardLocked(c CreditCard) (int64, error) {
+	if err := checkTimes(c); err != nil {
+		return 0, fmt.Errorf("AddCreditCard: %w", err)
+	}
 	if _, ok := s.store.customers[c.CustomerID]; !ok {
 		return 0, fmt.Errorf("AddCreditCard: unknown customer %d", c.CustomerID)
 	}
@@ -241,6 +270,9 @@ func (s *Server) AddWalletMethod(w WalletMethod) (int64, error) {
 
 // addWalletMethodLocked is AddWalletMethod without the lock, for callers that hold s.mu.
 func (s *Server) addWalletMethodLocked(w WalletMethod) (int64, error) {
+	if err := checkTimes(w); err != nil {
+		return 0, fmt.Errorf("AddWalletMethod: %w", err)
+	}
 	cust, ok := s.store.customers[w.CustomerID]
 	if !ok {
 		return 0, fmt.Errorf("AddWalletMethod: unknown customer %d", w.CustomerID)
@@ -276,8 +308,23 @@ func (s *Server) AddSubscription(sub Subscription) (int64, error) {
 
 // addSubscriptionLocked is AddSubscription without the lock, for callers that hold s.mu.
 func (s *Server) addSubscriptionLocked(sub Subscription) (int64, error) {
+	if err := checkTimes(sub); err != nil {
+		return 0, fmt.Errorf("AddSubscription: %w", err)
+	}
 	if _, ok := s.store.customers[sub.CustomerID]; !ok {
 		return 0, fmt.Errorf("AddSubscription: unknown customer %d", sub.CustomerID)
+	}
+	needIDs := int64(0)
+	if sub.ID == 0 {
+		needIDs++
+	}
+	for _, p := range sub.Products {
+		if p.ID == 0 {
+			needIDs++
+		}
+	}
+	if !s.store.idsLeft(needIDs) {
+		return 0, fmt.Errorf("AddSubscription: %w", errIDsExhausted)
 	}
 	id, err := s.store.assign(sub.ID)
 	if err != nil {
@@ -318,6 +365,9 @@ func (s *Server) AddSubscriptionProductItem(item billing.SubscriptionProductItem
 
 // addSubscriptionProductItemLocked is AddSubscriptionProductItem without the lock, for callers that hold s.mu.
 func (s *Server) addSubscriptionProductItemLocked(item billing.SubscriptionProductItem) (int64, error) {
+	if err := checkTimes(item); err != nil {
+		return 0, fmt.Errorf("AddSubscriptionProductItem: %w", err)
+	}
 	if item.SubscriptionProductID <= 0 {
 		return 0, fmt.Errorf("AddSubscriptionProductItem: SubscriptionProductID is required")
 	}
@@ -351,6 +401,9 @@ func (s *Server) AddSalesTrackingCode(code billing.SalesTrackingCode) (int64, er
 
 // addSalesTrackingCodeLocked is AddSalesTrackingCode without the lock, for callers that hold s.mu.
 func (s *Server) addSalesTrackingCodeLocked(code billing.SalesTrackingCode) (int64, error) {
+	if err := checkTimes(code); err != nil {
+		return 0, fmt.Errorf("AddSalesTrackingCode: %w", err)
+	}
 	if _, ok := s.store.category(string(code.Type)); !ok {
 		return 0, fmt.Errorf("AddSalesTrackingCode: unknown type %q", code.Type)
 	}
@@ -411,6 +464,9 @@ func (s *Server) AddBulkJob(j BulkJob) (int64, error) {
 
 // addBulkJobLocked is AddBulkJob without the lock, for callers that hold s.mu.
 func (s *Server) addBulkJobLocked(j BulkJob) (int64, error) {
+	if err := checkTimes(j); err != nil {
+		return 0, fmt.Errorf("AddBulkJob: %w", err)
+	}
 	id, err := s.store.assign(j.ID)
 	if err != nil {
 		return 0, fmt.Errorf("AddBulkJob: %w", err)
