@@ -635,7 +635,8 @@ func TestSecretsSweep(t *testing.T) {
 				}
 			}
 			for i, r := range requests {
-				if r.Path == "/v1/paymentMethods/creditCard" && !bytes.Contains(r.Body, []byte(`"cardNumber":"[REDACTED]"`)) {
+				// An unauthenticated request is logged without its body.
+				if r.Path == "/v1/paymentMethods/creditCard" && (r.Authorized && !bytes.Contains(r.Body, []byte(`"cardNumber":"[REDACTED]"`)) || !r.Authorized && len(r.Body) > 0) {
 					t.Errorf("request %d: the fake's request log holds a card body without the redacted number: %q", i, r.Body)
 				}
 			}

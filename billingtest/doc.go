@@ -84,11 +84,11 @@
 // every kind. [Server.DumpFixtures] writes the whole state as a fixtures
 // document. [Server.Requests] lists the requests received (card numbers
 // and CVVs redacted; a body that cannot be redacted for sure withheld; of
-// an unauthenticated request, only its method, status and time), the most
-// recent within [WithRequestLogLimit] entries and [WithRequestLogBytes]
-// bytes; [Server.Events] the automated communications the
-// writes would have sent; [Server.ClearRequests] and [Server.ClearEvents]
-// forget them. [Server.ReplaceFixtures] replaces the whole state and
+// an unauthenticated request, only its method, endpoint, status and
+// time), the most recent within [WithRequestLogLimit] entries and
+// [WithRequestLogBytes] bytes; [Server.Events] the automated
+// communications the writes would have sent; [Server.ClearRequests] and
+// [Server.ClearEvents] forget them. [Server.ReplaceFixtures] replaces the whole state and
 // [Server.Reset] goes back to the seeding options' data.
 //
 // # Changing data under a client

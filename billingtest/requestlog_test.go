@@ -41,7 +41,8 @@ func rawRequest(t *testing.T, srv *Server, method, path, key string, header http
 
 // The request log keeps nothing an unauthenticated request sent, however
 // it is answered (401, 400, a fault before the key check, 413): only a
-// standard method, its status and time. Before, it kept 1 MiB of body per
+// standard method, the path when it is one of the fake's endpoints (in at
+// most 1 KiB), its status and time. Before, it kept 1 MiB of body per
 // request, card data included, from anyone who could reach the fake.
 func TestRequestLogKeepsNothingOfUnauthenticatedRequests(t *testing.T) {
 	t.Parallel()
@@ -59,8 +60,9 @@ func TestRequestLogKeepsNothingOfUnauthenticatedRequests(t *testing.T) {
 		{"POST", "/v1/invoices/writeoff?q=" + logCard, "", card},
 		{"PUT", "/v1/paymentMethods/creditCard", "wrong", card},
 		{"PUT", "/v1/paymentMethods/creditCard", "", big},
-		{"POST", "/v1/" + logCard, "wrong", strings.Repeat("y", 1<<20)},
+		{"POST", "/v1/nosuch/" + logCard, "wrong", strings.Repeat("y", 1<<20)},
 		{"BREW", "/v1/Invoices", "wrong", ""},
+		{"GET", "/v1/Invoices/" + strings.Repeat("9", 2000), "", ""},
 	}
 	for _, s := range sends {
 		rawRequest(t, srv, s.method, s.path, s.key, header, s.body)
@@ -70,9 +72,12 @@ func TestRequestLogKeepsNothingOfUnauthenticatedRequests(t *testing.T) {
 		t.Fatalf("%d requests logged, want %d", len(reqs), len(sends))
 	}
 	for i, r := range reqs {
-		want := Request{Method: sends[i].method, Status: r.Status, Time: r.Time}
+		want := Request{Method: sends[i].method, Path: strings.Split(sends[i].path, "?")[0], Status: r.Status, Time: r.Time}
 		if sends[i].method == "BREW" {
 			want.Method = ""
+		}
+		if strings.HasPrefix(want.Path, "/v1/nosuch/") || len(want.Path) > 1024 {
+			want.Path = "" // not an endpoint of the fake, or over 1 KiB
 		}
 		if r.Status == 0 || r.Time.IsZero() {
 			t.Errorf("request %d: status %d, time %v: want both", i, r.Status, r.Time)

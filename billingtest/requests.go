@@ -45,8 +45,9 @@ const DefaultRequestLogBytes = 64 << 20
 // recent ones, at most [WithRequestLogLimit] of them (default 10,000) and
 // at most [WithRequestLogBytes] bytes (default 64 MiB, see
 // [DefaultRequestLogBytes]). An unauthenticated request is kept only as
-// its method (when it is a standard one), status and time, Authorized
-// false: nothing else it sent is stored.
+// its method (when it is a standard one), its path (when it is one of the
+// fake's endpoints, in at most 1 KiB), status and time, Authorized false:
+// nothing else it sent is stored.
 func (s *Server) Requests() []Request {
 	s.logMu.Lock()
 	defer s.logMu.Unlock()
@@ -104,16 +105,26 @@ var standardMethods = []string{
 	http.MethodDelete, http.MethodConnect, http.MethodOptions, http.MethodTrace,
 }
 
+// maxUnauthenticatedPath bounds the path kept of an unauthenticated
+// request.
+const maxUnauthenticatedPath = 1 << 10
+
 // newRecord is the log entry of r, made after its key was checked. An
 // authorized request keeps what it sent, without Authorization and with
-// its body redacted (see redactBody); an unauthenticated one, whose sender
+// its body redacted (see redactBody). An unauthenticated one, whose sender
 // may be anyone able to reach the fake (a web page the developer visits
-// included), keeps nothing it sent but a standard method.
-func (s *Server) newRecord(r *http.Request, q url.Values, body []byte, cut, card, authorized bool) Request {
+// included), keeps no query, header or body: only which endpoint it
+// reached, a standard method and, when routed (its path is one of the
+// fake's endpoints), a path of at most 1 KiB, so that a test sees where
+// its 401s went.
+func (s *Server) newRecord(r *http.Request, q url.Values, body []byte, cut, card, routed, authorized bool) Request {
 	rec := Request{Authorized: authorized, Time: s.now()}
 	if !authorized {
 		if slices.Contains(standardMethods, r.Method) {
 			rec.Method = r.Method
+		}
+		if p := r.URL.EscapedPath(); routed && len(p) <= maxUnauthenticatedPath {
+			rec.Path = p
 		}
 		return rec
 	}

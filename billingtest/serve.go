@@ -48,7 +48,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// nothing an unauthenticated request sent (see newRecord), whatever
 	// comes first in answering it.
 	authorized, status, msg := s.authenticate(r)
-	rec := s.newRecord(r, q, body, cut, carriesCardData(matches), authorized)
+	rec := s.newRecord(r, q, body, cut, carriesCardData(matches), len(matches) > 0, authorized)
 	// The request is logged when its status is written, before any byte of
 	// the answer leaves: a test that inspects Requests right after its call
 	// returns must find it. A dropped connection writes no status and is
