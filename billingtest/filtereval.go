@@ -200,9 +200,11 @@ func (sc *filterSchema[T]) parse(text string) (query.Expr, func(T) bool, error) 
 
 // maxFilterConditions bounds what one filter may cost per row. Each
 // condition costs at most one comparison of the row's value with the
-// condition's own text (an amount: a comparison of at most 57 digits, see
-// parseDecimal; a set: one map lookup), so a row costs at most this many
-// comparisons, and a list at most this many per row it visits.
+// condition's own value (a set: one map lookup; an amount: bounded by the
+// digits of the two numbers, at most 57 for the filter's, see
+// parseDecimal, and never by their exponents, see cmpDecimal), so a row
+// costs at most this many comparisons, and a list at most this many per
+// row it visits.
 const maxFilterConditions = 100
 
 // compile turns an expression into one predicate; nil means "all rows".

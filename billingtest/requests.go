@@ -25,10 +25,11 @@ type Request struct {
 	// Authorized says whether the request carried the right API key.
 	Authorized bool
 	// Body is the request body, with the values of cardNumber and cvv
-	// fields replaced by "[REDACTED]". A body that was cut (over 1 MiB, or
-	// broken off) is withheld, and so is one that is not JSON on the card
-	// route (PUT /v1/paymentMethods/creditCard, whatever the method) or
-	// that names a card field elsewhere: a note in brackets stands in.
+	// fields replaced by "[REDACTED]". A note in brackets stands in for a
+	// body that was cut (over 1 MiB, or broken off), one that is not JSON
+	// sent to the card route's path (/v1/paymentMethods/creditCard, with
+	// any method), and one that is not JSON and names a card field. An
+	// unauthenticated request has none.
 	Body []byte
 	// Status is the status the fake answered with; 0 when the connection
 	// was dropped instead.
