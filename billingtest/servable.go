@@ -187,11 +187,11 @@ func checkInvoiceWritable(inv *Invoice) error {
 	}
 	days := termsDays(inv.Terms)
 	if days > maxTermsDays {
-		return fmt.Errorf("Terms: %q is longer than any due date the API can write (at most Net%d)", inv.Terms, maxTermsDays)
+		return fmt.Errorf("the Terms %q reach beyond any due date the API can write (at most Net%d)", inv.Terms, maxTermsDays)
 	}
 	if inv.PaymentSchedules == nil {
 		if due := inv.PostedTimestamp.AddDate(0, 0, days); !timeWritable(due) {
-			return fmt.Errorf("Terms: %s after PostedTimestamp %s is a due date past 9999-12-31, which the API cannot write", inv.Terms, inv.PostedTimestamp.UTC().Format(time.RFC3339))
+			return fmt.Errorf("the Terms %s after PostedTimestamp %s give a due date past 9999-12-31, which the API cannot write", inv.Terms, inv.PostedTimestamp.UTC().Format(time.RFC3339))
 		}
 	}
 	for i := range inv.PaymentSchedules {
