@@ -2,6 +2,7 @@ package billingtest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -99,10 +100,17 @@ func TestListStopsWhenTheRequestContextEnds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var customer int64
-	for _, c := range srv.Customers() {
-		customer = max(customer, c.ID)
+	// A customer with invoices: the one of the first invoice.
+	first := httptest.NewRequest(http.MethodGet, "/v1/Invoices?pageSize=1", nil)
+	first.Header.Set("Authorization", "Basic "+DefaultAPIKey)
+	w := httptest.NewRecorder()
+	srv.ServeHTTP(w, first)
+	var page []struct{ CustomerID int64 }
+	if err := json.Unmarshal(w.Body.Bytes(), &page); err != nil || len(page) != 1 {
+		t.Fatalf("first invoice: %v, %s", err, w.Body)
 	}
+	customer := page[0].CustomerID
+	srv.ClearRequests()
 	for _, path := range []string{
 		"/v1/Invoices?query=closingArBalance:0|",
 		"/v1/Invoices?query=closingArBalance:0|&sortExpression=poNumber",
