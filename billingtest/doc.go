@@ -67,8 +67,9 @@
 // an error naming the field and leaving the state as it was, an entity
 // that would need an id past the largest int64, a time outside the years
 // 1 to 9999 (a due date from payment terms or from a late posting date
-// included; terms are at most Net3652058), and an amount written with a
-// run of more than 256 digits, which the SDK refuses to read.
+// included; terms are at most Net3652058), and an amount of more than
+// 240 integer digits or 256 decimal places, which the SDK could not read
+// (it refuses runs of more than 256 digits).
 //
 // # Inspecting
 //

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"strconv"
+	"strings"
 	"time"
 
 	billing "github.com/billingapi/billing-go"
@@ -18,6 +20,10 @@ import (
 // runs of at most jsonwire.MaxDigitRun digits. Input that would break either is refused where it enters
 // (the Add methods, UpdateInvoice, fixtures), with an error naming it,
 // rather than stored and failing later in every answer that holds it.
+// The exported Add methods check what they are given, fixtures are
+// checked as they are planned (fixturePlan.checkWritable), so that the
+// locked add methods, which the generator also uses, need check only ids
+// and invoices (checkInvoiceWritable, which costs no allocation).
 
 // errIDsExhausted is the error of an entity that needs an id when the
 // sequence has reached the largest int64.
@@ -33,38 +39,67 @@ const maxTermsDays = 3_652_058
 // timeWritable reports whether t is none (the zero time) or has a
 // four-digit year in UTC, as the API writes timestamps.
 func timeWritable(t time.Time) bool {
-	if t.IsZero() {
-		return true
-	}
-	y := t.UTC().Year()
-	return y >= 1 && y <= 9999
+	return t.IsZero() || !t.Before(firstWritable) && t.Before(pastWritable)
 }
 
-// amountWritable reports whether d is written with runs of at most
-// jsonwire.MaxDigitRun digits: its integer part and its fraction (counted
-// before trailing zeros are dropped, so a little strictly). 1e300 would be
-// written as 301 digits, which no reader of the API accepts.
+// The instants of four-digit UTC years, compared as instants rather than
+// by computing a year: every time of every invoice added is checked.
+var (
+	firstWritable = time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)
+	pastWritable  = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
+)
+
+// amountDigitRun bounds the digits an amount the fake accepts is written
+// with, in its integer part and in its fraction (counted before trailing
+// zeros are dropped, so a little strictly): jsonwire.MaxDigitRun, which
+// the SDK and the fixtures loader read, less 16 in the integer part, so
+// that the sums the fake derives (an invoice's amount, its balance: fewer
+// than 10^16 terms) fit too. 1e300 would be written as 301 digits, which
+// no reader of the API accepts.
+const (
+	amountDigitRun    = jsonwire.MaxDigitRun
+	amountIntegerRun  = jsonwire.MaxDigitRun - 16
+	amountFractionRun = jsonwire.MaxDigitRun
+)
+
+// amountWritable reports whether d is within amountDigitRun's bounds.
 func amountWritable(d decimal.Decimal) bool {
 	if d.IsZero() {
 		return true
 	}
 	exp, digits := int64(d.Exponent()), int64(d.NumDigits())
-	return digits+exp <= jsonwire.MaxDigitRun && -exp <= jsonwire.MaxDigitRun
+	return digits+exp <= amountIntegerRun && -exp <= amountFractionRun
 }
 
-func errAmount(field string, d decimal.Decimal) error {
-	return fmt.Errorf("%s: an amount of %d digits with exponent %d is written with a run of more than %d digits, which the SDK refuses to read", field, d.NumDigits(), d.Exponent(), jsonwire.MaxDigitRun)
+func errAmount(d decimal.Decimal) error {
+	return fmt.Errorf("an amount of %d digits with exponent %d is beyond what the fake keeps: at most %d integer digits and %d decimal places, as the SDK reads no run of more than %d digits", d.NumDigits(), d.Exponent(), amountIntegerRun, amountFractionRun, amountDigitRun)
 }
 
-func errTime(field string, t time.Time) error {
-	return fmt.Errorf("%s: %s is outside the years 1 to 9999, which the API cannot write", field, t.UTC().Format(time.RFC3339))
+func errTime(t time.Time) error {
+	return fmt.Errorf("%s is outside the years 1 to 9999, which the API cannot write", t.UTC().Format(time.RFC3339))
 }
+
+// fieldError names the field err is about.
+func fieldError(field string, err error) error { return fmt.Errorf("%s: %w", field, err) }
 
 // checkTimes checks every time.Time, billing.Timestamp and amount
-// (decimal.Decimal) in v, a struct or a pointer to one, at any depth,
-// naming the first that is not writable by its field path.
-func checkTimes(v any) error {
-	return checkTimesValue(reflect.ValueOf(v), "")
+// (decimal.Decimal) in *ptr, a struct, at any depth, naming the first
+// that is not writable by its field path. It allocates only to report an
+// error: the generator adds entities by the ten thousand.
+func checkTimes(ptr any) error {
+	var rev []string // the path, innermost first
+	var cause error
+	if !unwritable(reflect.ValueOf(ptr), &rev, &cause) {
+		return nil
+	}
+	var path strings.Builder
+	for i := len(rev) - 1; i >= 0; i-- {
+		if path.Len() > 0 && !strings.HasPrefix(rev[i], "[") {
+			path.WriteByte('.')
+		}
+		path.WriteString(rev[i])
+	}
+	return fmt.Errorf("%s: %w", path.String(), cause)
 }
 
 var (
@@ -73,52 +108,61 @@ var (
 	// decimalType is bind.go's.
 )
 
-func checkTimesValue(v reflect.Value, path string) error {
+// unwritable reports whether v holds a value the API cannot write; if
+// so, cause says why and rev gets the path to it, innermost first.
+func unwritable(v reflect.Value, rev *[]string, cause *error) bool {
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
-		if v.IsNil() {
-			return nil
-		}
-		return checkTimesValue(v.Elem(), path)
+		return !v.IsNil() && unwritable(v.Elem(), rev, cause)
 	case reflect.Slice, reflect.Array:
 		for i := range v.Len() {
-			if err := checkTimesValue(v.Index(i), fmt.Sprintf("%s[%d]", path, i)); err != nil {
-				return err
+			if unwritable(v.Index(i), rev, cause) {
+				*rev = append(*rev, "["+strconv.Itoa(i)+"]")
+				return true
 			}
 		}
 	case reflect.Struct:
 		switch v.Type() {
 		case timeType:
-			if t := v.Interface().(time.Time); !timeWritable(t) {
-				return errTime(path, t)
+			if t := valueOf[time.Time](v); !timeWritable(t) {
+				*cause = errTime(t)
+				return true
 			}
-			return nil
+			return false
 		case timestampType:
-			if t := v.Interface().(billing.Timestamp).Time; !timeWritable(t) {
-				return errTime(path, t)
+			if t := valueOf[billing.Timestamp](v).Time; !timeWritable(t) {
+				*cause = errTime(t)
+				return true
 			}
-			return nil
+			return false
 		case decimalType:
-			if d := v.Interface().(decimal.Decimal); !amountWritable(d) {
-				return errAmount(path, d)
+			if d := valueOf[decimal.Decimal](v); !amountWritable(d) {
+				*cause = errAmount(d)
+				return true
 			}
-			return nil
+			return false
 		}
 		for i := range v.NumField() {
-			f := v.Type().Field(i)
-			if !f.IsExported() {
-				continue
+			f := v.Field(i)
+			if !f.CanInterface() {
+				continue // unexported
 			}
-			name := f.Name
-			if path != "" {
-				name = path + "." + name
-			}
-			if err := checkTimesValue(v.Field(i), name); err != nil {
-				return err
+			if unwritable(f, rev, cause) {
+				*rev = append(*rev, v.Type().Field(i).Name)
+				return true
 			}
 		}
 	}
-	return nil
+	return false
+}
+
+// valueOf reads v without boxing it when v is addressable, as everything
+// under the pointer given to checkTimes is.
+func valueOf[T any](v reflect.Value) T {
+	if v.CanAddr() {
+		return *v.Addr().Interface().(*T)
+	}
+	return v.Interface().(T)
 }
 
 // checkInvoiceWritable checks what an invoice's answers hold besides its
@@ -136,7 +180,7 @@ func checkInvoiceWritable(inv *Invoice) error {
 		{"CreatedTimestamp", inv.CreatedTimestamp}, {"ModifiedTimestamp", inv.ModifiedTimestamp},
 	} {
 		if !timeWritable(f.t) {
-			return errTime(f.name, f.t)
+			return fieldError(f.name, errTime(f.t))
 		}
 	}
 	for i := range inv.Charges {
@@ -146,7 +190,7 @@ func checkInvoiceWritable(inv *Invoice) error {
 			t    time.Time
 		}{{"EffectiveTimestamp", c.EffectiveTimestamp}, {"StartServiceDate", c.StartServiceDate}, {"EndServiceDate", c.EndServiceDate}} {
 			if !timeWritable(f.t) {
-				return errTime(fmt.Sprintf("Charges[%d].%s", i, f.name), f.t)
+				return fieldError(fmt.Sprintf("Charges[%d].%s", i, f.name), errTime(f.t))
 			}
 		}
 	}
@@ -159,7 +203,7 @@ func checkInvoiceWritable(inv *Invoice) error {
 		{"ClosingArBalance", inv.ClosingArBalance}, {"totalWriteoffs", inv.totalWriteoffs},
 	} {
 		if !amountWritable(f.d) {
-			return errAmount(f.name, f.d)
+			return fieldError(f.name, errAmount(f.d))
 		}
 	}
 	for i := range inv.Charges {
@@ -169,21 +213,18 @@ func checkInvoiceWritable(inv *Invoice) error {
 			d    decimal.Decimal
 		}{{"Quantity", c.Quantity}, {"UnitPrice", c.UnitPrice}, {"Amount", c.Amount}} {
 			if !amountWritable(f.d) {
-				return errAmount(fmt.Sprintf("Charges[%d].%s", i, f.name), f.d)
+				return fieldError(fmt.Sprintf("Charges[%d].%s", i, f.name), errAmount(f.d))
 			}
 		}
 	}
 	for i := range inv.PaymentSchedules {
 		ps := &inv.PaymentSchedules[i]
 		if !amountWritable(ps.Amount) {
-			return errAmount(fmt.Sprintf("PaymentSchedules[%d].Amount", i), ps.Amount)
+			return fieldError(fmt.Sprintf("PaymentSchedules[%d].Amount", i), errAmount(ps.Amount))
 		}
 		if !amountWritable(ps.OutstandingBalance) {
-			return errAmount(fmt.Sprintf("PaymentSchedules[%d].OutstandingBalance", i), ps.OutstandingBalance)
+			return fieldError(fmt.Sprintf("PaymentSchedules[%d].OutstandingBalance", i), errAmount(ps.OutstandingBalance))
 		}
-	}
-	if d := invoiceAmount(inv); !amountWritable(d) {
-		return errAmount("the invoice's amount (its charges plus TotalTaxes less TotalDiscount)", d)
 	}
 	days := termsDays(inv.Terms)
 	if days > maxTermsDays {
@@ -196,7 +237,7 @@ func checkInvoiceWritable(inv *Invoice) error {
 	}
 	for i := range inv.PaymentSchedules {
 		if t := inv.PaymentSchedules[i].DueDateTimestamp.Time; !timeWritable(t) {
-			return errTime(fmt.Sprintf("PaymentSchedules[%d].DueDateTimestamp", i), t)
+			return fieldError(fmt.Sprintf("PaymentSchedules[%d].DueDateTimestamp", i), errTime(t))
 		}
 	}
 	return nil

@@ -98,6 +98,8 @@ func TestWhatTheFakeAcceptsItCanServe(t *testing.T) {
 		{"terms Net99999999999", `{"invoices":[{"id":1000000,"customerId":9223372036854775807,"terms":"Net99999999999","charges":[{"amount":5}]}]}`, "terms"},
 		{"posted 9999-12-31, Net30", `{"invoices":[{"id":1000000,"customerId":9223372036854775807,"postedTimestamp":"9999-12-31T00:00:00","terms":"Net30","charges":[{"amount":5}]}]}`, "past 9999-12-31"},
 		{"amount 1e300", `{"customers":[{"id":1000003,"arBalance":1e300}]}`, "arBalance"},
+		{"a good customer, then an amount of 246 digits", `{"customers":[{"id":1000005,"firstName":"a"},{"id":1000003,"arBalance":1e245}]}`, "customers[1] (id 1000003): ArBalance"},
+		{"a good invoice, then an item created in year 10000", `{"invoices":[{"id":1000000,"customerId":9223372036854775807,"charges":[{"amount":5}]}],"subscriptionProductItems":[{"id":1000004,"subscriptionProductId":21,"createdDate":"9999-12-31T23:59:59-01:00"}]}`, "createdDate"},
 		{"charge amount 1e300", `{"invoices":[{"id":1000000,"customerId":9223372036854775807,"charges":[{"amount":1e300}]}]}`, "Amount"},
 	}
 	for _, d := range docs {

@@ -88,6 +88,9 @@ func insertSorted(ids []int64, id int64) []int64 {
 
 // AddCustomer adds a customer and returns its id.
 func (s *Server) AddCustomer(c Customer) (int64, error) {
+	if err := checkTimes(&c); err != nil {
+		return 0, fmt.Errorf("AddCustomer: %w", err)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.addCustomerLocked(c)
@@ -95,9 +98,6 @@ func (s *Server) AddCustomer(c Customer) (int64, error) {
 
 // addCustomerLocked is AddCustomer without the lock, for callers that hold s.mu.
 func (s *Server) addCustomerLocked(c Customer) (int64, error) {
-	if err := checkTimes(c); err != nil {
-		return 0, fmt.Errorf("AddCustomer: %w", err)
-	}
 	id, err := s.store.assign(c.ID)
 	if err != nil {
 		return 0, fmt.Errorf("AddCustomer: %w", err)
@@ -205,6 +205,9 @@ func (s *Server) insertInvoiceLocked(inv *Invoice, p *packer) (int64, error) {
 
 // AddDraftInvoice adds a draft invoice and returns its id.
 func (s *Server) AddDraftInvoice(d DraftInvoice) (int64, error) {
+	if err := checkTimes(&d); err != nil {
+		return 0, fmt.Errorf("AddDraftInvoice: %w", err)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.addDraftInvoiceLocked(d)
@@ -212,9 +215,6 @@ func (s *Server) AddDraftInvoice(d DraftInvoice) (int64, error) {
 
 // addDraftInvoiceLocked is AddDraftInvoice without the lock, for callers that hold s.mu.
 func (s *Server) addDraftInvoiceLocked(d DraftInvoice) (int64, error) {
-	if err := checkTimes(d); err != nil {
-		return 0, fmt.Errorf("AddDraftInvoice: %w", err)
-	}
 	id, err := s.store.assign(d.ID)
 	if err != nil {
 		return 0, fmt.Errorf("AddDraftInvoice: %w", err)
@@ -230,6 +230,9 @@ func (s *Server) addDraftInvoiceLocked(d DraftInvoice) (int64, error) {
 
 // AddCreditCard adds a credit card payment method and returns its id.
 func (s *Server) AddCreditCard(c CreditCard) (int64, error) {
+	if err := checkTimes(&c); err != nil {
+		return 0, fmt.Errorf("AddCreditCard: %w", err)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.addCreditCardLocked(c)
@@ -237,9 +240,6 @@ func (s *Server) AddCreditCard(c CreditCard) (int64, error) {
 
 // addCreditCardLocked is AddCreditCard without the lock, for callers that hold s.mu.
 func (s *Server) addCreditCardLocked(c CreditCard) (int64, error) {
-	if err := checkTimes(c); err != nil {
-		return 0, fmt.Errorf("AddCreditCard: %w", err)
-	}
 	if _, ok := s.store.customers[c.CustomerID]; !ok {
 		return 0, fmt.Errorf("AddCreditCard: unknown customer %d", c.CustomerID)
 	}
@@ -263,6 +263,9 @@ func (s *Server) addCreditCardLocked(c CreditCard) (int64, error) {
 // [WithWalletProviders]; empty names take the customer's; a zero
 // ModifiedDate is now.
 func (s *Server) AddWalletMethod(w WalletMethod) (int64, error) {
+	if err := checkTimes(&w); err != nil {
+		return 0, fmt.Errorf("AddWalletMethod: %w", err)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.addWalletMethodLocked(w)
@@ -270,9 +273,6 @@ func (s *Server) AddWalletMethod(w WalletMethod) (int64, error) {
 
 // addWalletMethodLocked is AddWalletMethod without the lock, for callers that hold s.mu.
 func (s *Server) addWalletMethodLocked(w WalletMethod) (int64, error) {
-	if err := checkTimes(w); err != nil {
-		return 0, fmt.Errorf("AddWalletMethod: %w", err)
-	}
 	cust, ok := s.store.customers[w.CustomerID]
 	if !ok {
 		return 0, fmt.Errorf("AddWalletMethod: unknown customer %d", w.CustomerID)
@@ -301,6 +301,9 @@ func (s *Server) addWalletMethodLocked(w WalletMethod) (int64, error) {
 // AddSubscription adds a subscription and returns its id. Its products
 // become known subscription products, whose items can be listed.
 func (s *Server) AddSubscription(sub Subscription) (int64, error) {
+	if err := checkTimes(&sub); err != nil {
+		return 0, fmt.Errorf("AddSubscription: %w", err)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.addSubscriptionLocked(sub)
@@ -308,9 +311,6 @@ func (s *Server) AddSubscription(sub Subscription) (int64, error) {
 
 // addSubscriptionLocked is AddSubscription without the lock, for callers that hold s.mu.
 func (s *Server) addSubscriptionLocked(sub Subscription) (int64, error) {
-	if err := checkTimes(sub); err != nil {
-		return 0, fmt.Errorf("AddSubscription: %w", err)
-	}
 	if _, ok := s.store.customers[sub.CustomerID]; !ok {
 		return 0, fmt.Errorf("AddSubscription: unknown customer %d", sub.CustomerID)
 	}
@@ -358,6 +358,9 @@ func (s *Server) addSubscriptionLocked(sub Subscription) (int64, error) {
 // AddSubscriptionProductItem adds an item to a subscription product and
 // returns its id. The subscription product becomes known if it was not.
 func (s *Server) AddSubscriptionProductItem(item billing.SubscriptionProductItem) (int64, error) {
+	if err := checkTimes(&item); err != nil {
+		return 0, fmt.Errorf("AddSubscriptionProductItem: %w", err)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.addSubscriptionProductItemLocked(item)
@@ -365,9 +368,6 @@ func (s *Server) AddSubscriptionProductItem(item billing.SubscriptionProductItem
 
 // addSubscriptionProductItemLocked is AddSubscriptionProductItem without the lock, for callers that hold s.mu.
 func (s *Server) addSubscriptionProductItemLocked(item billing.SubscriptionProductItem) (int64, error) {
-	if err := checkTimes(item); err != nil {
-		return 0, fmt.Errorf("AddSubscriptionProductItem: %w", err)
-	}
 	if item.SubscriptionProductID <= 0 {
 		return 0, fmt.Errorf("AddSubscriptionProductItem: SubscriptionProductID is required")
 	}
@@ -394,6 +394,9 @@ func (s *Server) addSubscriptionProductItemLocked(item billing.SubscriptionProdu
 // Type must be a category ("Sales Tracking Code 1" to 5) or a custom name
 // given with SetTrackingCodeCategoryName.
 func (s *Server) AddSalesTrackingCode(code billing.SalesTrackingCode) (int64, error) {
+	if err := checkTimes(&code); err != nil {
+		return 0, fmt.Errorf("AddSalesTrackingCode: %w", err)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.addSalesTrackingCodeLocked(code)
@@ -401,9 +404,6 @@ func (s *Server) AddSalesTrackingCode(code billing.SalesTrackingCode) (int64, er
 
 // addSalesTrackingCodeLocked is AddSalesTrackingCode without the lock, for callers that hold s.mu.
 func (s *Server) addSalesTrackingCodeLocked(code billing.SalesTrackingCode) (int64, error) {
-	if err := checkTimes(code); err != nil {
-		return 0, fmt.Errorf("AddSalesTrackingCode: %w", err)
-	}
 	if _, ok := s.store.category(string(code.Type)); !ok {
 		return 0, fmt.Errorf("AddSalesTrackingCode: unknown type %q", code.Type)
 	}
@@ -457,6 +457,9 @@ func (st *store) validTypes() []string {
 
 // AddBulkJob adds a bulk job and returns its id.
 func (s *Server) AddBulkJob(j BulkJob) (int64, error) {
+	if err := checkTimes(&j); err != nil {
+		return 0, fmt.Errorf("AddBulkJob: %w", err)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.addBulkJobLocked(j)
@@ -464,9 +467,6 @@ func (s *Server) AddBulkJob(j BulkJob) (int64, error) {
 
 // addBulkJobLocked is AddBulkJob without the lock, for callers that hold s.mu.
 func (s *Server) addBulkJobLocked(j BulkJob) (int64, error) {
-	if err := checkTimes(j); err != nil {
-		return 0, fmt.Errorf("AddBulkJob: %w", err)
-	}
 	id, err := s.store.assign(j.ID)
 	if err != nil {
 		return 0, fmt.Errorf("AddBulkJob: %w", err)
