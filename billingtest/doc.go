@@ -170,7 +170,8 @@
 // [Server.InjectFault] makes the next requests to a [Route] fail: a chosen
 // status with a wait header, a delay, a dropped connection before or after
 // the change is applied, or a truncated body, for testing retries and
-// recovery.
+// recovery. [Server.Close] ends delays in progress at once (503), so
+// that shutting down never waits for one.
 //
 // # Control API
 //
