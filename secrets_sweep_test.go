@@ -705,7 +705,8 @@ func runSweepCase(t *testing.T, tc sweepCase, echo bool) {
 		}
 	}
 	for i, r := range requests {
-		if r.Path == "/v1/paymentMethods/creditCard" && !bytes.Contains(r.Body, []byte(`"cardNumber":"[REDACTED]"`)) {
+		// An unauthenticated request is logged without its body.
+		if r.Path == "/v1/paymentMethods/creditCard" && (r.Authorized && !bytes.Contains(r.Body, []byte(`"cardNumber":"[REDACTED]"`)) || !r.Authorized && len(r.Body) > 0) {
 			t.Errorf("request %d: the fake's request log holds a card body without the redacted number: %q", i, r.Body)
 		}
 	}

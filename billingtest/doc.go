@@ -62,6 +62,15 @@
 // injectable ([WithClock]); invoice statuses and throttling windows follow
 // it.
 //
+// What the fake accepts it can serve, and dump as fixtures that load
+// back: the Add methods, [Server.UpdateInvoice] and fixtures refuse, with
+// an error naming the field and leaving the state as it was, an entity
+// that would need an id past the largest int64, a time outside the years
+// 1 to 9999 (a due date from payment terms or from a late posting date
+// included; terms are at most Net3652058), and an amount of more than
+// 240 integer digits or 256 decimal places, which the SDK could not read
+// (it refuses runs of more than 256 digits).
+//
 // # Inspecting
 //
 // One scheme for every kind of entity: AddX seeds one and returns its id,
@@ -75,9 +84,12 @@
 // [Server.Invoice] and [Server.InvoiceSummary]; [Server.Counts] counts
 // every kind. [Server.DumpFixtures] writes the whole state as a fixtures
 // document. [Server.Requests] lists the requests received (card numbers
-// and CVVs redacted), [Server.Events] the automated communications the
-// writes would have sent; [Server.ClearRequests] and [Server.ClearEvents]
-// forget them. [Server.ReplaceFixtures] replaces the whole state and
+// and CVVs redacted; a body that cannot be redacted for sure withheld; of
+// an unauthenticated request, only its method, endpoint, status and
+// time), the most recent within [WithRequestLogLimit] entries and
+// [WithRequestLogBytes] bytes; [Server.Events] the automated
+// communications the writes would have sent; [Server.ClearRequests] and
+// [Server.ClearEvents] forget them. [Server.ReplaceFixtures] replaces the whole state and
 // [Server.Reset] goes back to the seeding options' data.
 //
 // # Changing data under a client
@@ -92,6 +104,13 @@
 // stable iteration (billing.Stable) relies on.
 //
 // # Authentication and throttling
+//
+// A request's Host must name the fake: localhost (or a name under
+// .localhost), a loopback address, or the address the request arrived on;
+// any other is 400 before anything else is done, so that a web page the
+// developer visits cannot drive the fake through DNS rebinding.
+// [WithAllowedHosts] adds names (the one a container is reached by), or
+// "*" for any; requests handed to Handler in process are not checked.
 //
 // Every request needs "Authorization: Basic <key>" with the fake's key
 // ([DefaultAPIKey] unless [WithAPIKey]), compared in constant time. A
@@ -122,7 +141,12 @@
 // case-insensitively with * wildcards; [empty] matches null or empty (and
 // a null id or date); sets list alternatives; ranges include the lower
 // bound and exclude the upper, with open ends, and a date-only bound is
-// midnight UTC; null never falls inside a range.
+// midnight UTC; null never falls inside a range. So that no query can
+// stall the fake, a filter has at most 100 conditions and an amount in it
+// is one the service's decimal type can hold (at most 28 decimal places
+// and 29 integer digits, written in at most 100 characters); beyond
+// either, 400. A list whose request's context ends (its client has gone)
+// stops filtering and answers nothing.
 //
 // sortExpression takes the endpoint's string and date filter names;
 // sortOrder without sortExpression is 400. Strings order null or empty
@@ -146,7 +170,8 @@
 // [Server.InjectFault] makes the next requests to a [Route] fail: a chosen
 // status with a wait header, a delay, a dropped connection before or after
 // the change is applied, or a truncated body, for testing retries and
-// recovery.
+// recovery. [Server.Close] ends delays in progress at once (503), so
+// that shutting down never waits for one.
 //
 // # Control API
 //

@@ -31,7 +31,8 @@ type Fault struct {
 	// RetryAfter, with Status, sets the Retry-After header (whole seconds).
 	RetryAfter time.Duration
 	// Delay holds the request this long before going on (less if the
-	// client gives up first).
+	// client gives up first; a fake being closed ends it at once with
+	// 503, see [Server.Close]).
 	Delay time.Duration
 	// Drop cuts the connection before or after the request is handled.
 	Drop Drop

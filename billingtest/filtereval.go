@@ -198,6 +198,15 @@ func (sc *filterSchema[T]) parse(text string) (query.Expr, func(T) bool, error) 
 	return expr, pred, err
 }
 
+// maxFilterConditions bounds what one filter may cost per row. Each
+// condition costs at most one comparison of the row's value with the
+// condition's own value (a set: one map lookup; an amount: bounded by the
+// digits of the two numbers, at most 57 for the filter's, see
+// parseDecimal, and never by their exponents, see cmpDecimal), so a row
+// costs at most this many comparisons, and a list at most this many per
+// row it visits.
+const maxFilterConditions = 100
+
 // compile turns an expression into one predicate; nil means "all rows".
 // All conditions must hold, so they can run in any order: the cheap ones
 // go first, so that the costly ones see fewer rows.
@@ -205,6 +214,9 @@ func (sc *filterSchema[T]) compile(expr query.Expr) (func(T) bool, error) {
 	type costed struct {
 		cost int
 		pred func(T) bool
+	}
+	if len(expr) > maxFilterConditions {
+		return nil, badRequest("invalid query: %d conditions; a filter has at most %d", len(expr), maxFilterConditions)
 	}
 	compiled := make([]costed, 0, len(expr))
 	for _, c := range expr {
@@ -593,10 +605,36 @@ func timeBounds(c query.Condition) (timeRange, error) {
 	return r, fmt.Errorf("unsupported condition %v", c.Kind)
 }
 
+// The amounts a filter may name: those the service's decimal type (.NET's
+// System.Decimal) can hold, at most 28 decimal places and below 10^29 in
+// magnitude, written in at most maxDecimalText characters. A bound beyond
+// them (closingArBalance:|1e10000) can match no amount the service keeps
+// any differently from a bound within them, and it would make every row
+// compare against a number of thousands of digits: it is refused.
+const (
+	maxDecimalText   = 100
+	maxDecimalPlaces = 28
+	maxDecimalDigits = 29 // integer digits
+)
+
 func parseDecimal(s string) (decimal.Decimal, error) {
+	if len(s) > maxDecimalText {
+		return decimal.Decimal{}, fmt.Errorf("a decimal number of %d characters is longer than any amount (at most %d)", len(s), maxDecimalText)
+	}
 	d, err := decimal.NewFromString(s)
 	if err != nil {
 		return decimal.Decimal{}, fmt.Errorf("%q is not a decimal number", s)
+	}
+	if d.IsZero() {
+		return decimal.Zero, nil
+	}
+	// The coefficient has at most maxDecimalText digits, so stripping its
+	// trailing zeros is cheap; the exponent is never used to scale.
+	coef := strings.TrimLeft(d.Coefficient().String(), "-")
+	trimmed := strings.TrimRight(coef, "0")
+	exp := int64(d.Exponent()) + int64(len(coef)-len(trimmed))
+	if exp < -maxDecimalPlaces || int64(len(trimmed))+exp > maxDecimalDigits {
+		return decimal.Decimal{}, fmt.Errorf("%q is beyond any amount: amounts have at most %d decimal places and %d integer digits", s, maxDecimalPlaces, maxDecimalDigits)
 	}
 	return d, nil
 }
@@ -648,9 +686,14 @@ var pow10 = func() (p [19]int64) {
 	return p
 }()
 
-// cmpDecimal is a.Cmp(b), exactly, but without the big.Int that Cmp
-// allocates to rescale numbers of different exponents when both fit in an
-// int64 once rescaled, as amounts do: a range filter compares every row.
+// cmpDecimal is a.Cmp(b), exactly, without ever scaling a number by its
+// exponent: Cmp rescales the one with the larger exponent, which for a
+// stored amount of 1e-100000 against a bound of 1 means a number of
+// 100,000 digits for every row a range filter visits. Numbers of
+// different signs or orders of magnitude are told apart at once; only two
+// of the same order are aligned, by the difference of their digit counts,
+// so the cost is bounded by their digits, whatever their exponents. When
+// both fit in an int64 once aligned, as amounts do, no big.Int is made.
 func cmpDecimal(a, b decimal.Decimal) int {
 	ea, eb := a.Exponent(), b.Exponent()
 	if ea == eb {
@@ -660,16 +703,28 @@ func cmpDecimal(a, b decimal.Decimal) int {
 	if diff < 0 {
 		diff = -diff
 	}
-	if diff > 18 || int64(a.NumDigits())+diff > 18 || int64(b.NumDigits())+diff > 18 {
-		return a.Cmp(b)
+	if diff <= 18 && int64(a.NumDigits())+diff <= 18 && int64(b.NumDigits())+diff <= 18 {
+		ca, cb := a.CoefficientInt64(), b.CoefficientInt64()
+		if ea > eb {
+			ca *= pow10[diff]
+		} else {
+			cb *= pow10[diff]
+		}
+		return cmp.Compare(ca, cb)
 	}
-	ca, cb := a.CoefficientInt64(), b.CoefficientInt64()
-	if ea > eb {
-		ca *= pow10[diff]
-	} else {
-		cb *= pow10[diff]
+	sa, sb := a.Sign(), b.Sign()
+	if sa != sb || sa == 0 {
+		return cmp.Compare(sa, sb)
 	}
-	return cmp.Compare(ca, cb)
+	// |x| lies in [10^(m-1), 10^m) for m its digits plus its exponent.
+	ma := int64(a.NumDigits()) + int64(ea)
+	mb := int64(b.NumDigits()) + int64(eb)
+	if ma != mb {
+		return sa * cmp.Compare(ma, mb)
+	}
+	// Same order of magnitude: the exponents differ by the difference of
+	// the digit counts, so Cmp scales by at most that many digits.
+	return a.Cmp(b)
 }
 
 // enumMatcher matches an enumeration, case-insensitively; every value in

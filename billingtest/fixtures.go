@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"os"
 	"reflect"
 	"slices"
@@ -1097,6 +1098,9 @@ func (s *Server) planFixtures(f *fixtureFile) (*fixturePlan, error) {
 			}
 			inv.PaymentSchedules = append(inv.PaymentSchedules, ps)
 		}
+		if err := checkInvoiceWritable(&inv); err != nil {
+			return nil, fmt.Errorf("%s: %w", at, err)
+		}
 		p.invoices = append(p.invoices, inv)
 	}
 
@@ -1223,7 +1227,96 @@ func (s *Server) planFixtures(f *fixtureFile) (*fixturePlan, error) {
 		p.jobs = append(p.jobs, BulkJob{ID: fj.ID, Type: fj.Type, Validated: fj.Validated, Processed: fj.Processed})
 	}
 	p.maxID = c.maxID
+	if err := p.checkWritable(); err != nil {
+		return nil, err
+	}
+	if need := p.idsNeeded(); need > math.MaxInt64-max(st.lastID, p.maxID) {
+		return nil, fmt.Errorf("%d entities without an id need ids after %d, past the largest int64: give them ids", need, max(st.lastID, p.maxID))
+	}
 	return p, nil
+}
+
+// checkWritable checks the times and amounts of the plan's entities but
+// invoices (checked as they are planned) as the add methods will, so that
+// applying the plan cannot fail half-way.
+func (p *fixturePlan) checkWritable() error {
+	check := func(kind string, i int, id int64, ptr any) error {
+		if err := checkTimes(ptr); err != nil {
+			return fmt.Errorf("%s: %w", fixtureAt(kind, i, id), err)
+		}
+		return nil
+	}
+	var err error
+	for i := 0; err == nil && i < len(p.customers); i++ {
+		err = check("customers", i, p.customers[i].ID, &p.customers[i])
+	}
+	for i := 0; err == nil && i < len(p.codes); i++ {
+		err = check("salesTrackingCodes", i, p.codes[i].ID, &p.codes[i])
+	}
+	for i := 0; err == nil && i < len(p.subscriptions); i++ {
+		err = check("subscriptions", i, p.subscriptions[i].ID, &p.subscriptions[i])
+	}
+	for i := 0; err == nil && i < len(p.drafts); i++ {
+		err = check("draftInvoices", i, p.drafts[i].ID, &p.drafts[i])
+	}
+	for i := 0; err == nil && i < len(p.cards); i++ {
+		err = check("creditCards", i, p.cards[i].ID, &p.cards[i])
+	}
+	for i := 0; err == nil && i < len(p.wallets); i++ {
+		err = check("walletMethods", i, p.wallets[i].ID, &p.wallets[i])
+	}
+	for i := 0; err == nil && i < len(p.items); i++ {
+		err = check("subscriptionProductItems", i, p.items[i].ID, &p.items[i])
+	}
+	for i := 0; err == nil && i < len(p.jobs); i++ {
+		err = check("bulkJobs", i, p.jobs[i].ID, &p.jobs[i])
+	}
+	return err
+}
+
+// idsNeeded counts the plan's entities without an id, which applying it
+// assigns.
+func (p *fixturePlan) idsNeeded() int64 {
+	var n int64
+	count := func(id int64) {
+		if id == 0 {
+			n++
+		}
+	}
+	for i := range p.customers {
+		count(p.customers[i].ID)
+	}
+	for i := range p.codes {
+		count(p.codes[i].ID)
+	}
+	for i := range p.subscriptions {
+		count(p.subscriptions[i].ID)
+		for j := range p.subscriptions[i].Products {
+			count(p.subscriptions[i].Products[j].ID)
+		}
+	}
+	for i := range p.invoices {
+		count(p.invoices[i].ID)
+		for j := range p.invoices[i].Charges {
+			count(p.invoices[i].Charges[j].ID)
+		}
+	}
+	for i := range p.drafts {
+		count(p.drafts[i].ID)
+	}
+	for i := range p.cards {
+		count(p.cards[i].ID)
+	}
+	for i := range p.wallets {
+		count(p.wallets[i].ID)
+	}
+	for i := range p.items {
+		count(p.items[i].ID)
+	}
+	for i := range p.jobs {
+		count(p.jobs[i].ID)
+	}
+	return n
 }
 
 // applyFixtures adds a checked document. The caller holds s.mu. The add

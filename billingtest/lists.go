@@ -282,6 +282,7 @@ func (s *Server) handleListInvoices(w http.ResponseWriter, r *http.Request) {
 		s.writeRequestError(w, err)
 		return
 	}
+	pred = untilDone(r.Context(), pred)
 	s.mu.RLock()
 	var page listPage[invoiceRow]
 	switch {
@@ -311,6 +312,9 @@ func (s *Server) handleListInvoices(w http.ResponseWriter, r *http.Request) {
 			*body = append(*body, ',')
 		}
 		*body = append(*body, b...)
+	}
+	if r.Context().Err() != nil {
+		return // the client has gone, and the page may be incomplete
 	}
 	setPageHeaders(w.Header(), lr, page)
 	s.writeRawJSON(w, http.StatusOK, append(*body, ']'))
@@ -345,6 +349,7 @@ func (s *Server) handleListCustomerInvoices(w http.ResponseWriter, r *http.Reque
 		s.writeRequestError(w, err)
 		return
 	}
+	pred = untilDone(r.Context(), pred)
 	tracked, err := boolParam(r, "showTrackedItems")
 	if err != nil {
 		s.writeRequestError(w, err)
@@ -362,6 +367,9 @@ func (s *Server) handleListCustomerInvoices(w http.ResponseWriter, r *http.Reque
 		out[i] = flat(s.store.renderInvoice(row.inv, chargesFlat, tracked))
 	}
 	s.mu.RUnlock()
+	if r.Context().Err() != nil {
+		return // the client has gone, and the page may be incomplete
+	}
 	setPageHeaders(w.Header(), lr, page)
 	s.writeJSON(w, http.StatusOK, out)
 }
@@ -415,6 +423,7 @@ func (s *Server) handleInvoiceSummaries(w http.ResponseWriter, r *http.Request) 
 		s.writeRequestError(w, err)
 		return
 	}
+	pred = untilDone(r.Context(), pred)
 	now := s.now()
 	s.mu.RLock()
 	cust, known := s.store.customers[customerID]
@@ -436,6 +445,9 @@ func (s *Server) handleInvoiceSummaries(w http.ResponseWriter, r *http.Request) 
 		out[i] = s.store.renderSummary(row.inv, now)
 	}
 	s.mu.RUnlock()
+	if r.Context().Err() != nil {
+		return // the client has gone, and the page may be incomplete
+	}
 	setPageHeaders(w.Header(), lr, page)
 	s.writeJSON(w, http.StatusOK, out)
 }
@@ -453,6 +465,7 @@ func (s *Server) handleSubscriptionItems(w http.ResponseWriter, r *http.Request)
 		s.writeRequestError(w, err)
 		return
 	}
+	pred = untilDone(r.Context(), pred)
 	s.mu.RLock()
 	if !s.store.products[productID] {
 		s.mu.RUnlock()
@@ -473,6 +486,9 @@ func (s *Server) handleSubscriptionItems(w http.ResponseWriter, r *http.Request)
 		out[i] = *it
 	}
 	s.mu.RUnlock()
+	if r.Context().Err() != nil {
+		return // the client has gone, and the page may be incomplete
+	}
 	setPageHeaders(w.Header(), lr, page)
 	s.writeJSON(w, http.StatusOK, out)
 }

@@ -45,6 +45,9 @@ func (s *Server) UpdateInvoice(id int64, change func(*Invoice)) error {
 	if inv.ModifiedTimestamp.Equal(was) {
 		inv.ModifiedTimestamp = s.now()
 	}
+	if err := checkInvoiceWritable(inv); err != nil {
+		return fmt.Errorf("UpdateInvoice: invoice %d: %w", id, err)
+	}
 	*rec = (&packer{}).pack(inv)
 	s.store.invoiceChanged(id)
 	return nil

@@ -45,6 +45,9 @@ type config struct {
 	pdfPerMinute       int
 	walletProviders    []string
 	requestLogLimit    int
+	requestLogBytes    int64
+	allowedHosts       []string // canonical; see WithAllowedHosts
+	anyHost            bool
 	numberedErrors     bool
 	logger             *slog.Logger
 	seed               []func(*Server) error
@@ -60,6 +63,7 @@ func defaultConfig() config {
 		pdfPerMinute:       DefaultPDFRateLimitPerMinute,
 		walletProviders:    []string{"Paypal"},
 		requestLogLimit:    10_000,
+		requestLogBytes:    DefaultRequestLogBytes,
 		logger:             slog.New(slog.DiscardHandler),
 	}
 }

@@ -21,7 +21,7 @@ func TestRedactBody(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := string(redactBody([]byte(tt.in)))
+			got := string(redactBody([]byte(tt.in), false, false))
 			if tt.keep && got != tt.in {
 				t.Errorf("body changed: %s", got)
 			}

@@ -27,9 +27,13 @@ var jsonNull = json.RawMessage(`null`)
 // list ("others can exist"): the fake uses it for a settled instalment.
 const scheduleStatusPaid billing.PaymentScheduleStatus = "Paid"
 
-// termsDays reads "Net30" as 30; anything else is 30 days.
+// termsDays reads "Net30" as 30; anything else is 30 days. It does not
+// allocate: every invoice added reads its terms.
 func termsDays(terms string) int {
-	if n, err := strconv.Atoi(strings.TrimPrefix(strings.ToLower(terms), "net")); err == nil && n >= 0 {
+	if len(terms) >= 3 && strings.EqualFold(terms[:3], "net") {
+		terms = terms[3:]
+	}
+	if n, err := strconv.Atoi(terms); err == nil && n >= 0 {
 		return n
 	}
 	return 30

@@ -18,7 +18,8 @@ import (
 // maxRequestBody bounds what the fake reads of a request body.
 const maxRequestBody = 1 << 20
 
-// ServeHTTP serves one request: the control API (see the package doc)
+// ServeHTTP serves one request: a Host that is not the fake's refused
+// (see WithAllowedHosts), the control API (see the package doc)
 // apart, faults first (like a proxy in front of the service), then
 // authentication, throttling and the endpoint.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -27,14 +28,27 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// in-process transport: net/http's server always sets a Body.
 		r.Body = http.NoBody
 	}
+	if !s.hostAllowed(r) {
+		s.refuseHost(w, r) // before anything else: not recorded, throttled or faulted
+		return
+	}
 	if isControlPath(r.URL.EscapedPath()) {
 		s.serveControl(w, r)
 		return
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBody+1))
+	cut := err != nil || len(body) > maxRequestBody
 	q := parseRawQuery(r.URL.RawQuery)
-	rec := Request{Method: r.Method, Path: r.URL.EscapedPath(), Query: q, Header: r.Header.Clone(), Body: redactBody(body), Time: s.now()}
-	rec.Header.Del("Authorization")
+	// Matching happens once, here: handlers see the path values and the
+	// query already read the service's way, whatever the request's casing,
+	// trailing slash or raw ;.
+	matches := s.matchPath(r.URL.EscapedPath())
+	m, found := selectRoute(matches, r.Method)
+	// The key is checked before anything is recorded: the log keeps
+	// nothing an unauthenticated request sent (see newRecord), whatever
+	// comes first in answering it.
+	authorized, status, msg := s.authenticate(r)
+	rec := s.newRecord(r, q, body, cut, carriesCardData(matches), len(matches) > 0, authorized)
 	// The request is logged when its status is written, before any byte of
 	// the answer leaves: a test that inspects Requests right after its call
 	// returns must find it. A dropped connection writes no status and is
@@ -47,7 +61,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		logged = true
 		rec.Status = status
 		s.recordRequest(rec)
-		s.cfg.logger.Debug("billingtest request", slog.String("method", rec.Method), slog.String("path", rec.Path), slog.Int("status", status))
+		s.cfg.logger.Debug("billingtest request", slog.String("method", rec.Method), slog.String("path", r.URL.EscapedPath()), slog.Int("status", status))
 	}
 	rw := &statusWriter{ResponseWriter: w, onStatus: logRequest}
 	defer logRequest(0)
@@ -61,11 +75,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 
-	// Matching happens once, here: handlers see the path values and the
-	// query already read the service's way, whatever the request's casing,
-	// trailing slash or raw ;.
-	matches := s.matchPath(r.URL.EscapedPath())
-	m, found := selectRoute(matches, r.Method)
 	fault, faulty := Fault{}, false
 	if found {
 		fault, faulty = s.faults.take(m.spec.route)
@@ -76,8 +85,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 
-	authorized, status, msg := s.authenticate(r)
-	rec.Authorized = authorized
 	if !authorized {
 		s.writeError(rw, status, errorKeyAPI, msg)
 		return
@@ -130,11 +137,19 @@ func routedRequest(r *http.Request, m routeMatch, q url.Values) *http.Request {
 // and reports whether the request goes on.
 func (s *Server) applyFaultBefore(w *statusWriter, r *http.Request, f Fault) bool {
 	if f.Delay > 0 {
+		s.cfg.logger.Debug("billingtest fault: delaying", slog.String("method", r.Method), slog.String("path", r.URL.EscapedPath()), slog.Duration("delay", f.Delay))
 		t := time.NewTimer(f.Delay)
 		select {
 		case <-t.C:
 		case <-r.Context().Done():
 			t.Stop()
+			return false
+		case <-s.closing:
+			// Shutting down: the delay ends now, with an answer a client
+			// may retry elsewhere, and the connection is not kept.
+			t.Stop()
+			w.Header().Set("Connection", "close")
+			s.writeError(w, http.StatusServiceUnavailable, errorKeyAPI, "the fake is shutting down")
 			return false
 		}
 	}

@@ -26,13 +26,18 @@ type Server struct {
 	mu    sync.RWMutex
 	store *store
 
-	logMu    sync.Mutex
-	requests []Request
-	events   []Event
+	logMu        sync.Mutex
+	requests     []Request
+	requestBytes int64 // the logSize of requests, summed
+	events       []Event
 
 	faults      faults
 	limiter     limiter
 	pageBuffers pageBuffers
+
+	// closing is closed by Close: injected delays end on it.
+	closing   chan struct{}
+	closeOnce sync.Once
 }
 
 // NewServer starts a fake on a loopback port. Close it when done, e.g.
@@ -57,7 +62,7 @@ func NewHandler(opts ...Option) (*Server, error) {
 }
 
 func newServer(opts ...Option) (*Server, error) {
-	s := &Server{cfg: defaultConfig()}
+	s := &Server{cfg: defaultConfig(), closing: make(chan struct{})}
 	for _, opt := range opts {
 		if opt == nil {
 			return nil, fmt.Errorf("nil Option")
@@ -79,7 +84,16 @@ func newServer(opts ...Option) (*Server, error) {
 func (s *Server) Handler() http.Handler { return s }
 
 // Close shuts the server down and blocks until all its requests are done.
+// Requests held by an injected delay ([Fault.Delay]) end at once with 503
+// and "Connection: close", so that Close never waits for a delay; a delay
+// injected after Close ends at once too.
+//
+// A fake from [NewHandler] keeps serving after Close, without delays:
+// call Close when the server that mounts it shuts down, e.g. with
+// http.Server.RegisterOnShutdown(fake.Close), so that shutting down
+// waits for no delay (cmd/billing-fake does).
 func (s *Server) Close() {
+	s.closeOnce.Do(func() { close(s.closing) })
 	if s.ts != nil {
 		s.ts.Close()
 	}

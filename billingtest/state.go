@@ -66,7 +66,7 @@ func (s *Server) Reset() error {
 	s.store = fresh.store
 	s.mu.Unlock()
 	s.logMu.Lock()
-	s.requests, s.events = nil, nil
+	s.requests, s.requestBytes, s.events = nil, 0, nil
 	s.logMu.Unlock()
 	s.ClearFaults()
 	s.limiter.reset()

@@ -68,6 +68,9 @@ func (st *store) assign(id int64) (int64, error) {
 		return 0, fmt.Errorf("negative id %d", id)
 	}
 	if id == 0 {
+		if !st.idsLeft(1) {
+			return 0, errIDsExhausted
+		}
 		st.lastID++
 		return st.lastID, nil
 	}
@@ -85,6 +88,9 @@ func insertSorted(ids []int64, id int64) []int64 {
 
 // AddCustomer adds a customer and returns its id.
 func (s *Server) AddCustomer(c Customer) (int64, error) {
+	if err := checkTimes(&c); err != nil {
+		return 0, fmt.Errorf("AddCustomer: %w", err)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.addCustomerLocked(c)
@@ -140,21 +146,19 @@ func (s *Server) insertInvoiceLocked(inv *Invoice, p *packer) (int64, error) {
 	if _, ok := s.store.customers[inv.CustomerID]; !ok {
 		return 0, fmt.Errorf("AddInvoice: unknown customer %d", inv.CustomerID)
 	}
-	id, err := s.store.assign(inv.ID)
-	if err != nil {
-		return 0, fmt.Errorf("AddInvoice: %w", err)
+	// Checked before any id is taken, so that a refused invoice leaves
+	// the sequence as it was.
+	var needIDs int64
+	if inv.ID == 0 {
+		needIDs++
 	}
-	if s.store.invoices.get(id) != nil {
-		return 0, fmt.Errorf("AddInvoice: invoice %d exists", id)
-	}
-	inv.ID = id
 	for i := range inv.Charges {
-		if inv.Charges[i].ID, err = s.store.assign(inv.Charges[i].ID); err != nil {
-			return 0, fmt.Errorf("AddInvoice: charge: %w", err)
+		if inv.Charges[i].ID == 0 {
+			needIDs++
 		}
 	}
-	if inv.InvoiceNumber == 0 {
-		inv.InvoiceNumber = id
+	if !s.store.idsLeft(needIDs) {
+		return 0, fmt.Errorf("AddInvoice: %w", errIDsExhausted)
 	}
 	if inv.PostedTimestamp.IsZero() {
 		inv.PostedTimestamp = s.now()
@@ -171,8 +175,27 @@ func (s *Server) insertInvoiceLocked(inv *Invoice, p *packer) (int64, error) {
 	if inv.Terms == "" {
 		inv.Terms = "Net30"
 	}
+	if err := checkInvoiceWritable(inv); err != nil {
+		return 0, fmt.Errorf("AddInvoice: %w", err)
+	}
 	if inv.PaymentSchedules == nil {
 		inv.PaymentSchedules = defaultSchedule(inv)
+	}
+	id, err := s.store.assign(inv.ID)
+	if err != nil {
+		return 0, fmt.Errorf("AddInvoice: %w", err)
+	}
+	if s.store.invoices.get(id) != nil {
+		return 0, fmt.Errorf("AddInvoice: invoice %d exists", id)
+	}
+	inv.ID = id
+	for i := range inv.Charges {
+		if inv.Charges[i].ID, err = s.store.assign(inv.Charges[i].ID); err != nil {
+			return 0, fmt.Errorf("AddInvoice: charge: %w", err)
+		}
+	}
+	if inv.InvoiceNumber == 0 {
+		inv.InvoiceNumber = id
 	}
 	s.store.invoices.insert(p.pack(inv))
 	s.store.listJSON.fit(s.store.invoices.len())
@@ -182,6 +205,9 @@ func (s *Server) insertInvoiceLocked(inv *Invoice, p *packer) (int64, error) {
 
 // AddDraftInvoice adds a draft invoice and returns its id.
 func (s *Server) AddDraftInvoice(d DraftInvoice) (int64, error) {
+	if err := checkTimes(&d); err != nil {
+		return 0, fmt.Errorf("AddDraftInvoice: %w", err)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.addDraftInvoiceLocked(d)
@@ -204,6 +230,9 @@ func (s *Server) addDraftInvoiceLocked(d DraftInvoice) (int64, error) {
 
 // AddCreditCard adds a credit card payment method and returns its id.
 func (s *Server) AddCreditCard(c CreditCard) (int64, error) {
+	if err := checkTimes(&c); err != nil {
+		return 0, fmt.Errorf("AddCreditCard: %w", err)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.addCreditCardLocked(c)
@@ -234,6 +263,9 @@ func (s *Server) addCreditCardLocked(c CreditCard) (int64, error) {
 // [WithWalletProviders]; empty names take the customer's; a zero
 // ModifiedDate is now.
 func (s *Server) AddWalletMethod(w WalletMethod) (int64, error) {
+	if err := checkTimes(&w); err != nil {
+		return 0, fmt.Errorf("AddWalletMethod: %w", err)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.addWalletMethodLocked(w)
@@ -269,6 +301,9 @@ func (s *Server) addWalletMethodLocked(w WalletMethod) (int64, error) {
 // AddSubscription adds a subscription and returns its id. Its products
 // become known subscription products, whose items can be listed.
 func (s *Server) AddSubscription(sub Subscription) (int64, error) {
+	if err := checkTimes(&sub); err != nil {
+		return 0, fmt.Errorf("AddSubscription: %w", err)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.addSubscriptionLocked(sub)
@@ -278,6 +313,18 @@ func (s *Server) AddSubscription(sub Subscription) (int64, error) {
 func (s *Server) addSubscriptionLocked(sub Subscription) (int64, error) {
 	if _, ok := s.store.customers[sub.CustomerID]; !ok {
 		return 0, fmt.Errorf("AddSubscription: unknown customer %d", sub.CustomerID)
+	}
+	needIDs := int64(0)
+	if sub.ID == 0 {
+		needIDs++
+	}
+	for _, p := range sub.Products {
+		if p.ID == 0 {
+			needIDs++
+		}
+	}
+	if !s.store.idsLeft(needIDs) {
+		return 0, fmt.Errorf("AddSubscription: %w", errIDsExhausted)
 	}
 	id, err := s.store.assign(sub.ID)
 	if err != nil {
@@ -311,6 +358,9 @@ func (s *Server) addSubscriptionLocked(sub Subscription) (int64, error) {
 // AddSubscriptionProductItem adds an item to a subscription product and
 // returns its id. The subscription product becomes known if it was not.
 func (s *Server) AddSubscriptionProductItem(item billing.SubscriptionProductItem) (int64, error) {
+	if err := checkTimes(&item); err != nil {
+		return 0, fmt.Errorf("AddSubscriptionProductItem: %w", err)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.addSubscriptionProductItemLocked(item)
@@ -344,6 +394,9 @@ func (s *Server) addSubscriptionProductItemLocked(item billing.SubscriptionProdu
 // Type must be a category ("Sales Tracking Code 1" to 5) or a custom name
 // given with SetTrackingCodeCategoryName.
 func (s *Server) AddSalesTrackingCode(code billing.SalesTrackingCode) (int64, error) {
+	if err := checkTimes(&code); err != nil {
+		return 0, fmt.Errorf("AddSalesTrackingCode: %w", err)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.addSalesTrackingCodeLocked(code)
@@ -404,6 +457,9 @@ func (st *store) validTypes() []string {
 
 // AddBulkJob adds a bulk job and returns its id.
 func (s *Server) AddBulkJob(j BulkJob) (int64, error) {
+	if err := checkTimes(&j); err != nil {
+		return 0, fmt.Errorf("AddBulkJob: %w", err)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.addBulkJobLocked(j)

@@ -5,7 +5,7 @@
 //
 //	billing-fake [-addr 127.0.0.1:8080] [-api-key KEY] [-fixtures FILE]
 //	             [-generate N] [-seed S] [-writeoff-permission=true]
-//	             [-numbered-errors] [-v]
+//	             [-numbered-errors] [-allowed-hosts NAME,...] [-v]
 //	billing-fake [-fixtures FILE] [-generate N] [-seed S] -dump-fixtures FILE
 //
 // The first line it prints is its base URL; give it to a client with the
@@ -18,11 +18,18 @@
 //
 //	curl -H 'Authorization: Basic billingtest-key' "$URL/_fake/state"
 //
+// It serves only requests whose Host is localhost, a loopback address or
+// the address the request arrived on, so that a web page cannot drive it
+// through DNS rebinding; -allowed-hosts adds the names it is reached by
+// from containers or other machines (e.g. -allowed-hosts billing-fake),
+// or "*" for any.
+//
 // -dump-fixtures writes the data the other flags seed (generated, loaded
 // or both) as a fixtures file, "-" for stdout, and exits without serving:
 // a starting point for hand-written fixtures.
 //
-// It stops cleanly on SIGINT and SIGTERM, finishing requests in flight.
+// It stops cleanly on SIGINT and SIGTERM, finishing requests in flight
+// (those held by an injected delay answer 503 at once), and exits 0.
 package main
 
 import (
@@ -36,6 +43,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -64,6 +72,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	writeOff := fs.Bool("writeoff-permission", true, "whether the account may write off invoices (off: 404)")
 	numberedErrors := fs.Bool("numbered-errors", false, "number the ErrorId of error answers 1, 2, ... (default 0, as the live service)")
 	dump := fs.String("dump-fixtures", "", "write the seeded data as a fixtures file (- for stdout) and exit")
+	allowedHosts := fs.String("allowed-hosts", "", "comma-separated host names, besides localhost, loopback addresses and the listen address, that requests may give in Host (\"*\": any)")
 	verbose := fs.Bool("v", false, "log every request to stderr")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -85,6 +94,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *generate > 0 {
 		opts = append(opts, billingtest.WithGenerated(billingtest.GenerateOptions{Seed: *seed, Invoices: *generate}))
 	}
+	if *allowedHosts != "" {
+		hosts := strings.Split(*allowedHosts, ",")
+		for i := range hosts {
+			hosts[i] = strings.TrimSpace(hosts[i])
+		}
+		opts = append(opts, billingtest.WithAllowedHosts(hosts...))
+	}
 	if *numberedErrors {
 		opts = append(opts, billingtest.WithNumberedErrors())
 	}
@@ -104,6 +120,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	srv := &http.Server{Handler: fake.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	// Requests held by an injected delay end when shutting down begins:
+	// Shutdown waits for every request, and a delay may be long.
+	srv.RegisterOnShutdown(fake.Close)
 	fmt.Fprintf(stdout, "http://%s\n", ln.Addr())
 
 	errc := make(chan error, 1)

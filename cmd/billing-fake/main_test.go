@@ -171,3 +171,104 @@ func TestControlAPIOverTheBinary(t *testing.T) {
 		t.Errorf("PDF of draft %d: %d %s", state.DraftInvoices[0].ID, pdf.StatusCode, pdf.Header.Get("Content-Type"))
 	}
 }
+
+// A web page cannot drive the fake through DNS rebinding: a Host that is
+// not the fake's is refused, unless -allowed-hosts names it.
+func TestAllowedHostsFlag(t *testing.T) {
+	call := func(url, host string) int {
+		req, _ := http.NewRequest("GET", url+"/_fake/state", nil)
+		req.Host = host
+		req.Header.Set("Authorization", "Basic "+billingtest.DefaultAPIKey)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	url, stop := startFake(t)
+	for host, want := range map[string]int{"attacker.example": 400, "billing-fake:8080": 400, "localhost": 200, strings.TrimPrefix(url, "http://"): 200} {
+		if got := call(url, host); got != want {
+			t.Errorf("default flags, Host %s: status %d, want %d", host, got, want)
+		}
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	url, stop = startFake(t, "-allowed-hosts", "billing-fake, fake.internal")
+	for host, want := range map[string]int{"attacker.example": 400, "billing-fake:8080": 200, "fake.internal": 200} {
+		if got := call(url, host); got != want {
+			t.Errorf("-allowed-hosts, Host %s: status %d, want %d", host, got, want)
+		}
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(context.Background(), []string{"-allowed-hosts", "fake:80"}, io.Discard, io.Discard); err == nil {
+		t.Error("-allowed-hosts with a port accepted")
+	}
+}
+
+// SIGTERM while a request waits in an injected delay of an hour: the
+// delay ends with 503, and run returns nil (exit status 0) within the
+// shutdown grace. Before, shutting down waited the whole 10 s grace and
+// run failed with its deadline (exit status 1).
+func TestShutdownEndsInjectedDelays(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	outR, outW := io.Pipe()
+	errR, errW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-addr", "127.0.0.1:0", "-v"}, outW, errW)
+		outW.Close()
+		errW.Close()
+	}()
+	line, err := bufio.NewReader(outR).ReadString('\n')
+	if err != nil {
+		t.Fatalf("reading the base URL: %v", err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, outR) }()
+	url := strings.TrimSpace(line)
+	delaying := make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(errR)
+		signalled := false
+		for sc.Scan() {
+			if !signalled && strings.Contains(sc.Text(), "billingtest fault: delaying") {
+				close(delaying)
+				signalled = true
+			}
+		}
+		_, _ = io.Copy(io.Discard, errR)
+	}()
+
+	fault, _ := http.NewRequest("POST", url+"/_fake/faults", strings.NewReader(`{"route":"Invoices.List","delayMilliseconds":3600000}`))
+	fault.Header.Set("Authorization", "Basic "+billingtest.DefaultAPIKey)
+	resp, err := http.DefaultClient.Do(fault)
+	if err != nil || resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("injecting the delay: %v %v", err, resp)
+	}
+	resp.Body.Close()
+
+	answered := make(chan int, 1)
+	go func() {
+		req, _ := http.NewRequest("GET", url+"/v1/Invoices", nil)
+		req.Header.Set("Authorization", "Basic "+billingtest.DefaultAPIKey)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			answered <- 0
+			return
+		}
+		resp.Body.Close()
+		answered <- resp.StatusCode
+	}()
+	<-delaying // the request is held by the delay
+	cancel()   // as SIGTERM does, through signal.NotifyContext
+	if err := <-done; err != nil {
+		t.Fatalf("run returned %v on shutdown, want nil (exit status 0)", err)
+	}
+	if got := <-answered; got != http.StatusServiceUnavailable {
+		t.Errorf("the delayed request got %d, want 503", got)
+	}
+}

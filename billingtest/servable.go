@@ -1,0 +1,244 @@
+package billingtest
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/internal/jsonwire"
+	"github.com/shopspring/decimal"
+)
+
+// What the fake accepts it must be able to serve, and dump as fixtures
+// that load back: the API writes timestamps with four-digit years, ids as
+// int64, and amounts that the SDK (and the fixtures loader) read only with
+// runs of at most jsonwire.MaxDigitRun digits. Input that would break either is refused where it enters
+// (the Add methods, UpdateInvoice, fixtures), with an error naming it,
+// rather than stored and failing later in every answer that holds it.
+// The exported Add methods check what they are given, fixtures are
+// checked as they are planned (fixturePlan.checkWritable), so that the
+// locked add methods, which the generator also uses, need check only ids
+// and invoices (checkInvoiceWritable, which costs no allocation).
+
+// errIDsExhausted is the error of an entity that needs an id when the
+// sequence has reached the largest int64.
+var errIDsExhausted = errors.New("no id is left: the fake has given out or been given id 9223372036854775807, and an entity without an id would need a larger one")
+
+// idsLeft reports whether n more ids can be assigned.
+func (st *store) idsLeft(n int64) bool { return n <= math.MaxInt64-st.lastID }
+
+// maxTermsDays is the longest payment terms, in days, that can give a due
+// date the API can write: from 0001-01-01 to 9999-12-31.
+const maxTermsDays = 3_652_058
+
+// timeWritable reports whether t is none (the zero time) or has a
+// four-digit year in UTC, as the API writes timestamps.
+func timeWritable(t time.Time) bool {
+	return t.IsZero() || !t.Before(firstWritable) && t.Before(pastWritable)
+}
+
+// The instants of four-digit UTC years, compared as instants rather than
+// by computing a year: every time of every invoice added is checked.
+var (
+	firstWritable = time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)
+	pastWritable  = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
+)
+
+// amountDigitRun bounds the digits an amount the fake accepts is written
+// with, in its integer part and in its fraction (counted before trailing
+// zeros are dropped, so a little strictly): jsonwire.MaxDigitRun, which
+// the SDK and the fixtures loader read, less 16 in the integer part, so
+// that the sums the fake derives (an invoice's amount, its balance: fewer
+// than 10^16 terms) fit too. 1e300 would be written as 301 digits, which
+// no reader of the API accepts.
+const (
+	amountDigitRun    = jsonwire.MaxDigitRun
+	amountIntegerRun  = jsonwire.MaxDigitRun - 16
+	amountFractionRun = jsonwire.MaxDigitRun
+)
+
+// amountWritable reports whether d is within amountDigitRun's bounds.
+func amountWritable(d decimal.Decimal) bool {
+	if d.IsZero() {
+		return true
+	}
+	exp, digits := int64(d.Exponent()), int64(d.NumDigits())
+	return digits+exp <= amountIntegerRun && -exp <= amountFractionRun
+}
+
+func errAmount(d decimal.Decimal) error {
+	return fmt.Errorf("an amount of %d digits with exponent %d is beyond what the fake keeps: at most %d integer digits and %d decimal places, as the SDK reads no run of more than %d digits", d.NumDigits(), d.Exponent(), amountIntegerRun, amountFractionRun, amountDigitRun)
+}
+
+func errTime(t time.Time) error {
+	return fmt.Errorf("%s is outside the years 1 to 9999, which the API cannot write", t.UTC().Format(time.RFC3339))
+}
+
+// fieldError names the field err is about.
+func fieldError(field string, err error) error { return fmt.Errorf("%s: %w", field, err) }
+
+// checkTimes checks every time.Time, billing.Timestamp and amount
+// (decimal.Decimal) in *ptr, a struct, at any depth, naming the first
+// that is not writable by its field path. It allocates only to report an
+// error: the generator adds entities by the ten thousand.
+func checkTimes(ptr any) error {
+	var rev []string // the path, innermost first
+	var cause error
+	if !unwritable(reflect.ValueOf(ptr), &rev, &cause) {
+		return nil
+	}
+	var path strings.Builder
+	for i := len(rev) - 1; i >= 0; i-- {
+		if path.Len() > 0 && !strings.HasPrefix(rev[i], "[") {
+			path.WriteByte('.')
+		}
+		path.WriteString(rev[i])
+	}
+	return fmt.Errorf("%s: %w", path.String(), cause)
+}
+
+var (
+	timeType      = reflect.TypeFor[time.Time]()
+	timestampType = reflect.TypeFor[billing.Timestamp]()
+	// decimalType is bind.go's.
+)
+
+// unwritable reports whether v holds a value the API cannot write; if
+// so, cause says why and rev gets the path to it, innermost first.
+func unwritable(v reflect.Value, rev *[]string, cause *error) bool {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		return !v.IsNil() && unwritable(v.Elem(), rev, cause)
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			if unwritable(v.Index(i), rev, cause) {
+				*rev = append(*rev, "["+strconv.Itoa(i)+"]")
+				return true
+			}
+		}
+	case reflect.Struct:
+		switch v.Type() {
+		case timeType:
+			if t := valueOf[time.Time](v); !timeWritable(t) {
+				*cause = errTime(t)
+				return true
+			}
+			return false
+		case timestampType:
+			if t := valueOf[billing.Timestamp](v).Time; !timeWritable(t) {
+				*cause = errTime(t)
+				return true
+			}
+			return false
+		case decimalType:
+			if d := valueOf[decimal.Decimal](v); !amountWritable(d) {
+				*cause = errAmount(d)
+				return true
+			}
+			return false
+		}
+		for i := range v.NumField() {
+			f := v.Field(i)
+			if !f.CanInterface() {
+				continue // unexported
+			}
+			if unwritable(f, rev, cause) {
+				*rev = append(*rev, v.Type().Field(i).Name)
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// valueOf reads v without boxing it when v is addressable, as everything
+// under the pointer given to checkTimes is.
+func valueOf[T any](v reflect.Value) T {
+	if v.CanAddr() {
+		return *v.Addr().Interface().(*T)
+	}
+	return v.Interface().(T)
+}
+
+// checkInvoiceWritable checks what an invoice's answers hold besides its
+// own fields' times: its payment terms, and the due dates of its payment
+// schedules, or of the one the fake makes when it has none (posted plus
+// the terms' days). Explicit, not checkTimes: the generator adds a
+// hundred thousand invoices.
+func checkInvoiceWritable(inv *Invoice) error {
+	for _, f := range []struct {
+		name string
+		t    time.Time
+	}{
+		// Posted first: the others default to it.
+		{"PostedTimestamp", inv.PostedTimestamp}, {"EffectiveTimestamp", inv.EffectiveTimestamp},
+		{"CreatedTimestamp", inv.CreatedTimestamp}, {"ModifiedTimestamp", inv.ModifiedTimestamp},
+	} {
+		if !timeWritable(f.t) {
+			return fieldError(f.name, errTime(f.t))
+		}
+	}
+	for i := range inv.Charges {
+		c := &inv.Charges[i]
+		for _, f := range []struct {
+			name string
+			t    time.Time
+		}{{"EffectiveTimestamp", c.EffectiveTimestamp}, {"StartServiceDate", c.StartServiceDate}, {"EndServiceDate", c.EndServiceDate}} {
+			if !timeWritable(f.t) {
+				return fieldError(fmt.Sprintf("Charges[%d].%s", i, f.name), errTime(f.t))
+			}
+		}
+	}
+	for _, f := range []struct {
+		name string
+		d    decimal.Decimal
+	}{
+		{"TotalTaxes", inv.TotalTaxes}, {"TotalDiscount", inv.TotalDiscount}, {"TotalPayments", inv.TotalPayments},
+		{"SumOfCreditNotes", inv.SumOfCreditNotes}, {"OpeningArBalance", inv.OpeningArBalance},
+		{"ClosingArBalance", inv.ClosingArBalance}, {"totalWriteoffs", inv.totalWriteoffs},
+	} {
+		if !amountWritable(f.d) {
+			return fieldError(f.name, errAmount(f.d))
+		}
+	}
+	for i := range inv.Charges {
+		c := &inv.Charges[i]
+		for _, f := range []struct {
+			name string
+			d    decimal.Decimal
+		}{{"Quantity", c.Quantity}, {"UnitPrice", c.UnitPrice}, {"Amount", c.Amount}} {
+			if !amountWritable(f.d) {
+				return fieldError(fmt.Sprintf("Charges[%d].%s", i, f.name), errAmount(f.d))
+			}
+		}
+	}
+	for i := range inv.PaymentSchedules {
+		ps := &inv.PaymentSchedules[i]
+		if !amountWritable(ps.Amount) {
+			return fieldError(fmt.Sprintf("PaymentSchedules[%d].Amount", i), errAmount(ps.Amount))
+		}
+		if !amountWritable(ps.OutstandingBalance) {
+			return fieldError(fmt.Sprintf("PaymentSchedules[%d].OutstandingBalance", i), errAmount(ps.OutstandingBalance))
+		}
+	}
+	days := termsDays(inv.Terms)
+	if days > maxTermsDays {
+		return fmt.Errorf("the Terms %q reach beyond any due date the API can write (at most Net%d)", inv.Terms, maxTermsDays)
+	}
+	if inv.PaymentSchedules == nil {
+		if due := inv.PostedTimestamp.AddDate(0, 0, days); !timeWritable(due) {
+			return fmt.Errorf("the Terms %s after PostedTimestamp %s give a due date past 9999-12-31, which the API cannot write", inv.Terms, inv.PostedTimestamp.UTC().Format(time.RFC3339))
+		}
+	}
+	for i := range inv.PaymentSchedules {
+		if t := inv.PaymentSchedules[i].DueDateTimestamp.Time; !timeWritable(t) {
+			return fieldError(fmt.Sprintf("PaymentSchedules[%d].DueDateTimestamp", i), errTime(t))
+		}
+	}
+	return nil
+}
