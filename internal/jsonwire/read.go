@@ -162,7 +162,9 @@ func ReadDecimalPtr(d *Decoder, a *Arena, dst **decimal.Decimal) error {
 	case null:
 		*dst = nil
 	case *dst == nil:
-		*dst = &x
+		p := new(decimal.Decimal) // not &x: x would escape, and be allocated for null too
+		*p = x
+		*dst = p
 	default:
 		**dst = x // into the value already there, as encoding/json does
 	}
