@@ -243,12 +243,12 @@ func printSpans(w io.Writer, spans []sdktrace.ReadOnlySpan) {
 	for _, s := range spans {
 		fmt.Fprintf(w, "span %q (%s, %s)\n", s.Name(), s.SpanKind(), s.EndTime().Sub(s.StartTime()).Round(time.Microsecond))
 		for _, kv := range sortedAttributes(s.Attributes()) {
-			fmt.Fprintf(w, "    %s = %s\n", kv.Key, kv.Value.Emit())
+			fmt.Fprintf(w, "    %s = %s\n", kv.Key, kv.Value.String())
 		}
 		for _, e := range s.Events() {
 			var fields []string
 			for _, kv := range sortedAttributes(e.Attributes) {
-				fields = append(fields, fmt.Sprintf("%s=%s", kv.Key, kv.Value.Emit()))
+				fields = append(fields, fmt.Sprintf("%s=%s", kv.Key, kv.Value.String()))
 			}
 			fmt.Fprintf(w, "    event %s: %s\n", e.Name, strings.Join(fields, " "))
 		}

@@ -71,11 +71,11 @@ func TestSpans(t *testing.T) {
 			case "billing.operation":
 				op = kv.Value.AsString()
 			case "billing.attempt":
-				attempt = kv.Value.Emit()
+				attempt = kv.Value.String()
 			case "http.response.status_code":
-				status = kv.Value.Emit()
+				status = kv.Value.String()
 			case "billing.retry":
-				retry = kv.Value.Emit()
+				retry = kv.Value.String()
 			}
 		}
 		events = append(events, fmt.Sprintf("%s %s: attempt %s status %s retry %s", e.Name, op, attempt, status, retry))
