@@ -17,6 +17,7 @@ import (
 	billing "github.com/billingapi/billing-go"
 	"github.com/billingapi/billing-go/billingtest"
 	"github.com/billingapi/billing-go/query"
+	"github.com/shopspring/decimal"
 )
 
 // seenAttempt is what a test compares of an Attempt: all of it but the
@@ -270,5 +271,47 @@ func TestWithAttemptObserver(t *testing.T) {
 	}
 	if want := []string{"first 1", "second 1", "first 2", "second 2"}; !reflect.DeepEqual(calls, want) {
 		t.Errorf("calls = %q, want %q", calls, want)
+	}
+}
+
+// TestAttemptObserverUnderPrefetch checks that the observer, called from
+// the workers of a prefetching iterator at once, sees every request once,
+// each named after List (run with -race: the observer is called
+// concurrently).
+func TestAttemptObserverUnderPrefetch(t *testing.T) {
+	t.Parallel()
+	srv := billingtest.NewServer(billingtest.WithAPIKey(sweepKey))
+	t.Cleanup(srv.Close)
+	cust, err := srv.AddCustomer(billingtest.Customer{FirstName: "Ada"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 40 {
+		fee := decimal.NewFromInt(int64(10 + i))
+		if _, err := srv.AddInvoice(billingtest.Invoice{CustomerID: cust,
+			Charges: []billingtest.Charge{{Name: "Plan", Quantity: decimal.NewFromInt(1), UnitPrice: fee, Amount: fee}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var observed sweepAttempts
+	c := srv.Client(billing.WithAttemptObserver(observed.observe))
+	n := 0
+	for _, err := range c.Invoices.All(context.Background(), &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 3}}, billing.Prefetch(4)) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n != 40 {
+		t.Fatalf("%d invoices, want 40", n)
+	}
+	attempts, requests := observed.all(), srv.Requests()
+	if len(attempts) != len(requests) || len(requests) != 14 {
+		t.Fatalf("%d attempts for %d requests, want 14 of each", len(attempts), len(requests))
+	}
+	for i, a := range attempts {
+		if a.Operation.Name != "Invoices.List" || a.Number != 1 || a.StatusCode != 200 || a.Err != nil {
+			t.Errorf("attempt %d: %+v", i, a)
+		}
 	}
 }

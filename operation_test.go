@@ -7,6 +7,7 @@ import (
 	"go/parser"
 	"go/token"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"regexp"
 	"slices"
@@ -293,6 +294,40 @@ func TestOperationFromRequestOfOtherRequests(t *testing.T) {
 	for i, r := range []*http.Request{nil, req} {
 		if op, ok := billing.OperationFromRequest(r); ok || op != (billing.Operation{}) {
 			t.Errorf("request %d: OperationFromRequest = %+v, %v; want none", i, op, ok)
+		}
+	}
+}
+
+// TestOperationFollowsRedirects checks that a redirect a read follows
+// carries the operation too.
+func TestOperationFollowsRedirects(t *testing.T) {
+	t.Parallel()
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v1/Old/7" {
+			http.Redirect(w, r, "/v1/New/7", http.StatusFound)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{}`))
+	}))
+	t.Cleanup(ts.Close)
+	rec := &operationRecorder{next: http.DefaultTransport}
+	c, err := billing.NewClient(sweepKey, billing.WithBaseURL(ts.URL), billing.WithHTTPClient(&http.Client{Transport: rec}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := &billing.Request{Method: http.MethodGet, Path: "/v1/Old/7", PathTemplate: "/v1/Old/{id}"}
+	if _, err := c.Do(context.Background(), req, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := billing.Operation{Name: "Client.Do", Method: http.MethodGet, PathTemplate: "/v1/Old/{id}"}
+	seen := rec.all()
+	if len(seen) != 2 || seen[1].path != "/v1/New/7" {
+		t.Fatalf("requests %+v, want the redirect followed", seen)
+	}
+	for i, s := range seen {
+		if !s.ok || s.op != want {
+			t.Errorf("request %d (%s): OperationFromRequest = %+v, %v; want %+v", i, s.path, s.op, s.ok, want)
 		}
 	}
 }
