@@ -48,12 +48,11 @@ func (o Operation) Route() string {
 // tracing transport's span name, a metric label. Every attempt of a call,
 // and every redirect followed within one, carries it.
 //
-// The operation travels on the request's context, and only there: the
-// SDK puts it on each outgoing request for such observers and never reads
-// it back, so nothing the SDK does depends on it (the SDK's own state
-// travels in explicit values). The context is the one a RoundTripper
-// has, since net/http gives it no other way to see what a request is
-// for; aws-sdk-go-v2 and the Google Cloud clients do the same.
+// The operation travels in the request's context: the SDK puts it there
+// on each outgoing request for such observers and never reads it back, so nothing the SDK does depends on it (the SDK's own state
+// travels in explicit values). The context is the one place a
+// RoundTripper can see what a request is for, as aws-sdk-go-v2's
+// operation name (middleware.GetOperationName) is read from it too.
 func OperationFromRequest(r *http.Request) (Operation, bool) {
 	if r == nil {
 		return Operation{}, false

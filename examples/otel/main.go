@@ -51,18 +51,23 @@ import (
 )
 
 func main() {
+	if err := runDemo(os.Stdout); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// runDemo runs the demo and prints its spans and metrics to w.
+func runDemo(w io.Writer) error {
 	d, err := newDemo()
 	if err != nil {
-		log.Fatal(err)
+		return err
 	}
 	defer d.close()
 	if err := d.run(context.Background()); err != nil {
-		log.Fatal(err)
+		return err
 	}
-	printSpans(os.Stdout, d.spans.Ended())
-	if err := printMetrics(os.Stdout, d.metrics); err != nil {
-		log.Fatal(err)
-	}
+	printSpans(w, d.spans.Ended())
+	return printMetrics(w, d.metrics)
 }
 
 // demo is the fake, a tracer provider that keeps every span in memory,
@@ -83,7 +88,9 @@ const demoKey = "sk_test_otel_example_7Q"
 // may hold it.
 const demoFilter = "PO-PRIVATE-Hopper"
 
-func newDemo() (*demo, error) {
+// newDemo starts the fake, seeded with three invoices that share a
+// purchase order number, and the providers and client; close stops them.
+func newDemo() (_ *demo, err error) {
 	d := &demo{
 		srv:   billingtest.NewServer(billingtest.WithAPIKey(demoKey)),
 		spans: tracetest.NewSpanRecorder(),
@@ -91,6 +98,11 @@ func newDemo() (*demo, error) {
 	d.tp = sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(d.spans))
 	d.metrics = sdkmetric.NewManualReader()
 	d.mp = sdkmetric.NewMeterProvider(sdkmetric.WithReader(d.metrics))
+	defer func() {
+		if err != nil {
+			d.close()
+		}
+	}()
 	observer, err := newAttemptObserver(d.mp)
 	if err != nil {
 		return nil, err

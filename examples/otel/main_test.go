@@ -171,3 +171,16 @@ func TestTracedTransportSendsTheQuery(t *testing.T) {
 		t.Error("a request the SDK did not send has an operation")
 	}
 }
+
+// TestRunDemo runs the command's whole path, printing included.
+func TestRunDemo(t *testing.T) {
+	var out bytes.Buffer
+	if err := runDemo(&out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`span "Invoices.List" (client`, `metric billing.attempts{Invoices.Get GET /v1/Invoices/{invoiceId} 503} = 1`} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output has no %q:\n%s", want, out.String())
+		}
+	}
+}
