@@ -258,7 +258,8 @@ func (s *BulkService) PreviewPriceChange(ctx context.Context, planID int64, para
 		body.PlanProductIDs = []int64{}
 	}
 	var preview BulkPriceChangePreview
-	cl := &call{method: http.MethodPost, path: "/v1/Subscribers/" + id + "/PreviewBulkPriceChange", query: q, body: &body}
+	cl := &call{op: Operation{Name: "Bulk.PreviewPriceChange", Method: http.MethodPost, PathTemplate: "/v1/Subscribers/{planId}/PreviewBulkPriceChange"},
+		method: http.MethodPost, path: "/v1/Subscribers/" + id + "/PreviewBulkPriceChange", query: q, body: &body}
 	if _, err := s.client.doJSON(ctx, cl, opts, &preview); err != nil {
 		return nil, err
 	}
@@ -296,7 +297,8 @@ func (s *BulkService) Process(ctx context.Context, jobID int64, opts ...RequestO
 		ID int64 `json:"id"`
 	}{jobID}
 	var job BulkJob
-	cl := &call{method: http.MethodPost, path: "/v1/BulkApi/Process", body: body, write: true,
+	cl := &call{op: Operation{Name: "Bulk.Process", Method: http.MethodPost, PathTemplate: "/v1/BulkApi/Process"},
+		method: http.MethodPost, path: "/v1/BulkApi/Process", body: body, write: true,
 		answer: func() error { return sameResource("bulk job", jobID, job.ID) }}
 	if _, err := s.client.doJSON(ctx, cl, opts, &job); err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package billing
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -60,7 +61,9 @@ type clientConfig struct {
 	userAgent   string
 	retry       RetryPolicy
 	logger      *slog.Logger
-	now         func() time.Time
+	// observers are called after each attempt, with the log line.
+	observers []func(context.Context, Attempt)
+	now       func() time.Time
 	// maxResponseBytes bounds a successful answer's body.
 	maxResponseBytes int64
 	// listBodies recycles the buffers list pages are read into.

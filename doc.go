@@ -68,6 +68,17 @@
 // retried only when the server surely did not act on them: after a 429, or
 // when the request never left this process. See [RetryPolicy].
 //
+// # Tracing and metrics
+//
+// Each request carries its [Operation]: the SDK method's name, e.g.
+// "Invoices.List", and its route template, e.g. "GET /v1/Invoices", which
+// a transport in the client's http.Client reads with
+// [OperationFromRequest] (a span name, a metric label). [WithAttemptObserver]
+// hands each HTTP attempt, as an [Attempt], to any metrics or tracing
+// library; the SDK depends on none. Neither holds the query string, the
+// API key or card data. The module in examples/otel traces calls with
+// OpenTelemetry.
+//
 // # Secrets
 //
 // The API key, card numbers and CVVs never appear in a log line, an error

@@ -49,6 +49,7 @@ func (s *DraftInvoicesService) PDF(ctx context.Context, draftInvoiceID int64, pa
 		return nil, err
 	}
 	cl := &call{
+		op:     Operation{Name: "DraftInvoices.PDF", Method: http.MethodGet, PathTemplate: "/v1/draftInvoices/pdf/{Id}"},
 		method: http.MethodGet, path: "/v1/draftInvoices/pdf/" + id, query: q, accept: "application/pdf, application/json",
 		read: func(resp *http.Response) error {
 			return checkContentType(resp, "application/pdf", func(mt string) bool {

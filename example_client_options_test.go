@@ -37,9 +37,10 @@ func ExampleWithRetryPolicy() {
 }
 
 // A client logs each attempt to the slog.Logger it is given, and nothing
-// without one: method, path without the query, attempt, duration and
-// status or error; failures at Warn, the rest at Debug. The handler here
-// leaves out the time and duration so that the output is stable.
+// without one: operation, method, path without the query, attempt,
+// duration and status or error; failures at Warn, the rest at Debug. The
+// handler here leaves out the time and duration so that the output is
+// stable.
 func ExampleWithLogger() {
 	srv := exampleServer()
 	defer srv.Close()
@@ -59,8 +60,8 @@ func ExampleWithLogger() {
 		log.Fatal(err)
 	}
 	// Output:
-	// level=WARN msg="billing request" method=GET path=/v1/Invoices/1020 attempt=1 status=503 retry=true
-	// level=DEBUG msg="billing request" method=GET path=/v1/Invoices/1020 attempt=2 status=200
+	// level=WARN msg="billing request" operation=Invoices.Get method=GET path=/v1/Invoices/1020 attempt=1 status=503 retry=true
+	// level=DEBUG msg="billing request" operation=Invoices.Get method=GET path=/v1/Invoices/1020 attempt=2 status=200
 }
 
 // The service sends members the API reference does not list; every

@@ -30,7 +30,8 @@ type ListInvoicesParams struct {
 // API: GET /v1/Invoices
 func (s *InvoicesService) List(ctx context.Context, params *ListInvoicesParams, opts ...RequestOption) (*Page[Invoice], error) {
 	p := orZero(params)
-	return listWith[Invoice](ctx, s.client, "/v1/Invoices", &p, p.ListOptions, p.Filter, opts)
+	op := Operation{Name: "Invoices.List", Method: http.MethodGet, PathTemplate: "/v1/Invoices"}
+	return listWith[Invoice](ctx, s.client, op, "/v1/Invoices", &p, p.ListOptions, p.Filter, opts)
 }
 
 // Pages iterates over the pages of [InvoicesService.List], from
@@ -84,7 +85,8 @@ func (s *InvoicesService) ListByCustomer(ctx context.Context, customerID int64, 
 		return nil, err
 	}
 	p := orZero(params)
-	return listWith[Invoice](ctx, s.client, "/v1/Customers/"+id+"/Invoices/", &p, p.ListOptions, p.Filter, opts)
+	op := Operation{Name: "Invoices.ListByCustomer", Method: http.MethodGet, PathTemplate: "/v1/Customers/{customerId}/Invoices/"}
+	return listWith[Invoice](ctx, s.client, op, "/v1/Customers/"+id+"/Invoices/", &p, p.ListOptions, p.Filter, opts)
 }
 
 // PagesByCustomer iterates over the pages of [InvoicesService.ListByCustomer].
@@ -142,7 +144,8 @@ func (s *InvoicesService) Get(ctx context.Context, invoiceID int64, params *GetI
 		return nil, err
 	}
 	var inv Invoice
-	cl := &call{method: http.MethodGet, path: "/v1/Invoices/" + id, query: q,
+	cl := &call{op: Operation{Name: "Invoices.Get", Method: http.MethodGet, PathTemplate: "/v1/Invoices/{invoiceId}"},
+		method: http.MethodGet, path: "/v1/Invoices/" + id, query: q,
 		answer: func() error { return sameResource("invoice", invoiceID, inv.ID) }}
 	if _, err := s.client.doJSON(ctx, cl, opts, &inv); err != nil {
 		return nil, err
@@ -198,7 +201,8 @@ func (s *InvoicesService) WriteOff(ctx context.Context, params *WriteOffParams, 
 		return nil, err
 	}
 	var inv Invoice
-	cl := &call{method: http.MethodPost, path: "/v1/invoices/writeoff", body: params, write: true,
+	cl := &call{op: Operation{Name: "Invoices.WriteOff", Method: http.MethodPost, PathTemplate: "/v1/invoices/writeoff"},
+		method: http.MethodPost, path: "/v1/invoices/writeoff", body: params, write: true,
 		answer: func() error { return sameResource("invoice", params.InvoiceID, inv.ID) }}
 	if _, err := s.client.doJSON(ctx, cl, opts, &inv); err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package billing
 import (
 	"context"
 	"iter"
+	"net/http"
 )
 
 // InvoiceSummariesService lists a customer's invoice summaries: invoices
@@ -29,7 +30,8 @@ func (s *InvoiceSummariesService) List(ctx context.Context, customerID int64, pa
 		return nil, err
 	}
 	p := orZero(params)
-	return listWith[InvoiceSummary](ctx, s.client, "/v1/customers/"+id+"/invoiceSummaries", &p, p.ListOptions, p.Filter, opts)
+	op := Operation{Name: "InvoiceSummaries.List", Method: http.MethodGet, PathTemplate: "/v1/customers/{customerId}/invoiceSummaries"}
+	return listWith[InvoiceSummary](ctx, s.client, op, "/v1/customers/"+id+"/invoiceSummaries", &p, p.ListOptions, p.Filter, opts)
 }
 
 // Pages iterates over the pages of [InvoiceSummariesService.List], from

@@ -63,8 +63,9 @@ func countOf[T, P any, PP pagedParams[P]](ctx context.Context, params PP, list f
 	})
 }
 
-// listWith checks and encodes a list endpoint's params and reads one page.
-func listWith[T any](ctx context.Context, c *Client, path string, params any, lo ListOptions, filter any, opts []RequestOption) (*Page[T], error) {
+// listWith checks and encodes a list endpoint's params and reads one page
+// of op.
+func listWith[T any](ctx context.Context, c *Client, op Operation, path string, params any, lo ListOptions, filter any, opts []RequestOption) (*Page[T], error) {
 	q, err := encodeParams(params, lo, filter)
 	if err != nil {
 		return nil, err
@@ -74,7 +75,7 @@ func listWith[T any](ctx context.Context, c *Client, path string, params any, lo
 			return nil, err
 		}
 	}
-	return listPage[T](ctx, c, path, q, lo.PageNumber, lo.PageSize, opts)
+	return listPage[T](ctx, c, op, path, q, lo.PageNumber, lo.PageSize, opts)
 }
 
 // orZero returns *p, or the zero value for a nil p, so that nil params

@@ -101,11 +101,12 @@ func WithRetryPolicy(p RetryPolicy) Option {
 	}
 }
 
-// WithLogger makes the client log each HTTP attempt to l: method, path
-// (without query), status or error, attempt number and duration. Successful
-// attempts are logged at Debug level, failed ones at Warn. Nothing else is
-// logged: no headers, no bodies, never the API key. Without this option the
-// client is silent.
+// WithLogger makes the client log each HTTP attempt to l: operation (see
+// [Operation]), method, path (without query), status or error, attempt
+// number and duration. Successful attempts are logged at Debug level,
+// failed ones at Warn. Nothing else is logged: no headers, no bodies,
+// never the API key. Without this option the client is silent. To count
+// or trace attempts rather than log them, see [WithAttemptObserver].
 func WithLogger(l *slog.Logger) Option {
 	return func(c *clientConfig) error {
 		if l == nil {

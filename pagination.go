@@ -208,9 +208,9 @@ func (p *Page[T]) NextPageNumber() int {
 type fetchFunc[T any] func(ctx context.Context, pageNumber int) (*Page[T], error)
 
 // listPage sends one GET for a list endpoint and decodes the page.
-func listPage[T any](ctx context.Context, c *Client, path string, q url.Values, pageNumber, pageSize int, opts []RequestOption) (*Page[T], error) {
+func listPage[T any](ctx context.Context, c *Client, op Operation, path string, q url.Values, pageNumber, pageSize int, opts []RequestOption) (*Page[T], error) {
 	var page *Page[T]
-	cl := &call{method: http.MethodGet, path: path, query: q, read: func(resp *http.Response) error {
+	cl := &call{op: op, method: http.MethodGet, path: path, query: q, read: func(resp *http.Response) error {
 		defer drainAndClose(resp.Body)
 		p, err := newPage[T](resp.Header, pageNumber, pageSize)
 		if err != nil {

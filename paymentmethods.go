@@ -161,6 +161,7 @@ func (s *PaymentMethodsService) ReplaceCreditCard(ctx context.Context, params *R
 		return nil, err
 	}
 	cl := &call{
+		op:     Operation{Name: "PaymentMethods.ReplaceCreditCard", Method: http.MethodPut, PathTemplate: "/v1/paymentMethods/creditCard"},
 		method: http.MethodPut, path: "/v1/paymentMethods/creditCard", body: (*replaceCardWire)(params), write: true,
 		secrets: newCallSecrets(params.CardNumber, params.CVV),
 	}
@@ -255,7 +256,8 @@ func (s *PaymentMethodsService) CreateWalletAgreement(ctx context.Context, provi
 		return nil, err
 	}
 	var pm WalletPaymentMethod
-	cl := &call{method: http.MethodPost, path: "/v1/" + string(provider), body: params, write: true}
+	cl := &call{op: Operation{Name: "PaymentMethods.CreateWalletAgreement", Method: http.MethodPost, PathTemplate: "/v1/{provider}"},
+		method: http.MethodPost, path: "/v1/" + string(provider), body: params, write: true}
 	if _, err := s.client.doJSON(ctx, cl, opts, &pm); err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -20,6 +21,14 @@ type Request struct {
 	// segment that a server could read as "." or ".." is refused (see
 	// [Client.Do]).
 	Path string
+	// PathTemplate, optional, is Path as the API reference writes it, each
+	// parameter in braces: "/v1/Customers/{customerId}" for
+	// "/v1/Customers/42". It is not sent; it names the call for tracing and
+	// metrics (see [Operation]), where the path itself would give one name
+	// per customer. It must have Path's segments, each the same as Path's
+	// (compared case-insensitively, as the service matches paths) or a
+	// parameter: a name of letters, digits and underscores in braces.
+	PathTemplate string
 	// Query holds the query parameters. A filter goes under "query", e.g.
 	// url.Values{"query": {query.Expr{...}.String()}}.
 	Query url.Values
@@ -55,7 +64,8 @@ func (c *Client) Do(ctx context.Context, req *Request, out any, opts ...RequestO
 	if err := req.validate(); err != nil {
 		return nil, err
 	}
-	cl := &call{method: req.Method, path: req.Path, query: req.Query, body: req.Body,
+	cl := &call{op: Operation{Name: "Client.Do", Method: req.Method, PathTemplate: req.PathTemplate},
+		method: req.Method, path: req.Path, query: req.Query, body: req.Body,
 		write: req.Method != http.MethodGet && !req.Idempotent}
 	cl.read = func(resp *http.Response) error {
 		if out == nil || resp.StatusCode == http.StatusNoContent {
@@ -102,8 +112,37 @@ func (r *Request) validate() error {
 			return invalid("Path", "must not hold invalid UTF-8 or control characters, got %s", quoteForError(truncateForError(r.Path)))
 		}
 	}
+	if r.PathTemplate != "" && !templateOf(r.PathTemplate, r.Path) {
+		return invalid("PathTemplate", "must be Path with some segments written as {name}, got %s for %s",
+			quoteForError(truncateForError(r.PathTemplate)), quoteForError(truncateForError(r.Path)))
+	}
 	return nil
 }
+
+// templateOf reports whether tmpl is a template of path: the same
+// segments, each equal to path's but for case, or a parameter {name}. The
+// first, v1, is never a parameter.
+func templateOf(tmpl, path string) bool {
+	ts, ps := strings.Split(tmpl, "/"), strings.Split(path, "/")
+	if len(ts) != len(ps) || !strings.HasPrefix(tmpl, "/v1/") {
+		return false
+	}
+	for i, t := range ts {
+		if i > 1 && len(t) > 2 && t[0] == '{' && t[len(t)-1] == '}' {
+			if !paramName.MatchString(t[1 : len(t)-1]) {
+				return false
+			}
+			continue
+		}
+		if strings.ContainsAny(t, "{}") || !strings.EqualFold(t, ps[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// paramName is the name of a parameter in a path template.
+var paramName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // maxUnescapes bounds how often serverSegments decodes a segment: each
 // round undoes one layer of escaping, and a segment that still decodes

@@ -18,6 +18,7 @@ import (
 	"net/url"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -91,6 +92,26 @@ type sweepEnv struct {
 	jsonLog *sweepBuffer
 	textLog *sweepBuffer
 	fakeLog *sweepBuffer
+	// attempts are what the client's attempt observer was given.
+	attempts *sweepAttempts
+}
+
+// sweepAttempts collects the Attempt values of an observer.
+type sweepAttempts struct {
+	mu   sync.Mutex
+	list []billing.Attempt
+}
+
+func (s *sweepAttempts) observe(_ context.Context, a billing.Attempt) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.list = append(s.list, a)
+}
+
+func (s *sweepAttempts) all() []billing.Attempt {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.list)
 }
 
 // newSweepEnv starts a fake seeded with a customer, invoices, a draft,
@@ -100,7 +121,7 @@ type sweepEnv struct {
 // that every request is refused with 401.
 func newSweepEnv(t *testing.T, wrongKey, echo bool) *sweepEnv {
 	t.Helper()
-	env := &sweepEnv{jsonLog: &sweepBuffer{}, textLog: &sweepBuffer{}, fakeLog: &sweepBuffer{}}
+	env := &sweepEnv{jsonLog: &sweepBuffer{}, textLog: &sweepBuffer{}, fakeLog: &sweepBuffer{}, attempts: &sweepAttempts{}}
 	fakeKey := sweepKey
 	if wrongKey {
 		fakeKey = "sk_live_OTHER_0a0b0c"
@@ -127,6 +148,7 @@ func newSweepEnv(t *testing.T, wrongKey, echo bool) *sweepEnv {
 		billing.WithBaseURL(base),
 		billing.WithHTTPClient(&http.Client{Transport: tr}),
 		billing.WithLogger(env.logger),
+		billing.WithAttemptObserver(env.attempts.observe),
 		billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: 2, MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond}),
 	)
 	if err != nil {
@@ -733,6 +755,15 @@ func runSweepCase(t *testing.T, tc sweepCase, echo bool) {
 		"response", captured, "client", env.client)
 	env.logger.Warn("sweep error", slog.Any("error", out.err))
 
+	// The attempt observer's values, printed and logged the same way.
+	attempts := env.attempts.all()
+	var observed strings.Builder
+	for i, a := range attempts {
+		sweepPrint(&observed, fmt.Sprintf("attempt[%d]", i), a)
+		sweepPrintError(&observed, a.Err)
+		env.logger.Debug("observed attempt", "attempt", a, "err", a.Err)
+	}
+
 	var fakeRequests strings.Builder
 	for i, r := range requests {
 		sweepPrint(&fakeRequests, fmt.Sprintf("request[%d]", i), r)
@@ -741,16 +772,44 @@ func runSweepCase(t *testing.T, tc sweepCase, echo bool) {
 
 	for what, text := range map[string]string{
 		"fmt output of params, results, errors, client and response": printed.String(),
-		"the client's JSON log":                    env.jsonLog.String(),
-		"the client's text log":                    env.textLog.String(),
-		"the fake's log":                           env.fakeLog.String(),
-		"the fake's request log (Server.Requests)": fakeRequests.String(),
+		"fmt output of the observer's attempts":                      observed.String(),
+		"the client's JSON log":                                      env.jsonLog.String(),
+		"the client's text log":                                      env.textLog.String(),
+		"the fake's log":                                             env.fakeLog.String(),
+		"the fake's request log (Server.Requests)":                   fakeRequests.String(),
 	} {
 		for _, leak := range sweepLeaks(text) {
 			t.Errorf("%s leaks %s", what, leak)
 		}
 	}
 	sweepCheckLogs(t, tc, env, requests, faultStatus)
+	sweepCheckAttempts(t, attempts, requests, observed.String())
+}
+
+// sweepCheckAttempts checks that the observer saw one attempt per request
+// the fake got, with its status, numbered from 1, and that nothing it was
+// given holds a filter's value (the query string).
+func sweepCheckAttempts(t *testing.T, attempts []billing.Attempt, requests []billingtest.Request, printed string) {
+	t.Helper()
+	if len(attempts) != len(requests) {
+		t.Fatalf("the observer saw %d attempts for %d requests", len(attempts), len(requests))
+	}
+	for i, a := range attempts {
+		if a.StatusCode != requests[i].Status {
+			t.Errorf("attempt %d: status %d, the fake answered %d", i, a.StatusCode, requests[i].Status)
+		}
+		if a.Number < 1 || a.Operation.Name == "" || a.Operation.Method != requests[i].Method {
+			t.Errorf("attempt %d: %+v for %s %s", i, a, requests[i].Method, requests[i].Path)
+		}
+		if (a.Err == nil) != (a.StatusCode >= 200 && a.StatusCode <= 299) {
+			t.Errorf("attempt %d: status %d with error %v", i, a.StatusCode, a.Err)
+		}
+		for _, v := range requests[i].Query["query"] {
+			if strings.Contains(printed, v) {
+				t.Errorf("attempt %d: the observer's values hold the filter %q", i, v)
+			}
+		}
+	}
 }
 
 // sweepCheckOutcome checks that the case went as its mode says.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
+	"net/http"
 	"reflect"
 
 	"github.com/billingapi/billing-go/internal/jsonwire"
@@ -122,7 +123,8 @@ func (s *SubscriptionItemsService) List(ctx context.Context, subscriptionProduct
 		return nil, err
 	}
 	p := orZero(params)
-	return listWith[SubscriptionProductItem](ctx, s.client, "/v1/subscriptionProducts/"+id+"/items", &p, p.ListOptions, p.Filter, opts)
+	op := Operation{Name: "SubscriptionItems.List", Method: http.MethodGet, PathTemplate: "/v1/subscriptionProducts/{subscriptionProductId}/items"}
+	return listWith[SubscriptionProductItem](ctx, s.client, op, "/v1/subscriptionProducts/"+id+"/items", &p, p.ListOptions, p.Filter, opts)
 }
 
 // Pages iterates over the pages of [SubscriptionItemsService.List], from

@@ -72,7 +72,8 @@ func (s *SalesTrackingCodesService) Create(ctx context.Context, params *CreateSa
 		return nil, err
 	}
 	var code SalesTrackingCode
-	cl := &call{method: http.MethodPost, path: "/v1/salesTrackingCodes", body: params, write: true}
+	cl := &call{op: Operation{Name: "SalesTrackingCodes.Create", Method: http.MethodPost, PathTemplate: "/v1/salesTrackingCodes"},
+		method: http.MethodPost, path: "/v1/salesTrackingCodes", body: params, write: true}
 	if _, err := s.client.doJSON(ctx, cl, opts, &code); err != nil {
 		return nil, err
 	}

@@ -56,6 +56,10 @@ type call struct {
 	// final *DecodeError.
 	answer func() error
 
+	// op names the call for observers: the log line, [Attempt] and
+	// [OperationFromRequest].
+	op Operation
+
 	policy  RetryPolicy
 	capture *Response
 	attempt attempt
@@ -108,7 +112,8 @@ func (c *Client) newRequest(ctx context.Context, cl *call, extra http.Header) (*
 	// WroteHeaders tells a write that may have reached the server from one
 	// that surely did not.
 	trace := &httptrace.ClientTrace{WroteHeaders: func() { cl.attempt.wroteHeaders.Store(true) }}
-	req, err := retryablehttp.NewRequestWithContext(httptrace.WithClientTrace(ctx, trace), cl.method, c.endpoint(cl.path, cl.query), body)
+	ctx = withOperation(httptrace.WithClientTrace(ctx, trace), cl.op) // for observers; never read back
+	req, err := retryablehttp.NewRequestWithContext(ctx, cl.method, c.endpoint(cl.path, cl.query), body)
 	if err != nil {
 		return nil, fmt.Errorf("billing: %s %s: %w: %w", cl.method, cl.path, ErrInvalidParams, err)
 	}
@@ -190,7 +195,7 @@ func (c *Client) checkRetry(cl *call) retryablehttp.CheckRetry {
 		if resp != nil && cl.capture != nil {
 			*cl.capture = Response{StatusCode: resp.StatusCode, Header: resp.Header, RateLimit: parseRateLimit(resp.Header, now)}
 		}
-		c.logAttempt(ctx, cl, resp, err, retry)
+		c.endAttempt(ctx, cl, resp, err, retry)
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return false, ctxErr
 		}
@@ -399,17 +404,21 @@ func (e *contentTypeError) Error() string {
 	return "expected " + e.want + ", got content type " + quoteForError(e.got)
 }
 
-func (c *Client) logAttempt(ctx context.Context, cl *call, resp *http.Response, err error, retry bool) {
+// logAttempt writes the attempt's log line, from the Attempt that
+// observers get (endAttempt); err is the attempt's failure as
+// go-retryablehttp saw it, logged as before observers existed.
+func (c *Client) logAttempt(ctx context.Context, cl *call, a Attempt, err error) {
 	level := slog.LevelDebug
 	attrs := []slog.Attr{
+		slog.String("operation", a.Operation.Name),
 		slog.String("method", cl.method),
 		slog.String("path", cl.path),
-		slog.Int("attempt", cl.attempt.number),
-		slog.Duration("duration", time.Since(cl.attempt.started)),
+		slog.Int("attempt", a.Number),
+		slog.Duration("duration", a.Duration),
 	}
-	if resp != nil {
-		attrs = append(attrs, slog.Int("status", resp.StatusCode))
-		if resp.StatusCode >= 400 {
+	if a.StatusCode != 0 {
+		attrs = append(attrs, slog.Int("status", a.StatusCode))
+		if a.StatusCode >= 400 {
 			level = slog.LevelWarn
 		}
 	}
@@ -417,7 +426,7 @@ func (c *Client) logAttempt(ctx context.Context, cl *call, resp *http.Response, 
 		level = slog.LevelWarn
 		attrs = append(attrs, slog.String("error", c.scrub(cl, innermostMessage(err))))
 	}
-	if retry {
+	if a.Retry {
 		attrs = append(attrs, slog.Bool("retry", true))
 	}
 	c.cfg.logger.LogAttrs(ctx, level, "billing request", attrs...)
