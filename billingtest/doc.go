@@ -115,11 +115,16 @@
 // Every request needs "Authorization: Basic <key>" with the fake's key
 // ([DefaultAPIKey] unless [WithAPIKey]), compared in constant time. A
 // missing or wrong key is 401; a header not of that form is 400. Requests
-// are counted per key in minute and day windows ([WithRateLimit]); every
+// are counted per key in minute and day windows, by default
+// [DefaultRateLimitPerMinute] and [DefaultRateLimitPerDay]; every
 // answer carries X-Rate-Limit-{Limit,Remaining,Reset}-{Minute,Day}, Reset in
 // seconds until the window ends, and a request beyond a limit gets 429 with
 // Retry-After. The draft-invoice PDF has its own per-minute limit
-// ([WithPDFRateLimit]).
+// ([WithPDFRateLimit]). [WithRateLimit] sets the limits as a test needs
+// them, low to test throttling or 0 to turn a window off (it then sends no
+// headers), e.g. WithRateLimit(0, 0) for a load test of a job that makes
+// more requests than the defaults allow; cmd/billing-fake has the flags
+// -rate-limit-minute, -rate-limit-day and -pdf-rate-limit-minute.
 //
 // # Lists
 //
