@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"github.com/billingapi/billing-go/internal/jsonwire"
 	"io"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 )
@@ -73,8 +75,34 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 // controlDone answers a control request that has nothing to return.
 func controlDone(w http.ResponseWriter) { w.WriteHeader(http.StatusNoContent) }
 
-func (s *Server) controlDumpState(w http.ResponseWriter, _ *http.Request) {
+// controlDumpState answers the whole state, or with ?kind= the kinds of
+// entity named (repeated or comma-separated: kind=invoices,customers),
+// each a key of the fixtures document in any case; an unknown kind is 400.
+func (s *Server) controlDumpState(w http.ResponseWriter, r *http.Request) {
+	var names []string
+	q := parseRawQuery(r.URL.RawQuery)
+	for _, key := range slices.Sorted(maps.Keys(q)) { // sorted: the first unknown kind named is always the same
+		if !strings.EqualFold(key, "kind") {
+			continue
+		}
+		for _, v := range q[key] {
+			names = append(names, strings.Split(v, ",")...)
+		}
+	}
 	var buf bytes.Buffer
+	if names != nil {
+		kinds, err := parseFixtureKinds(names)
+		if err != nil {
+			s.writeError(w, http.StatusBadRequest, errorKeyAPI, err.Error())
+			return
+		}
+		if err := s.dumpFixtureKinds(&buf, kinds); err != nil {
+			s.writeError(w, http.StatusInternalServerError, errorKeyAPI, err.Error())
+			return
+		}
+		s.writeRawJSON(w, http.StatusOK, buf.Bytes())
+		return
+	}
 	if err := s.DumpFixtures(&buf); err != nil {
 		s.writeError(w, http.StatusInternalServerError, errorKeyAPI, err.Error())
 		return

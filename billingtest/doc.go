@@ -187,6 +187,7 @@
 // without regard to case or a trailing slash.
 //
 //	GET    /_fake/state     the whole state as a fixtures document (Server.DumpFixtures)
+//	GET    /_fake/state?kind=invoices  only the kinds named (see below)
 //	PUT    /_fake/state     replace the state with a fixtures document (Server.ReplaceFixtures)
 //	POST   /_fake/fixtures  add a fixtures document's entities (Server.LoadFixtures)
 //	POST   /_fake/reset     back to the seed: data, events, requests, faults (Server.Reset)
@@ -197,6 +198,14 @@
 //	GET    /_fake/routes    [{"name","route"}]: the routes faults take
 //	POST   /_fake/faults    {"route","times","status","retryAfterSeconds","delayMilliseconds","drop","truncate"} (Server.InjectFault)
 //	DELETE /_fake/faults    remove pending faults (Server.ClearFaults)
+//
+// ?kind= names one or more kinds of entity, repeated or separated by
+// commas, each a key of the fixtures document in any case: customers,
+// trackingCodeCategoryNames, salesTrackingCodes, subscriptions, invoices,
+// draftInvoices, creditCards, walletMethods, subscriptionProductItems,
+// bulkJobs. The answer is a fixtures document holding those keys only,
+// each present even when empty, so that a test reads the cards without
+// the megabytes of a thousand invoices; an unknown or empty kind is 400.
 //
 // A fault's route is a name from /_fake/routes (Invoices.WriteOff) or a
 // [Route] value (POST /v1/invoices/writeoff); drop is "", "beforeApply"
@@ -215,7 +224,7 @@
 // and to check what a write changed and which events it sent:
 //
 //	curl -s -H "$KEY" -X PUT "$URL/v1/paymentMethods/creditCard" -d @card.json
-//	curl -s -H "$KEY" "$URL/_fake/state" | jq '.creditCards'
+//	curl -s -H "$KEY" "$URL/_fake/state?kind=creditCards" | jq '.creditCards'
 //	curl -s -H "$KEY" "$URL/_fake/events"
 //	curl -s -H "$KEY" -X POST "$URL/_fake/faults" -d '{"route":"Invoices.WriteOff","status":503,"retryAfterSeconds":1}'
 //	curl -s -H "$KEY" -X POST "$URL/_fake/reset"
