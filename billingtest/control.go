@@ -42,6 +42,8 @@ var controlEndpoints = []controlEndpoint{
 	{http.MethodGet, "requests", (*Server).controlRequests},
 	{http.MethodDelete, "requests", func(s *Server, w http.ResponseWriter, _ *http.Request) { s.ClearRequests(); controlDone(w) }},
 	{http.MethodGet, "routes", (*Server).controlRoutes},
+	{http.MethodPost, "routes", (*Server).controlAddRoute},
+	{http.MethodDelete, "routes", func(s *Server, w http.ResponseWriter, _ *http.Request) { s.ClearRoutes(); controlDone(w) }},
 	{http.MethodPost, "faults", (*Server).controlInjectFault},
 	{http.MethodDelete, "faults", func(s *Server, w http.ResponseWriter, _ *http.Request) { s.ClearFaults(); controlDone(w) }},
 }
@@ -187,9 +189,13 @@ type routeJSON struct {
 }
 
 func (s *Server) controlRoutes(w http.ResponseWriter, _ *http.Request) {
-	out := make([]routeJSON, len(routeTable))
-	for i, rt := range routeTable {
-		out[i] = routeJSON{Name: rt.name, Route: rt.route}
+	custom := s.custom.list()
+	out := make([]routeJSON, 0, len(routeTable)+len(custom))
+	for _, rt := range routeTable {
+		out = append(out, routeJSON{Name: rt.name, Route: rt.route})
+	}
+	for _, rt := range custom {
+		out = append(out, routeJSON{Name: rt.name, Route: rt.route})
 	}
 	s.writeJSON(w, http.StatusOK, out)
 }
@@ -215,7 +221,7 @@ func (s *Server) controlInjectFault(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, http.StatusBadRequest, errorKeyAPI, err.Error())
 		return
 	}
-	spec, ok := lookupRoute(fj.Route)
+	spec, ok := s.lookupRoute(fj.Route)
 	if !ok {
 		s.writeError(w, http.StatusBadRequest, errorKeyAPI, "route "+quote(fj.Route)+" is not a route of the fake; GET /_fake/routes lists them")
 		return

@@ -90,7 +90,8 @@
 // [WithRequestLogBytes] bytes; [Server.Events] the automated
 // communications the writes would have sent; [Server.ClearRequests] and
 // [Server.ClearEvents] forget them. [Server.ReplaceFixtures] replaces the whole state and
-// [Server.Reset] goes back to the seeding options' data.
+// [Server.Reset] goes back to the seeding options' data (keeping the
+// routes added with [Server.HandleFunc]).
 //
 // # Changing data under a client
 //
@@ -178,6 +179,19 @@
 // recovery. [Server.Close] ends delays in progress at once (503), so
 // that shutting down never waits for one.
 //
+// # Endpoints the SDK does not wrap
+//
+// Code that calls the rest of the service through billing.Client.Do is
+// tested on the fake by adding the routes it calls: [Server.HandleFunc]
+// serves a method and path pattern (/v1/Customers/{customerId}/Payments)
+// with a handler, and POST /_fake/routes does the same with a canned
+// answer for tests in other languages. An added route is served as the
+// fake's own are: its path matches in any case, with or without a
+// trailing slash; the Host and key are checked, the request is logged
+// (card fields redacted on the card route's path), throttled, and takes
+// the faults injected on the [Route] HandleFunc returns. Any other path
+// is 404, as before.
+//
 // # Control API
 //
 // Tests in other languages, which run the fake as the cmd/billing-fake
@@ -195,7 +209,9 @@
 //	DELETE /_fake/events    forget them (Server.ClearEvents)
 //	GET    /_fake/requests  [{"method","path","query","header","authorized","body","status","time"}] (Server.Requests)
 //	DELETE /_fake/requests  forget them (Server.ClearRequests)
-//	GET    /_fake/routes    [{"name","route"}]: the routes faults take
+//	GET    /_fake/routes    [{"name","route"}]: the routes faults take, added ones included
+//	POST   /_fake/routes    {"method","path","status","header","body"}: add a route with a canned answer (Server.HandleFunc)
+//	DELETE /_fake/routes    remove the added routes (Server.ClearRoutes)
 //	POST   /_fake/faults    {"route","times","status","retryAfterSeconds","delayMilliseconds","drop","truncate"} (Server.InjectFault)
 //	DELETE /_fake/faults    remove pending faults (Server.ClearFaults)
 //
@@ -206,6 +222,13 @@
 // bulkJobs. The answer is a fixtures document holding those keys only,
 // each present even when empty, so that a test reads the cards without
 // the megabytes of a thousand invoices; an unknown or empty kind is 400.
+//
+// An added route's path is a pattern as HandleFunc takes it, {name} for
+// a segment that varies; status defaults to 200; header holds names and
+// values sent as spelled; body is any JSON value, sent as given
+// (application/json), or absent for none. Adding a route for the same
+// method and path again replaces its answer. It answers 201 with the
+// route's {"name","route"}, which /_fake/faults takes.
 //
 // A fault's route is a name from /_fake/routes (Invoices.WriteOff) or a
 // [Route] value (POST /v1/invoices/writeoff); drop is "", "beforeApply"
@@ -228,6 +251,11 @@
 //	curl -s -H "$KEY" "$URL/_fake/events"
 //	curl -s -H "$KEY" -X POST "$URL/_fake/faults" -d '{"route":"Invoices.WriteOff","status":503,"retryAfterSeconds":1}'
 //	curl -s -H "$KEY" -X POST "$URL/_fake/reset"
+//
+// and to answer an endpoint the SDK does not wrap, then make it fail once:
+//
+//	curl -s -H "$KEY" -X POST "$URL/_fake/routes" -d '{"method":"GET","path":"/v1/Customers/{id}/Payments","body":[{"amount":9.99}]}'
+//	curl -s -H "$KEY" -X POST "$URL/_fake/faults" -d '{"route":"GET /v1/Customers/{id}/Payments","status":503}'
 //
 // The same fake runs as a program: cmd/billing-fake, whose
 // -dump-fixtures flag writes generated data as a fixtures file to start
