@@ -15,6 +15,10 @@ import (
 // redacted), faults and throttling all apply, and paths match as the
 // service matches them.
 
+// maxCustomRoutes bounds how many routes can be added, so that a client
+// of the control API cannot make every request's matching slow.
+const maxCustomRoutes = 1000
+
 // maxCustomRouteSegments bounds a custom route's path, so that route
 // specificity fits in matchSegments' mask.
 const maxCustomRouteSegments = 32
@@ -58,7 +62,7 @@ func (c *customRoutes) list() []*routeSpec {
 // A route the fake serves already, for the same method and path shape,
 // cannot be replaced; nor can the control API's /_fake/ paths be taken.
 // Adding a route for the same method and path as an added one replaces
-// its handler and keeps its Route. Added routes stay until
+// its handler and keeps its Route; at most 1,000 routes can be added. Added routes stay until
 // [Server.ClearRoutes]; [Server.Reset] keeps them.
 func (s *Server) HandleFunc(method, pattern string, h http.HandlerFunc) (Route, error) {
 	route, err := s.addRoute(method, pattern, h)
@@ -92,6 +96,9 @@ func (s *Server) addRoute(method, pattern string, h http.HandlerFunc) (Route, er
 		spec.route, spec.name = routes[i].route, routes[i].name
 		routes[i] = spec
 	} else {
+		if len(routes) >= maxCustomRoutes {
+			return "", fmt.Errorf("%s: %d routes are added already, the most the fake takes", spec.route, maxCustomRoutes)
+		}
 		routes = append(routes, spec)
 	}
 	c.routes = routes

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -228,4 +229,22 @@ func TestClearRoutes(t *testing.T) {
 	// Added again, the route has no fault left from before.
 	addPaymentsRoute(t, srv)
 	ccWant(t, "added again", ccDo(t, srv, http.MethodGet, "/v1/Customers/1/Payments", ""), http.StatusOK)
+}
+
+func TestHandleFuncBoundsTheRoutes(t *testing.T) {
+	t.Parallel()
+	srv := ccServer(t)
+	ok := func(http.ResponseWriter, *http.Request) {}
+	for i := range maxCustomRoutes {
+		if _, err := srv.HandleFunc(http.MethodGet, "/v1/r/"+strconv.Itoa(i), ok); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := srv.HandleFunc(http.MethodGet, "/v1/r/one-more", ok); err == nil || !strings.Contains(err.Error(), "1000 routes are added already") {
+		t.Errorf("route %d: %v", maxCustomRoutes+1, err)
+	}
+	// Replacing one is still possible.
+	if _, err := srv.HandleFunc(http.MethodGet, "/v1/r/0", ok); err != nil {
+		t.Errorf("replacing at the bound: %v", err)
+	}
 }
