@@ -98,8 +98,10 @@
 // A live account changes while clients page through it. Tests make those
 // changes from Go, between two yields of the loop under test, so that they
 // are deterministic: [Server.DeleteInvoice], [Server.UpdateInvoice] (any
-// field but the id and customer; modifiedTimestamp follows the clock) and
-// [Server.WriteOffInvoice], besides the Add methods and the API's own
+// field but the id and customer; modifiedTimestamp follows the clock; a
+// change to payments, credit notes or the amount re-derives the balance
+// and payment schedules as the service keeps them, and nil schedules
+// mean one instalment, as in AddInvoice) and [Server.WriteOffInvoice], besides the Add methods and the API's own
 // writes. Sorting on a date compares the full timestamp and breaks ties by
 // id, and a range bound is a whole second or date, lower inclusive: what
 // stable iteration (billing.Stable) relies on.
