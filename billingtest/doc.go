@@ -60,7 +60,9 @@
 // deterministic generator of realistic data at scale ([Server.Generate],
 // [WithGenerated]): 100,000 invoices take well under a second. The clock is
 // injectable ([WithClock]); invoice statuses and throttling windows follow
-// it.
+// it. Every Add method takes the fake's own type of the entity
+// ([Customer], [Invoice], [SalesTrackingCode], [SubscriptionProductItem],
+// ...), with times as time.Time and no field the fake would ignore.
 //
 // What the fake accepts it can serve, and dump as fixtures that load
 // back: the Add methods, [Server.UpdateInvoice] and fixtures refuse, with
@@ -101,10 +103,11 @@
 // field but the id and customer; modifiedTimestamp follows the clock; a
 // change to payments, credit notes or the amount re-derives the balance
 // and payment schedules as the service keeps them, and nil schedules
-// mean one instalment, as in AddInvoice) and [Server.WriteOffInvoice], besides the Add methods and the API's own
-// writes. Sorting on a date compares the full timestamp and breaks ties by
-// id, and a range bound is a whole second or date, lower inclusive: what
-// stable iteration (billing.Stable) relies on.
+// mean one instalment, as in AddInvoice) and [Server.WriteOffInvoice],
+// besides the Add methods and the API's own writes. Sorting on a date
+// compares the full timestamp and breaks ties by id, and a range bound is
+// a whole second or date, lower inclusive: what stable iteration
+// (billing.Stable) relies on.
 //
 // # Authentication and throttling
 //
