@@ -62,8 +62,9 @@ func (c *customRoutes) list() []*routeSpec {
 // A route the fake serves already, for the same method and path shape,
 // cannot be replaced; nor can the control API's /_fake/ paths be taken.
 // Adding a route for the same method and path as an added one replaces
-// its handler and keeps its Route; at most 1,000 routes can be added. Added routes stay until
-// [Server.ClearRoutes]; [Server.Reset] keeps them.
+// its handler and keeps its Route; at most 1,000 routes can be added.
+// Added routes stay until [Server.ClearRoutes]; [Server.Reset] keeps
+// them.
 func (s *Server) HandleFunc(method, pattern string, h http.HandlerFunc) (Route, error) {
 	route, err := s.addRoute(method, pattern, h)
 	if err != nil {

@@ -82,6 +82,19 @@ func TestHandleFuncServesClientDo(t *testing.T) {
 		t.Errorf("wrong key: %v, want a 401 APIError", err)
 	}
 
+	// The Host check comes first: a name that is not the fake's is 400.
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/v1/Customers/42/Payments", nil)
+	req.Host = "rebound.example"
+	req.Header.Set("Authorization", "Basic "+srv.APIKey())
+	hostResp, err := srv.ts.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hostResp.Body.Close()
+	if hostResp.StatusCode != http.StatusBadRequest {
+		t.Errorf("foreign Host: %d, want 400", hostResp.StatusCode)
+	}
+
 	// A fault on the route: two 503s, retried, then the answer.
 	srv.ClearRequests()
 	if err := srv.InjectFault(route, Fault{Status: http.StatusServiceUnavailable, Times: 2}); err != nil {
