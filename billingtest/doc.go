@@ -62,7 +62,7 @@
 // injectable ([WithClock]); invoice statuses and throttling windows follow
 // it. Every Add method takes the fake's own type of the entity
 // ([Customer], [Invoice], [SalesTrackingCode], [SubscriptionProductItem],
-// ...), with times as time.Time and no field the fake would ignore.
+// ...), never an SDK resource, with times as time.Time.
 //
 // What the fake accepts it can serve, and dump as fixtures that load
 // back: the Add methods, [Server.UpdateInvoice] and fixtures refuse, with
