@@ -19,7 +19,7 @@ func ExampleSubscriptionItemsService_List() {
 	defer srv.Close()
 	const product = 202 // a subscription product id
 	for i, ref := range []billing.ItemReference{{Value: "SIM-0001"}, {Value: "4711", IsNumber: true}, {Value: "SIM-0003"}} {
-		item := billing.SubscriptionProductItem{ID: int64(60 + i), SubscriptionProductID: product, Name: fmt.Sprintf("SIM card %d", i+1), Reference: ref}
+		item := billingtest.SubscriptionProductItem{ID: int64(60 + i), SubscriptionProductID: product, Name: fmt.Sprintf("SIM card %d", i+1), Reference: ref}
 		if i == 2 {
 			item.Status = billing.ItemStatusDeleted
 		}

@@ -76,7 +76,7 @@ func leakServer(t *testing.T) (*billingtest.Server, leakFixture) {
 	s, _ := srv.Subscription(sub)
 	f.product = s.Products[0].ID
 	for i := range leakItems {
-		must(srv.AddSubscriptionProductItem(billing.SubscriptionProductItem{SubscriptionProductID: f.product, Name: fmt.Sprintf("item %d", i)}))
+		must(srv.AddSubscriptionProductItem(billingtest.SubscriptionProductItem{SubscriptionProductID: f.product, Name: fmt.Sprintf("item %d", i)}))
 	}
 	if firstErr != nil {
 		t.Fatal(firstErr)

@@ -217,7 +217,7 @@ func sweepSeed(t *testing.T, srv *billingtest.Server) sweepFixture {
 	s, _ := srv.Subscription(sub)
 	fx.product = s.Products[0].ID
 	for _, name := range []string{"Seat A", "Seat B"} {
-		must(srv.AddSubscriptionProductItem(billing.SubscriptionProductItem{
+		must(srv.AddSubscriptionProductItem(billingtest.SubscriptionProductItem{
 			SubscriptionProductID: fx.product, SubscriptionID: sub, CustomerID: fx.customer, ProductID: 79,
 			Name: name, Description: "A seat", Reference: billing.ItemReference{Value: "R-" + name[5:]},
 		}))
@@ -252,7 +252,7 @@ func sweepSeed(t *testing.T, srv *billingtest.Server) sweepFixture {
 	fx.unvalidatedJob = must(srv.AddBulkJob(billingtest.BulkJob{Type: "PriceChange"}))
 	fx.processedJob = must(srv.AddBulkJob(billingtest.BulkJob{Type: "PriceChange", Validated: true, Processed: true}))
 	fx.existingCodeType, fx.existingCode = billing.TrackingCodeType2, "EXISTING"
-	must(srv.AddSalesTrackingCode(billing.SalesTrackingCode{Type: fx.existingCodeType, Code: fx.existingCode, Name: "Existing"}))
+	must(srv.AddSalesTrackingCode(billingtest.SalesTrackingCode{Type: fx.existingCodeType, Code: fx.existingCode, Name: "Existing"}))
 	fx.unknownCustomer, fx.unknownInvoice, fx.unknownDraft, fx.unknownCard = 60001, 60002, 60003, 60004
 	fx.unknownPlan, fx.unknownProduct, fx.unknownJb = 60005, 60006, 60007
 	return fx

@@ -344,9 +344,9 @@ func TestStableOnEveryEndpoint(t *testing.T) {
 	var items []int64
 	for s, n := range stableSeconds {
 		for k := range n {
-			id, err := srv.AddSubscriptionProductItem(billing.SubscriptionProductItem{
+			id, err := srv.AddSubscriptionProductItem(billingtest.SubscriptionProductItem{
 				SubscriptionProductID: product, Name: fmt.Sprint("item ", s, k),
-				CreatedDate: billing.NewTimestamp(stableBase.Add(time.Duration(s)*time.Second + time.Duration(k%3)*time.Millisecond)),
+				CreatedDate: stableBase.Add(time.Duration(s)*time.Second + time.Duration(k%3)*time.Millisecond),
 			})
 			if err != nil {
 				t.Fatal(err)

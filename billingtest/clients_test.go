@@ -86,7 +86,10 @@ func ccDo(t *testing.T, srv *Server, method, pathAndQuery, body string) ccResp {
 	if body != "" {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	resp, err := http.DefaultClient.Do(req)
+	// The server's own client: httptest.Server.Close closes the idle
+	// connections of http.DefaultTransport, which would break a request
+	// of a parallel test on a reused connection.
+	resp, err := srv.ts.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

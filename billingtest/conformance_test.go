@@ -207,15 +207,15 @@ func seedWorld(t *testing.T, opts ...billingtest.Option) *ctWorld {
 	w.adaInvoices = []int64{w.invDue, w.invOverdue, w.invPaid, w.invVoid}
 	w.allInvoices = []int64{w.invDue, w.invOverdue, w.invPaid, w.invVoid, w.invBob}
 
-	w.itemActive = m(srv.AddSubscriptionProductItem(billing.SubscriptionProductItem{
+	w.itemActive = m(srv.AddSubscriptionProductItem(billingtest.SubscriptionProductItem{
 		SubscriptionProductID: w.sp1, SubscriptionID: w.sub1, CustomerID: w.ada, ProductID: 901, Name: "Serial A", Description: "first unit",
 		Reference: billing.ItemReference{Value: "A-1"}, Status: billing.ItemStatusActive,
-		CreatedDate: billing.NewTimestamp(day(2024, 2, 1)), ModifiedDate: billing.NewTimestamp(day(2024, 3, 1)),
+		CreatedDate: day(2024, 2, 1), ModifiedDate: day(2024, 3, 1),
 	}))
-	w.itemDeleted = m(srv.AddSubscriptionProductItem(billing.SubscriptionProductItem{
+	w.itemDeleted = m(srv.AddSubscriptionProductItem(billingtest.SubscriptionProductItem{
 		SubscriptionProductID: w.sp1, SubscriptionID: w.sub1, CustomerID: w.ada, ProductID: 901, Name: "Serial B", Description: "second unit",
 		Reference: billing.ItemReference{Value: "12345678901234567890", IsNumber: true}, Status: billing.ItemStatusDeleted,
-		CreatedDate: billing.NewTimestamp(day(2024, 2, 2)),
+		CreatedDate: day(2024, 2, 2),
 	}))
 
 	w.draft = m(srv.AddDraftInvoice(billingtest.DraftInvoice{CustomerID: w.ada, Created: day(2024, 6, 14), Lines: []billingtest.DraftLine{

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"github.com/billingapi/billing-go/internal/jsonwire"
 	"io"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 )
@@ -40,6 +42,8 @@ var controlEndpoints = []controlEndpoint{
 	{http.MethodGet, "requests", (*Server).controlRequests},
 	{http.MethodDelete, "requests", func(s *Server, w http.ResponseWriter, _ *http.Request) { s.ClearRequests(); controlDone(w) }},
 	{http.MethodGet, "routes", (*Server).controlRoutes},
+	{http.MethodPost, "routes", (*Server).controlAddRoute},
+	{http.MethodDelete, "routes", func(s *Server, w http.ResponseWriter, _ *http.Request) { s.ClearRoutes(); controlDone(w) }},
 	{http.MethodPost, "faults", (*Server).controlInjectFault},
 	{http.MethodDelete, "faults", func(s *Server, w http.ResponseWriter, _ *http.Request) { s.ClearFaults(); controlDone(w) }},
 }
@@ -73,8 +77,34 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 // controlDone answers a control request that has nothing to return.
 func controlDone(w http.ResponseWriter) { w.WriteHeader(http.StatusNoContent) }
 
-func (s *Server) controlDumpState(w http.ResponseWriter, _ *http.Request) {
+// controlDumpState answers the whole state, or with ?kind= the kinds of
+// entity named (repeated or comma-separated: kind=invoices,customers),
+// each a key of the fixtures document in any case; an unknown kind is 400.
+func (s *Server) controlDumpState(w http.ResponseWriter, r *http.Request) {
+	var names []string
+	q := parseRawQuery(r.URL.RawQuery)
+	for _, key := range slices.Sorted(maps.Keys(q)) { // sorted: the first unknown kind named is always the same
+		if !strings.EqualFold(key, "kind") {
+			continue
+		}
+		for _, v := range q[key] {
+			names = append(names, strings.Split(v, ",")...)
+		}
+	}
 	var buf bytes.Buffer
+	if names != nil {
+		kinds, err := parseFixtureKinds(names)
+		if err != nil {
+			s.writeError(w, http.StatusBadRequest, errorKeyAPI, err.Error())
+			return
+		}
+		if err := s.dumpFixtureKinds(&buf, kinds); err != nil {
+			s.writeError(w, http.StatusInternalServerError, errorKeyAPI, err.Error())
+			return
+		}
+		s.writeRawJSON(w, http.StatusOK, buf.Bytes())
+		return
+	}
 	if err := s.DumpFixtures(&buf); err != nil {
 		s.writeError(w, http.StatusInternalServerError, errorKeyAPI, err.Error())
 		return
@@ -159,9 +189,13 @@ type routeJSON struct {
 }
 
 func (s *Server) controlRoutes(w http.ResponseWriter, _ *http.Request) {
-	out := make([]routeJSON, len(routeTable))
-	for i, rt := range routeTable {
-		out[i] = routeJSON{Name: rt.name, Route: rt.route}
+	custom := s.custom.list()
+	out := make([]routeJSON, 0, len(routeTable)+len(custom))
+	for _, rt := range routeTable {
+		out = append(out, routeJSON{Name: rt.name, Route: rt.route})
+	}
+	for _, rt := range custom {
+		out = append(out, routeJSON{Name: rt.name, Route: rt.route})
 	}
 	s.writeJSON(w, http.StatusOK, out)
 }
@@ -187,7 +221,7 @@ func (s *Server) controlInjectFault(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, http.StatusBadRequest, errorKeyAPI, err.Error())
 		return
 	}
-	spec, ok := lookupRoute(fj.Route)
+	spec, ok := s.lookupRoute(fj.Route)
 	if !ok {
 		s.writeError(w, http.StatusBadRequest, errorKeyAPI, "route "+quote(fj.Route)+" is not a route of the fake; GET /_fake/routes lists them")
 		return

@@ -60,7 +60,9 @@
 // deterministic generator of realistic data at scale ([Server.Generate],
 // [WithGenerated]): 100,000 invoices take well under a second. The clock is
 // injectable ([WithClock]); invoice statuses and throttling windows follow
-// it.
+// it. Every Add method takes the fake's own type of the entity
+// ([Customer], [Invoice], [SalesTrackingCode], [SubscriptionProductItem],
+// ...), never an SDK resource, with times as time.Time.
 //
 // What the fake accepts it can serve, and dump as fixtures that load
 // back: the Add methods, [Server.UpdateInvoice] and fixtures refuse, with
@@ -90,18 +92,22 @@
 // [WithRequestLogBytes] bytes; [Server.Events] the automated
 // communications the writes would have sent; [Server.ClearRequests] and
 // [Server.ClearEvents] forget them. [Server.ReplaceFixtures] replaces the whole state and
-// [Server.Reset] goes back to the seeding options' data.
+// [Server.Reset] goes back to the seeding options' data (keeping the
+// routes added with [Server.HandleFunc]).
 //
 // # Changing data under a client
 //
 // A live account changes while clients page through it. Tests make those
 // changes from Go, between two yields of the loop under test, so that they
 // are deterministic: [Server.DeleteInvoice], [Server.UpdateInvoice] (any
-// field but the id and customer; modifiedTimestamp follows the clock) and
-// [Server.WriteOffInvoice], besides the Add methods and the API's own
-// writes. Sorting on a date compares the full timestamp and breaks ties by
-// id, and a range bound is a whole second or date, lower inclusive: what
-// stable iteration (billing.Stable) relies on.
+// field but the id and customer; modifiedTimestamp follows the clock; a
+// change to payments, credit notes or the amount re-derives the balance
+// and payment schedules as the service keeps them, and nil schedules
+// mean one instalment, as in AddInvoice) and [Server.WriteOffInvoice],
+// besides the Add methods and the API's own writes. Sorting on a date
+// compares the full timestamp and breaks ties by id, and a range bound is
+// a whole second or date, lower inclusive: what stable iteration
+// (billing.Stable) relies on.
 //
 // # Authentication and throttling
 //
@@ -115,11 +121,16 @@
 // Every request needs "Authorization: Basic <key>" with the fake's key
 // ([DefaultAPIKey] unless [WithAPIKey]), compared in constant time. A
 // missing or wrong key is 401; a header not of that form is 400. Requests
-// are counted per key in minute and day windows ([WithRateLimit]); every
+// are counted per key in minute and day windows, by default
+// [DefaultRateLimitPerMinute] and [DefaultRateLimitPerDay]; every
 // answer carries X-Rate-Limit-{Limit,Remaining,Reset}-{Minute,Day}, Reset in
 // seconds until the window ends, and a request beyond a limit gets 429 with
 // Retry-After. The draft-invoice PDF has its own per-minute limit
-// ([WithPDFRateLimit]).
+// ([WithPDFRateLimit]). [WithRateLimit] sets the limits as a test needs
+// them, low to test throttling or 0 to turn a window off (it then sends no
+// headers), e.g. WithRateLimit(0, 0) for a load test of a job that makes
+// more requests than the defaults allow; cmd/billing-fake has the flags
+// -rate-limit-minute, -rate-limit-day and -pdf-rate-limit-minute.
 //
 // # Lists
 //
@@ -173,6 +184,19 @@
 // recovery. [Server.Close] ends delays in progress at once (503), so
 // that shutting down never waits for one.
 //
+// # Endpoints the SDK does not wrap
+//
+// Code that calls the rest of the service through billing.Client.Do is
+// tested on the fake by adding the routes it calls: [Server.HandleFunc]
+// serves a method and path pattern (/v1/Customers/{customerId}/Payments)
+// with a handler, and POST /_fake/routes does the same with a canned
+// answer for tests in other languages. An added route is served as the
+// fake's own are: its path matches in any case, with or without a
+// trailing slash; the Host and key are checked, the request is logged
+// (card fields redacted on the card route's path), throttled, and takes
+// the faults injected on the [Route] HandleFunc returns. Any other path
+// is 404, as before.
+//
 // # Control API
 //
 // Tests in other languages, which run the fake as the cmd/billing-fake
@@ -182,6 +206,7 @@
 // without regard to case or a trailing slash.
 //
 //	GET    /_fake/state     the whole state as a fixtures document (Server.DumpFixtures)
+//	GET    /_fake/state?kind=invoices  only the kinds named (see below)
 //	PUT    /_fake/state     replace the state with a fixtures document (Server.ReplaceFixtures)
 //	POST   /_fake/fixtures  add a fixtures document's entities (Server.LoadFixtures)
 //	POST   /_fake/reset     back to the seed: data, events, requests, faults (Server.Reset)
@@ -189,9 +214,26 @@
 //	DELETE /_fake/events    forget them (Server.ClearEvents)
 //	GET    /_fake/requests  [{"method","path","query","header","authorized","body","status","time"}] (Server.Requests)
 //	DELETE /_fake/requests  forget them (Server.ClearRequests)
-//	GET    /_fake/routes    [{"name","route"}]: the routes faults take
+//	GET    /_fake/routes    [{"name","route"}]: the routes faults take, added ones included
+//	POST   /_fake/routes    {"method","path","status","header","body"}: add a route with a canned answer (Server.HandleFunc)
+//	DELETE /_fake/routes    remove the added routes (Server.ClearRoutes)
 //	POST   /_fake/faults    {"route","times","status","retryAfterSeconds","delayMilliseconds","drop","truncate"} (Server.InjectFault)
 //	DELETE /_fake/faults    remove pending faults (Server.ClearFaults)
+//
+// ?kind= names one or more kinds of entity, repeated or separated by
+// commas, each a key of the fixtures document in any case: customers,
+// trackingCodeCategoryNames, salesTrackingCodes, subscriptions, invoices,
+// draftInvoices, creditCards, walletMethods, subscriptionProductItems,
+// bulkJobs. The answer is a fixtures document holding those keys only,
+// each present even when empty, so that a test reads the cards without
+// the megabytes of a thousand invoices; an unknown or empty kind is 400.
+//
+// An added route's path is a pattern as HandleFunc takes it, {name} for
+// a segment that varies; status defaults to 200; header holds names and
+// values sent as spelled; body is any JSON value, sent as given
+// (application/json), or absent for none. Adding a route for the same
+// method and path again replaces its answer. It answers 201 with the
+// route's {"name","route"}, which /_fake/faults takes.
 //
 // A fault's route is a name from /_fake/routes (Invoices.WriteOff) or a
 // [Route] value (POST /v1/invoices/writeoff); drop is "", "beforeApply"
@@ -210,10 +252,15 @@
 // and to check what a write changed and which events it sent:
 //
 //	curl -s -H "$KEY" -X PUT "$URL/v1/paymentMethods/creditCard" -d @card.json
-//	curl -s -H "$KEY" "$URL/_fake/state" | jq '.creditCards'
+//	curl -s -H "$KEY" "$URL/_fake/state?kind=creditCards" | jq '.creditCards'
 //	curl -s -H "$KEY" "$URL/_fake/events"
 //	curl -s -H "$KEY" -X POST "$URL/_fake/faults" -d '{"route":"Invoices.WriteOff","status":503,"retryAfterSeconds":1}'
 //	curl -s -H "$KEY" -X POST "$URL/_fake/reset"
+//
+// and to answer an endpoint the SDK does not wrap, then make it fail once:
+//
+//	curl -s -H "$KEY" -X POST "$URL/_fake/routes" -d '{"method":"GET","path":"/v1/Customers/{id}/Payments","body":[{"amount":9.99}]}'
+//	curl -s -H "$KEY" -X POST "$URL/_fake/faults" -d '{"route":"GET /v1/Customers/{id}/Payments","status":503}'
 //
 // The same fake runs as a program: cmd/billing-fake, whose
 // -dump-fixtures flag writes generated data as a fixtures file to start

@@ -50,10 +50,15 @@ type faults struct {
 // route are applied in the order injected. It applies before
 // authentication and throttling, like a failing proxy in front of the
 // service.
+//
+// route is one of the Route constants, a Route returned by
+// [Server.HandleFunc], or either written in another case.
 func (s *Server) InjectFault(route Route, f Fault) error {
-	if !knownRoute(route) {
+	spec, ok := s.lookupRoute(string(route))
+	if !ok {
 		return fmt.Errorf("InjectFault: unknown route %q", route)
 	}
+	route = spec.route
 	if f.Times < 0 || f.Status < 0 || f.Delay < 0 || f.RetryAfter < 0 {
 		return fmt.Errorf("InjectFault: negative value in %+v", f)
 	}
@@ -77,16 +82,6 @@ func (s *Server) ClearFaults() {
 	s.faults.mu.Lock()
 	defer s.faults.mu.Unlock()
 	s.faults.pending = nil
-}
-
-// knownRoute reports whether route is one of the route table's.
-func knownRoute(route Route) bool {
-	for i := range routeTable {
-		if routeTable[i].route == route {
-			return true
-		}
-	}
-	return false
 }
 
 // take returns the fault for the next request to route, if any.

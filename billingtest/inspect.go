@@ -63,10 +63,14 @@ func (s *Server) WalletMethods() []WalletMethod {
 
 // SalesTrackingCodes returns the sales tracking codes, oldest first
 // (which is by id).
-func (s *Server) SalesTrackingCodes() []billing.SalesTrackingCode {
+func (s *Server) SalesTrackingCodes() []SalesTrackingCode {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return slices.Clone(s.store.codes)
+	out := make([]SalesTrackingCode, len(s.store.codes))
+	for i, c := range s.store.codes {
+		out[i] = seedCode(c)
+	}
+	return out
 }
 
 // BulkJob returns a bulk job and whether it exists.
@@ -181,15 +185,15 @@ func (s *Server) WalletMethod(id int64) (WalletMethod, bool) {
 }
 
 // SalesTrackingCode returns a sales tracking code and whether it exists.
-func (s *Server) SalesTrackingCode(id int64) (billing.SalesTrackingCode, bool) {
+func (s *Server) SalesTrackingCode(id int64) (SalesTrackingCode, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	for _, c := range s.store.codes {
 		if c.ID == id {
-			return c, true
+			return seedCode(c), true
 		}
 	}
-	return billing.SalesTrackingCode{}, false
+	return SalesTrackingCode{}, false
 }
 
 // BulkJobs returns the bulk jobs, by id.

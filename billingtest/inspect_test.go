@@ -3,8 +3,6 @@ package billingtest
 import (
 	"slices"
 	"testing"
-
-	billing "github.com/billingapi/billing-go"
 )
 
 // TestInspectionNaming checks the getters of every kind: K(id) for one,
@@ -16,7 +14,7 @@ func TestInspectionNaming(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	codeID, err := srv.AddSalesTrackingCode(billing.SalesTrackingCode{Type: "Sales Tracking Code 1", Code: "N", Name: "North"})
+	codeID, err := srv.AddSalesTrackingCode(SalesTrackingCode{Type: "Sales Tracking Code 1", Code: "N", Name: "North"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,20 +51,27 @@ func (l *limiter) count(name string, size time.Duration, limit int, now time.Tim
 
 // throttle counts the request and sets the rate-limit headers. It returns
 // the wait to send with a 429, or 0 when the request may go on.
+//
+// A window whose limit is 0 is off (see WithRateLimit): it is neither
+// counted nor announced.
 func (s *Server) throttle(h http.Header, key string, pdf bool) time.Duration {
 	now := s.now()
-	minute := s.limiter.count(key+"|minute", time.Minute, s.cfg.perMinute, now)
-	day := s.limiter.count(key+"|day", 24*time.Hour, s.cfg.perDay, now)
-	setWindow(h, "Minute", minute)
-	setWindow(h, "Day", day)
 	var wait time.Duration
-	if minute.exceeded {
-		wait = minute.reset
+	if s.cfg.perMinute > 0 {
+		minute := s.limiter.count(key+"|minute", time.Minute, s.cfg.perMinute, now)
+		setWindow(h, "Minute", minute)
+		if minute.exceeded {
+			wait = minute.reset
+		}
 	}
-	if day.exceeded {
-		wait = max(wait, day.reset)
+	if s.cfg.perDay > 0 {
+		day := s.limiter.count(key+"|day", 24*time.Hour, s.cfg.perDay, now)
+		setWindow(h, "Day", day)
+		if day.exceeded {
+			wait = max(wait, day.reset)
+		}
 	}
-	if pdf && wait == 0 {
+	if pdf && wait == 0 && s.cfg.pdfPerMinute > 0 {
 		if st := s.limiter.count(key+"|pdf", time.Minute, s.cfg.pdfPerMinute, now); st.exceeded {
 			wait = st.reset
 		}

@@ -259,9 +259,9 @@ func ltSeed(t *testing.T) *ltFixture {
 		{"i5", "_tmp", "spare router", "2024-04-01T00:00:00", billing.ItemReference{Value: "R-2"}, billing.ItemStatusActive},
 	}
 	for _, it := range items {
-		f.item[it.label] = ltMust(t)(srv.AddSubscriptionProductItem(billing.SubscriptionProductItem{
+		f.item[it.label] = ltMust(t)(srv.AddSubscriptionProductItem(SubscriptionProductItem{
 			SubscriptionProductID: f.product, Name: it.name, Description: it.desc, Reference: it.ref, Status: it.status,
-			CreatedDate: billing.NewTimestamp(ltTime(it.created)), ModifiedDate: billing.NewTimestamp(ltTime(it.created).AddDate(0, 1, 0)),
+			CreatedDate: ltTime(it.created), ModifiedDate: ltTime(it.created).AddDate(0, 1, 0),
 		}))
 	}
 	return f

@@ -180,6 +180,42 @@ type SubscriptionProduct struct {
 	Price, PlanPrice decimal.Decimal
 }
 
+// SubscriptionProductItem is an item of a subscription product (the
+// answer of SubscriptionItems.List), as seeded with
+// [Server.AddSubscriptionProductItem].
+type SubscriptionProductItem struct {
+	// ID 0 gets the next id.
+	ID int64
+	// SubscriptionProductID is required; the product becomes known if it
+	// was not.
+	SubscriptionProductID                 int64
+	SubscriptionID, CustomerID, ProductID int64
+	Reference                             billing.ItemReference
+	Name, Description                     string
+	// Status "" means Active.
+	Status billing.ItemStatus
+	// CreatedDate zero means the fake's clock; ModifiedDate zero means
+	// CreatedDate.
+	CreatedDate, ModifiedDate time.Time
+}
+
+// SalesTrackingCode is a sales tracking code, as seeded with
+// [Server.AddSalesTrackingCode] and inspected with
+// [Server.SalesTrackingCode].
+type SalesTrackingCode struct {
+	// ID 0 gets the next id.
+	ID int64
+	// Type is a category ("Sales Tracking Code 1" to 5) or a custom name
+	// given with [Server.SetTrackingCodeCategoryName].
+	Type       billing.TrackingCodeType
+	Code, Name string
+	// Description and Email are nil for none (null on the wire).
+	Description, Email *string
+	// Status "" means Active.
+	Status    billing.TrackingCodeStatus
+	Deletable bool
+}
+
 // BulkJob is a bulk job. Only a validated job can be processed, once.
 type BulkJob struct {
 	// ID is the job's id, which Bulk.Process takes.

@@ -1,8 +1,12 @@
 package billingtest
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 
+	billing "github.com/billingapi/billing-go"
 	"github.com/shopspring/decimal"
 )
 
@@ -29,6 +33,24 @@ func (s *Server) DeleteInvoice(id int64) bool {
 // unless change set another. change gets a copy of the invoice, which the
 // fake stores back when change returns; a refused change leaves the
 // invoice as it was, charges included.
+//
+// The invoice stays consistent as the service keeps it, its payment
+// schedules following its money:
+//   - PaymentSchedules set to nil means what it means in
+//     [Server.AddInvoice]: one instalment for the whole amount, due Terms
+//     days after posting, its balance what payments, credit notes and
+//     write-offs leave.
+//   - PaymentSchedules changed otherwise are taken as given, as AddInvoice
+//     takes them.
+//   - PaymentSchedules left as they were, with a change to TotalPayments,
+//     SumOfCreditNotes or the amount (charges, taxes, discount): the
+//     balances are derived again. What payments, credit notes and
+//     write-offs settle is applied to the instalments in order, each down
+//     to 0 (an instalment then owing nothing is Paid, or stays WrittenOff;
+//     one owing again after a payment was lowered is Due). A changed
+//     amount goes to the only instalment; with several, or none, the
+//     change is refused, as the fake cannot know how the service would
+//     spread it: set PaymentSchedules too (nil for one instalment).
 func (s *Server) UpdateInvoice(id int64, change func(*Invoice)) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -36,6 +58,7 @@ func (s *Server) UpdateInvoice(id int64, change func(*Invoice)) error {
 	if rec == nil {
 		return fmt.Errorf("UpdateInvoice: invoice %d does not exist", id)
 	}
+	before := rec.invoice()
 	inv := rec.invoice()
 	was := inv.ModifiedTimestamp
 	change(inv)
@@ -44,6 +67,9 @@ func (s *Server) UpdateInvoice(id int64, change func(*Invoice)) error {
 	}
 	if inv.ModifiedTimestamp.Equal(was) {
 		inv.ModifiedTimestamp = s.now()
+	}
+	if err := rederiveSchedules(before, inv); err != nil {
+		return fmt.Errorf("UpdateInvoice: invoice %d: %w", id, err)
 	}
 	if err := checkInvoiceWritable(inv); err != nil {
 		return fmt.Errorf("UpdateInvoice: invoice %d: %w", id, err)
@@ -67,4 +93,60 @@ func (s *Server) WriteOffInvoice(id int64) error {
 		return fmt.Errorf("WriteOffInvoice: %s", f.msg)
 	}
 	return nil
+}
+
+// rederiveSchedules makes inv's payment schedules follow a change from
+// before, as UpdateInvoice documents. The amounts it checks are those
+// checkInvoiceWritable then bounds.
+func rederiveSchedules(before, inv *Invoice) error {
+	if inv.PaymentSchedules == nil {
+		inv.PaymentSchedules = defaultSchedule(inv)
+		settleSchedules(inv)
+		return nil
+	}
+	if !sameSchedules(before.PaymentSchedules, inv.PaymentSchedules) {
+		return nil // given, as AddInvoice takes them
+	}
+	amount, wasAmount := invoiceAmount(inv), invoiceAmount(before)
+	if amount.Equal(wasAmount) && inv.TotalPayments.Equal(before.TotalPayments) && inv.SumOfCreditNotes.Equal(before.SumOfCreditNotes) {
+		return nil // nothing that moves a balance changed
+	}
+	if !amount.Equal(wasAmount) {
+		if len(inv.PaymentSchedules) != 1 {
+			return fmt.Errorf("the amount changed from %s to %s, and its %d payment schedules cannot take it unchanged: set PaymentSchedules too (nil for one instalment of the whole amount)",
+				wasAmount.String(), amount.String(), len(inv.PaymentSchedules))
+		}
+		inv.PaymentSchedules[0].Amount = amount
+	}
+	settleSchedules(inv)
+	return nil
+}
+
+// settleSchedules sets the balances of inv's instalments from what its
+// payments, credit notes and write-offs settle, applied in order.
+func settleSchedules(inv *Invoice) {
+	settled := inv.TotalPayments.Add(inv.SumOfCreditNotes).Add(inv.totalWriteoffs)
+	for i := range inv.PaymentSchedules {
+		ps := &inv.PaymentSchedules[i]
+		owed := decimal.Max(ps.Amount, decimal.Zero)
+		paid := decimal.Min(decimal.Max(settled, decimal.Zero), owed)
+		settled = settled.Sub(paid)
+		ps.OutstandingBalance = owed.Sub(paid)
+		switch {
+		case ps.OutstandingBalance.IsPositive() && (ps.Status == scheduleStatusPaid || ps.Status == billing.PaymentScheduleStatusWrittenOff):
+			ps.Status = billing.PaymentScheduleStatusDue
+		case !ps.OutstandingBalance.IsPositive() && ps.Status != billing.PaymentScheduleStatusWrittenOff:
+			ps.Status = scheduleStatusPaid
+		}
+	}
+}
+
+// sameSchedules reports whether two invoices' schedules are the same,
+// amounts compared by value.
+func sameSchedules(a, b []billing.PaymentSchedule) bool {
+	return slices.EqualFunc(a, b, func(x, y billing.PaymentSchedule) bool {
+		return x.DueDateTimestamp.Time.Equal(y.DueDateTimestamp.Time) && x.Status == y.Status &&
+			x.Amount.Equal(y.Amount) && x.OutstandingBalance.Equal(y.OutstandingBalance) &&
+			x.DaysDueAfterTerm == y.DaysDueAfterTerm && maps.EqualFunc(x.Extra, y.Extra, func(p, q json.RawMessage) bool { return string(p) == string(q) })
+	})
 }

@@ -102,13 +102,18 @@ func WithWriteOffPermission(on bool) Option {
 }
 
 // WithRateLimit sets how many requests one API key may make per minute
-// and per day; beyond either the fake answers 429 with Retry-After. Every
-// answer carries the X-Rate-Limit-{Limit,Remaining,Reset}-{Minute,Day}
-// headers, Reset in seconds until the window ends.
+// and per day (defaults [DefaultRateLimitPerMinute] and
+// [DefaultRateLimitPerDay]); beyond either the fake answers 429 with
+// Retry-After. Every answer carries the
+// X-Rate-Limit-{Limit,Remaining,Reset}-{Minute,Day} headers, Reset in
+// seconds until the window ends. A limit of 0 turns that window off: it
+// is not counted, never answers 429 and sends no headers, e.g.
+// WithRateLimit(0, 0) for a load test of code that makes more requests
+// than the defaults allow.
 func WithRateLimit(perMinute, perDay int) Option {
 	return func(c *config) error {
-		if perMinute <= 0 || perDay <= 0 {
-			return fmt.Errorf("WithRateLimit: limits must be positive, got %d and %d", perMinute, perDay)
+		if perMinute < 0 || perDay < 0 {
+			return fmt.Errorf("WithRateLimit: limits must not be negative, got %d and %d", perMinute, perDay)
 		}
 		c.perMinute, c.perDay = perMinute, perDay
 		return nil
@@ -117,11 +122,11 @@ func WithRateLimit(perMinute, perDay int) Option {
 
 // WithPDFRateLimit sets how many draft-invoice PDFs one key may read per
 // minute before the fake answers 429 (default
-// [DefaultPDFRateLimitPerMinute]).
+// [DefaultPDFRateLimitPerMinute]); 0 turns this limit off.
 func WithPDFRateLimit(perMinute int) Option {
 	return func(c *config) error {
-		if perMinute <= 0 {
-			return fmt.Errorf("WithPDFRateLimit: limit must be positive, got %d", perMinute)
+		if perMinute < 0 {
+			return fmt.Errorf("WithPDFRateLimit: limit must not be negative, got %d", perMinute)
 		}
 		c.pdfPerMinute = perMinute
 		return nil

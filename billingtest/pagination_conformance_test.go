@@ -112,7 +112,7 @@ func ptSeed(t *testing.T, n int) *ptFixture {
 	f.product = 424242
 	for i := range n {
 		f.invoices = append(f.invoices, m(srv.AddInvoice(ptInvoice(f.customer, i, ""))))
-		f.items = append(f.items, m(srv.AddSubscriptionProductItem(billing.SubscriptionProductItem{
+		f.items = append(f.items, m(srv.AddSubscriptionProductItem(billingtest.SubscriptionProductItem{
 			SubscriptionProductID: f.product, Name: fmt.Sprintf("item %02d", i), Reference: billing.ItemReference{Value: fmt.Sprint(i)},
 		})))
 	}

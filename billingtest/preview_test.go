@@ -31,7 +31,7 @@ func pvSeed(t *testing.T) *pvFixture {
 	srv := NewServer(WithClock(func() time.Time { return ltNow }))
 	t.Cleanup(srv.Close)
 	f := &pvFixture{srv: srv, sub: map[string]int64{}}
-	f.east = ltMust(t)(srv.AddSalesTrackingCode(billing.SalesTrackingCode{Type: billing.TrackingCodeType1, Code: "EAST", Name: "East region"}))
+	f.east = ltMust(t)(srv.AddSalesTrackingCode(SalesTrackingCode{Type: billing.TrackingCodeType1, Code: "EAST", Name: "East region"}))
 	f.c1 = ltMust(t)(srv.AddCustomer(Customer{FirstName: "Ada", Reference: "REF-A", Status: billing.CustomerStatusActive,
 		CreatedTimestamp: ltTime("2024-01-01T00:00:00"), SalesTrackingCodeIDs: [5]int64{f.east}}))
 	f.c2 = ltMust(t)(srv.AddCustomer(Customer{FirstName: "Bob", Status: billing.CustomerStatusHold, CreatedTimestamp: ltTime("2024-03-01T10:00:00")}))

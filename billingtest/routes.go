@@ -51,6 +51,9 @@ type routeSpec struct {
 	method  string
 	segs    []string // path segments after the leading "/"; "{x}" is a parameter
 	handler func(*Server, http.ResponseWriter, *http.Request)
+	// custom is set on a route added with HandleFunc, whose parameters
+	// match any segment ({provider} included).
+	custom bool
 }
 
 // routeTable is every route of the fake, read-only after start.
@@ -74,12 +77,17 @@ func newRouteSpec(r Route, name string, h func(*Server, http.ResponseWriter, *ht
 	return routeSpec{route: r, name: name, method: method, segs: strings.Split(strings.Trim(path, "/"), "/"), handler: h}
 }
 
-// lookupRoute finds a route by its value or by its SDK method name, both
-// without regard to case.
-func lookupRoute(s string) (*routeSpec, bool) {
+// lookupRoute finds a route, the fake's own or an added one, by its value
+// or by its SDK method name, both without regard to case.
+func (s *Server) lookupRoute(name string) (*routeSpec, bool) {
 	for i := range routeTable {
-		if strings.EqualFold(string(routeTable[i].route), s) || strings.EqualFold(routeTable[i].name, s) {
+		if strings.EqualFold(string(routeTable[i].route), name) || strings.EqualFold(routeTable[i].name, name) {
 			return &routeTable[i], true
+		}
+	}
+	for _, spec := range s.custom.list() {
+		if strings.EqualFold(string(spec.route), name) {
+			return spec, true
 		}
 	}
 	return nil, false
@@ -113,16 +121,21 @@ func (s *Server) matchPath(p string) []routeMatch {
 	}
 	var best []routeMatch
 	var bestMask uint64
-	for i := range routeTable {
-		spec := &routeTable[i]
-		values, mask, ok := s.matchSegments(spec.segs, parts)
+	consider := func(spec *routeSpec) {
+		values, mask, ok := s.matchSegments(spec, parts)
 		switch {
 		case !ok || mask < bestMask:
-			continue
+			return
 		case mask > bestMask:
 			best, bestMask = best[:0], mask
 		}
 		best = append(best, routeMatch{spec: spec, values: values})
+	}
+	for i := range routeTable {
+		consider(&routeTable[i])
+	}
+	for _, spec := range s.custom.list() {
+		consider(spec)
 	}
 	return best
 }
@@ -130,7 +143,8 @@ func (s *Server) matchPath(p string) []routeMatch {
 // matchSegments matches parts against a route's segments. mask has a bit
 // per literal segment, the first segment highest, so that the more
 // specific route has the larger mask.
-func (s *Server) matchSegments(segs, parts []string) (map[string]string, uint64, bool) {
+func (s *Server) matchSegments(spec *routeSpec, parts []string) (map[string]string, uint64, bool) {
+	segs := spec.segs
 	if len(segs) != len(parts) {
 		return nil, 0, false
 	}
@@ -141,7 +155,7 @@ func (s *Server) matchSegments(segs, parts []string) (map[string]string, uint64,
 		if name, isParam := strings.CutPrefix(seg, "{"); isParam {
 			name = strings.TrimSuffix(name, "}")
 			v := parts[i]
-			if name == "provider" {
+			if name == "provider" && !spec.custom {
 				var known bool
 				if v, known = s.walletProvider(v); !known {
 					return nil, 0, false

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	billing "github.com/billingapi/billing-go"
 	"github.com/shopspring/decimal"
 )
 
@@ -77,7 +76,7 @@ func TestWhatTheFakeAcceptsItCanServe(t *testing.T) {
 			return err
 		}},
 		{"item created in year 0", "CreatedDate", func() error {
-			_, err := srv.AddSubscriptionProductItem(billing.SubscriptionProductItem{ID: 1_000_004, SubscriptionProductID: 21, CreatedDate: billing.NewTimestamp(time.Date(0, 6, 1, 0, 0, 0, 0, time.UTC))})
+			_, err := srv.AddSubscriptionProductItem(SubscriptionProductItem{ID: 1_000_004, SubscriptionProductID: 21, CreatedDate: time.Date(0, 6, 1, 0, 0, 0, 0, time.UTC)})
 			return err
 		}},
 		{"update to terms Net99999999999", "Terms", func() error {

@@ -32,6 +32,7 @@ type Server struct {
 	events       []Event
 
 	faults      faults
+	custom      customRoutes
 	limiter     limiter
 	pageBuffers pageBuffers
 

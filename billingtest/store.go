@@ -357,13 +357,18 @@ func (s *Server) addSubscriptionLocked(sub Subscription) (int64, error) {
 
 // AddSubscriptionProductItem adds an item to a subscription product and
 // returns its id. The subscription product becomes known if it was not.
-func (s *Server) AddSubscriptionProductItem(item billing.SubscriptionProductItem) (int64, error) {
+func (s *Server) AddSubscriptionProductItem(item SubscriptionProductItem) (int64, error) {
 	if err := checkTimes(&item); err != nil {
 		return 0, fmt.Errorf("AddSubscriptionProductItem: %w", err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.addSubscriptionProductItemLocked(item)
+	return s.addSubscriptionProductItemLocked(billing.SubscriptionProductItem{
+		ID: item.ID, SubscriptionProductID: item.SubscriptionProductID, SubscriptionID: item.SubscriptionID,
+		CustomerID: item.CustomerID, ProductID: item.ProductID, Reference: item.Reference, Name: item.Name,
+		Description: item.Description, Status: item.Status,
+		CreatedDate: billing.NewTimestamp(item.CreatedDate), ModifiedDate: billing.NewTimestamp(item.ModifiedDate),
+	})
 }
 
 // addSubscriptionProductItemLocked is AddSubscriptionProductItem without the lock, for callers that hold s.mu.
@@ -393,13 +398,33 @@ func (s *Server) addSubscriptionProductItemLocked(item billing.SubscriptionProdu
 // AddSalesTrackingCode adds a sales tracking code and returns its id. Its
 // Type must be a category ("Sales Tracking Code 1" to 5) or a custom name
 // given with SetTrackingCodeCategoryName.
-func (s *Server) AddSalesTrackingCode(code billing.SalesTrackingCode) (int64, error) {
-	if err := checkTimes(&code); err != nil {
-		return 0, fmt.Errorf("AddSalesTrackingCode: %w", err)
-	}
+func (s *Server) AddSalesTrackingCode(code SalesTrackingCode) (int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.addSalesTrackingCodeLocked(code)
+	return s.addSalesTrackingCodeLocked(billing.SalesTrackingCode{
+		ID: code.ID, Type: code.Type, Code: code.Code, Name: code.Name,
+		Description: clonePtr(code.Description), Email: clonePtr(code.Email),
+		Status: code.Status, Deletable: code.Deletable,
+	})
+}
+
+// clonePtr copies what p points to, so that the store shares nothing
+// with a caller.
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+// seedCode is the stored code c as the fake's own type.
+func seedCode(c billing.SalesTrackingCode) SalesTrackingCode {
+	return SalesTrackingCode{
+		ID: c.ID, Type: c.Type, Code: c.Code, Name: c.Name,
+		Description: clonePtr(c.Description), Email: clonePtr(c.Email),
+		Status: c.Status, Deletable: c.Deletable,
+	}
 }
 
 // addSalesTrackingCodeLocked is AddSalesTrackingCode without the lock, for callers that hold s.mu.

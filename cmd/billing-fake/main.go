@@ -6,6 +6,7 @@
 //	billing-fake [-addr 127.0.0.1:8080] [-api-key KEY] [-fixtures FILE]
 //	             [-generate N] [-seed S] [-writeoff-permission=true]
 //	             [-numbered-errors] [-allowed-hosts NAME,...] [-v]
+//	             [-rate-limit-minute N] [-rate-limit-day N] [-pdf-rate-limit-minute N]
 //	billing-fake [-fixtures FILE] [-generate N] [-seed S] -dump-fixtures FILE
 //
 // The first line it prints is its base URL; give it to a client with the
@@ -23,6 +24,13 @@
 // through DNS rebinding; -allowed-hosts adds the names it is reached by
 // from containers or other machines (e.g. -allowed-hosts billing-fake),
 // or "*" for any.
+//
+// It throttles each API key as the service does, by default at
+// 100,000 requests a minute, 10,000,000 a day and 60 draft PDFs a minute,
+// answering 429 with Retry-After beyond them: -rate-limit-minute,
+// -rate-limit-day and -pdf-rate-limit-minute set those limits, 0 turns
+// one off (e.g. -rate-limit-minute 0 -rate-limit-day 0 for a load test of
+// your own job).
 //
 // -dump-fixtures writes the data the other flags seed (generated, loaded
 // or both) as a fixtures file, "-" for stdout, and exits without serving:
@@ -74,6 +82,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	dump := fs.String("dump-fixtures", "", "write the seeded data as a fixtures file (- for stdout) and exit")
 	allowedHosts := fs.String("allowed-hosts", "", "comma-separated host names, besides localhost, loopback addresses and the listen address, that requests may give in Host (\"*\": any)")
 	verbose := fs.Bool("v", false, "log every request to stderr")
+	perMinute := fs.Int("rate-limit-minute", billingtest.DefaultRateLimitPerMinute, "requests one API key may make per minute before 429 (0: no limit)")
+	perDay := fs.Int("rate-limit-day", billingtest.DefaultRateLimitPerDay, "requests one API key may make per day before 429 (0: no limit)")
+	pdfPerMinute := fs.Int("pdf-rate-limit-minute", billingtest.DefaultPDFRateLimitPerMinute, "draft-invoice PDFs one API key may read per minute before 429 (0: no limit)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil // asking for help is not a failure; the usage is printed
@@ -86,8 +97,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *generate < 0 {
 		return fmt.Errorf("-generate must not be negative")
 	}
+	for name, v := range map[string]int{"-rate-limit-minute": *perMinute, "-rate-limit-day": *perDay, "-pdf-rate-limit-minute": *pdfPerMinute} {
+		if v < 0 {
+			return fmt.Errorf("%s must not be negative (0 turns the limit off)", name)
+		}
+	}
 
 	opts := []billingtest.Option{billingtest.WithAPIKey(*apiKey), billingtest.WithWriteOffPermission(*writeOff)}
+	// Throttling: negative limits are refused by the options, naming them.
+	opts = append(opts, billingtest.WithRateLimit(*perMinute, *perDay), billingtest.WithPDFRateLimit(*pdfPerMinute))
 	if *fixtures != "" {
 		opts = append(opts, billingtest.WithFixtures(*fixtures))
 	}

@@ -1,0 +1,187 @@
+package billingtest
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Routes a test adds to the fake, for code that calls endpoints the SDK
+// does not wrap (through billing.Client.Do). They are served like the
+// fake's own routes: Host and key checks, the request log (with card data
+// redacted), faults and throttling all apply, and paths match as the
+// service matches them.
+
+// maxCustomRoutes bounds how many routes can be added, so that a client
+// of the control API cannot make every request's matching slow.
+const maxCustomRoutes = 1000
+
+// maxCustomRouteSegments bounds a custom route's path, so that route
+// specificity fits in matchSegments' mask.
+const maxCustomRouteSegments = 32
+
+// customRouteMethods are the methods a custom route may take; a GET route
+// also answers HEAD, as the fake's own routes do.
+var customRouteMethods = []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}
+
+// customRoutes holds the routes added with HandleFunc. The slice is
+// replaced, never changed in place, so that a request matches against
+// the routes as they were when it arrived.
+type customRoutes struct {
+	mu     sync.RWMutex
+	routes []*routeSpec
+}
+
+func (c *customRoutes) list() []*routeSpec {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.routes
+}
+
+// HandleFunc makes the fake serve method on pattern with h, for testing
+// code that calls an endpoint the SDK does not wrap (billing.Client.Do),
+// and returns the [Route] that names it, for [Server.InjectFault].
+//
+// pattern is a path such as "/v1/Invoices/{invoiceId}/Payments": a
+// segment in braces is a parameter, which h reads with r.PathValue. A
+// request matches without regard to case and with or without a trailing
+// slash, as every route of the fake; where routes overlap, a literal
+// segment wins over a parameter. method is GET (which also answers HEAD),
+// POST, PUT, PATCH or DELETE.
+//
+// The request reaches h as it reaches the fake's own handlers: after the
+// Host check, the key check (401 or 400 without it), pending faults of
+// the route and throttling, and logged in [Server.Requests] with its
+// status, its body redacted on a card route's path. h sees the query as
+// the service reads it (a raw ; kept inside its value) and the body
+// already read, at most 1 MiB.
+//
+// A route the fake serves already, for the same method and path shape,
+// cannot be replaced; nor can the control API's /_fake/ paths be taken.
+// Adding a route for the same method and path as an added one replaces
+// its handler and keeps its Route; at most 1,000 routes can be added.
+// Added routes stay until [Server.ClearRoutes]; [Server.Reset] keeps
+// them.
+func (s *Server) HandleFunc(method, pattern string, h http.HandlerFunc) (Route, error) {
+	route, err := s.addRoute(method, pattern, h)
+	if err != nil {
+		return "", fmt.Errorf("HandleFunc: %w", err)
+	}
+	return route, nil
+}
+
+// addRoute is HandleFunc, its errors without the method's name, for the
+// control API too.
+func (s *Server) addRoute(method, pattern string, h http.HandlerFunc) (Route, error) {
+	if h == nil {
+		return "", errors.New("nil handler")
+	}
+	spec, err := newCustomRouteSpec(method, pattern)
+	if err != nil {
+		return "", err
+	}
+	spec.handler = func(_ *Server, w http.ResponseWriter, r *http.Request) { h(w, r) }
+	for i := range routeTable {
+		if routeTable[i].method == spec.method && sameShape(routeTable[i].segs, spec.segs) {
+			return "", fmt.Errorf("%s is the fake's route %s", spec.route, routeTable[i].route)
+		}
+	}
+	c := &s.custom
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	routes := slices.Clone(c.routes)
+	if i := slices.IndexFunc(routes, func(o *routeSpec) bool { return o.method == spec.method && sameShape(o.segs, spec.segs) }); i >= 0 {
+		spec.route, spec.name = routes[i].route, routes[i].name
+		routes[i] = spec
+	} else {
+		if len(routes) >= maxCustomRoutes {
+			return "", fmt.Errorf("%s: %d routes are added already, the most the fake takes", spec.route, maxCustomRoutes)
+		}
+		routes = append(routes, spec)
+	}
+	c.routes = routes
+	return spec.route, nil
+}
+
+// ClearRoutes removes the routes added with [Server.HandleFunc] (and
+// POST /_fake/routes), with their pending faults.
+func (s *Server) ClearRoutes() {
+	s.custom.mu.Lock()
+	old := s.custom.routes
+	s.custom.routes = nil
+	s.custom.mu.Unlock()
+	s.faults.mu.Lock()
+	defer s.faults.mu.Unlock()
+	for _, spec := range old {
+		delete(s.faults.pending, spec.route)
+	}
+}
+
+// newCustomRouteSpec checks method and pattern and returns the route
+// without its handler.
+func newCustomRouteSpec(method, pattern string) (*routeSpec, error) {
+	if !slices.Contains(customRouteMethods, method) {
+		return nil, fmt.Errorf("method %q: want one of %s", method, strings.Join(customRouteMethods, ", "))
+	}
+	if !strings.HasPrefix(pattern, "/") {
+		return nil, fmt.Errorf("pattern %q does not start with /", pattern)
+	}
+	segs := strings.Split(strings.TrimSuffix(pattern[1:], "/"), "/")
+	if len(segs) > maxCustomRouteSegments {
+		return nil, fmt.Errorf("pattern %q has more than %d segments", pattern, maxCustomRouteSegments)
+	}
+	if strings.EqualFold(segs[0], strings.Trim(controlPrefix, "/")) {
+		return nil, fmt.Errorf("pattern %q is under the control API's %s", pattern, controlPrefix)
+	}
+	seen := map[string]bool{}
+	for _, seg := range segs {
+		if name, isParam := strings.CutPrefix(seg, "{"); isParam {
+			name, closed := strings.CutSuffix(name, "}")
+			if !closed || !validParamName(name) {
+				return nil, fmt.Errorf("pattern %q: parameter %q is not {name} with a name of letters, digits and _", pattern, seg)
+			}
+			if seen[name] {
+				return nil, fmt.Errorf("pattern %q: parameter {%s} appears twice", pattern, name)
+			}
+			seen[name] = true
+			continue
+		}
+		if seg == "" || seg == "." || seg == ".." || strings.ContainsAny(seg, "{}\\?#%") {
+			return nil, fmt.Errorf("pattern %q: segment %q cannot match a request (empty, dot, or holding one of {}\\?#%%)", pattern, seg)
+		}
+	}
+	return &routeSpec{
+		route:  Route(method + " " + pattern),
+		name:   method + " " + pattern,
+		method: method,
+		segs:   segs,
+		custom: true,
+	}, nil
+}
+
+func validParamName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, r := range name {
+		if r != '_' && (r < '0' || r > '9') && (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// sameShape reports whether two routes' segments match the same paths:
+// literals equal without regard to case, parameters at the same places.
+func sameShape(a, b []string) bool {
+	return slices.EqualFunc(a, b, func(x, y string) bool {
+		xp, yp := strings.HasPrefix(x, "{"), strings.HasPrefix(y, "{")
+		if xp || yp {
+			return xp && yp
+		}
+		return strings.EqualFold(x, y)
+	})
+}
