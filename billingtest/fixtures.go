@@ -1186,10 +1186,10 @@ func (s *Server) planFixtures(f *fixtureFile) (*fixturePlan, error) {
 		if fi.SubscriptionProductID == 0 {
 			return nil, fmt.Errorf("%s.subscriptionProductId: required", at)
 		}
-		subID, custID, prodID, ok := subOfProduct(fi.SubscriptionProductID)
-		if !ok {
-			return nil, fmt.Errorf("%s.subscriptionProductId: unknown subscription product %d", at, fi.SubscriptionProductID)
-		}
+		// A product no subscription has becomes known through its items,
+		// as with AddSubscriptionProductItem, so that every state the fake
+		// holds dumps and loads back.
+		subID, custID, prodID, _ := subOfProduct(fi.SubscriptionProductID)
 		if fi.SubscriptionID != 0 && subID != 0 && fi.SubscriptionID != subID {
 			return nil, fmt.Errorf("%s.subscriptionId: product %d is of subscription %d, not %d", at, fi.SubscriptionProductID, subID, fi.SubscriptionID)
 		}

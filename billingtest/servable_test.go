@@ -125,3 +125,31 @@ func TestWhatTheFakeAcceptsItCanServe(t *testing.T) {
 		}
 	}
 }
+
+// TestItemsOfAProductNoSubscriptionHasLoadBack checks the dump of an item
+// added to a subscription product no subscription has, which
+// AddSubscriptionProductItem allows: it loads into a fresh fake, which
+// then lists the item under that product.
+func TestItemsOfAProductNoSubscriptionHasLoadBack(t *testing.T) {
+	t.Parallel()
+	srv := ccServer(t)
+	id, err := srv.AddSubscriptionProductItem(SubscriptionProductItem{SubscriptionProductID: 777, Name: "Seat"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, state := ccState(t, srv)
+	fresh := ccServer(t)
+	if r := ccDo(t, fresh, http.MethodPut, "/_fake/state", string(state)); r.status != http.StatusNoContent {
+		t.Fatalf("the dumped state does not load back: %d %s", r.status, r.body)
+	}
+	var got []int64
+	for item, err := range fresh.Client().SubscriptionItems.All(t.Context(), 777, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, item.ID)
+	}
+	if len(got) != 1 || got[0] != id {
+		t.Errorf("the loaded fake lists items %v of product 777, want [%d]", got, id)
+	}
+}
