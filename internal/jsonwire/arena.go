@@ -41,10 +41,12 @@ const (
 	// ones get their own allocation.
 	maxArenaString = 1 << 10
 	ptrBlock       = 64
-	// decimalSlots is the size of the table of amounts read before, and
-	// decimalsBeforeCache how many amounts a decode reads before it makes
-	// one: a single resource has a few dozen, a page tens of thousands.
-	decimalSlots        = 1024
+	// The table of amounts read before has 1<<decimalSlotBits slots (a
+	// page of 1,000 invoices has some 20,000 amounts, half of them
+	// distinct); a decode makes it once it has read decimalsBeforeCache
+	// amounts: a single resource has a few dozen.
+	decimalSlotBits     = 12
+	decimalSlots        = 1 << decimalSlotBits
 	decimalsBeforeCache = 64
 )
 
@@ -73,7 +75,7 @@ func (a *Arena) decimal(raw []byte) (decimal.Decimal, error) {
 		a.decimals = new([decimalSlots]decimalSlot)
 	}
 	// An empty slot holds 0, 0, which never gets here.
-	slot := &a.decimals[(uint64(coef)*0x9E3779B97F4A7C15+uint64(exp))>>54]
+	slot := &a.decimals[(uint64(coef)*0x9E3779B97F4A7C15+uint64(exp))>>(64-decimalSlotBits)]
 	if slot.coef != coef || slot.exp != exp {
 		*slot = decimalSlot{coef: coef, exp: exp, d: decimal.New(coef, exp)}
 	}
