@@ -261,9 +261,12 @@ func (s *Server) handleListInvoices(w http.ResponseWriter, r *http.Request) {
 		s.writeRequestError(w, err)
 		return
 	}
+	s.vary(&lr)
 	s.mu.RLock()
 	var page listPage[invoiceRow]
 	switch {
+	case s.cfg.pagingVaried():
+		page = runList(s.store.invoiceRows(0), invoiceRow.id, invoiceSchema, lr, pred)
 	case pred == nil && lr.sortField < 0:
 		page = s.store.pageOfAllInvoices(lr)
 	case lr.keyed:
@@ -324,6 +327,7 @@ func (s *Server) handleListCustomerInvoices(w http.ResponseWriter, r *http.Reque
 		s.writeRequestError(w, err)
 		return
 	}
+	s.vary(&lr)
 	tracked, err := boolParam(r, "showTrackedItems")
 	if err != nil {
 		s.writeRequestError(w, err)
@@ -394,6 +398,7 @@ func (s *Server) handleInvoiceSummaries(w http.ResponseWriter, r *http.Request) 
 		s.writeRequestError(w, err)
 		return
 	}
+	s.vary(&lr)
 	now := s.now()
 	s.mu.RLock()
 	cust, known := s.store.customers[customerID]
@@ -432,6 +437,7 @@ func (s *Server) handleSubscriptionItems(w http.ResponseWriter, r *http.Request)
 		s.writeRequestError(w, err)
 		return
 	}
+	s.vary(&lr)
 	s.mu.RLock()
 	if !s.store.products[productID] {
 		s.mu.RUnlock()

@@ -48,6 +48,14 @@ type config struct {
 	numberedErrors     bool
 	logger             *slog.Logger
 	seed               []func(*Server) error
+
+	// What the reference leaves open (see variations.go).
+	tie                     TieOrder
+	pageCap                 int
+	honestCap, otherHeaders bool
+	stamps, unknownMembers  bool
+	stampDigits             int
+	stampZone               string
 }
 
 func defaultConfig() config {

@@ -6,6 +6,10 @@
 //	billing-fake [-addr 127.0.0.1:8080] [-api-key KEY] [-fixtures FILE]
 //	             [-generate N] [-seed S] [-writeoff-permission=true]
 //	             [-numbered-errors] [-v]
+//	             [-tie-order id|id-desc|insertion|random]
+//	             [-page-cap N [-page-cap-honest]] [-other-paging-headers]
+//	             [-timestamp-digits D [-timestamp-zone Z]] [-unknown-members]
+//	             [-all-variations N]
 //	billing-fake [-fixtures FILE] [-generate N] [-seed S] -dump-fixtures FILE
 //
 // The first line it prints is its base URL; give it to a client with the
@@ -21,6 +25,14 @@
 // -dump-fixtures writes the data the other flags seed (generated, loaded
 // or both) as a fixtures file, "-" for stdout, and exits without serving:
 // a starting point for hand-written fixtures.
+//
+// The variation flags make the fake another service the API reference
+// allows, where the reference leaves the behaviour open (see package
+// billingtest, "Variations"): the order of rows with equal sort keys, a
+// smaller page cap said in X-PageSize or not, the other reading of
+// X-NextPage and X-MaxPageIndex, timestamps with 0 to 7 fractional digits
+// with or without a zone, and members the reference does not list. Without
+// them it behaves as by default.
 //
 // It stops cleanly on SIGINT and SIGTERM, finishing requests in flight.
 package main
@@ -65,6 +77,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	numberedErrors := fs.Bool("numbered-errors", false, "number the ErrorId of error answers 1, 2, ... (default 0, as the live service)")
 	dump := fs.String("dump-fixtures", "", "write the seeded data as a fixtures file (- for stdout) and exit")
 	verbose := fs.Bool("v", false, "log every request to stderr")
+	varied := addVariationFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil // asking for help is not a failure; the usage is printed
@@ -88,6 +101,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *numberedErrors {
 		opts = append(opts, billingtest.WithNumberedErrors())
 	}
+	variations, err := varied.options()
+	if err != nil {
+		return err
+	}
+	opts = append(opts, variations...)
 	if *verbose {
 		opts = append(opts, billingtest.WithLogger(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	}
