@@ -26,11 +26,12 @@ import (
 // field, the frontier (the key, at full precision, before which every
 // item has been delivered), a position hint, and the ids delivered at or
 // after the frontier with their keys, so that an item is neither yielded
-// twice nor held back after its key changed. Its text is about 150 bytes
-// plus about 10 per such id: those share the key of the last item
+// twice nor held back after its key changed. Its text is about 200 bytes
+// plus 9 to 14 per such id: those share the key of the last item
 // delivered, except inside a group of items with one key larger than a
 // page, where they are the items of that second delivered so far (up to
-// the size of the second, e.g. about 25 KB of text for 2,500 ids). A
+// the size of the second: about 23 KB of text for 2,500 ids of 4 digits
+// at one instant). A
 // cursor written by an earlier version of the SDK, which kept ids without
 // their keys, is read as such and resumes correctly.
 //
@@ -190,8 +191,9 @@ func (s cursorState) clone() cursorState {
 // position hint, and the ids delivered at or after the frontier with
 // their keys. Those are the items that share the key of the last item
 // delivered, or (while a group of items sharing one key is larger than a
-// page) the items of that group delivered so far: the text grows by about
-// 10 bytes per such id, and is about 150 bytes when keys differ.
+// page) the items of that second delivered so far: the text grows by 9
+// to 14 bytes per such id (with the digits of the ids and keys), and is
+// about 200 bytes when keys differ.
 func (c *Cursor) MarshalText() ([]byte, error) {
 	c.settle()
 	st := c.st
