@@ -28,6 +28,9 @@ var variations = []struct {
 	// than prove it read everything: ties in an order that keeps
 	// changing, under concurrent changes, cannot always be proven.
 	mayGiveUp bool
+	// frozen says the invoices' customer has a status the reference
+	// does not list, which the iterations filter on.
+	frozen bool
 }{
 	{name: "default"},
 	{name: "ties by descending id", opts: []billingtest.Option{billingtest.WithTieOrder(billingtest.TieByIDDescending)}},
@@ -40,13 +43,32 @@ var variations = []struct {
 	{name: "trimmed fraction, +00:00", opts: []billingtest.Option{billingtest.WithTimestampDigits(-1, billingtest.ZoneUTC00)}},
 	{name: "3 digits, Z", opts: []billingtest.Option{billingtest.WithTimestampDigits(3, billingtest.ZoneZ)}},
 	{name: "unknown members", opts: []billingtest.Option{billingtest.WithUnknownMembers()}},
-	{name: "all at once", opts: []billingtest.Option{billingtest.WithAllVariations(5)}, mayGiveUp: true},
+	{name: "unlisted enum values", opts: []billingtest.Option{billingtest.WithUnlistedEnumValues()}, frozen: true},
+	{name: "all at once", opts: []billingtest.Option{billingtest.WithAllVariations(5)}, mayGiveUp: true, frozen: true},
 }
 
-// variedFake is stableFake with the given options.
-func variedFake(t testing.TB, opts ...billingtest.Option) (*billingtest.Server, int64, []int64) {
+// frozen is a customer status the reference does not list.
+const frozen = billing.CustomerStatus("Frozen")
+
+// filterFor is inFilter, on the customer's status too where the
+// variation's customer has an unlisted one.
+func filterFor(frozenCustomer bool) billing.InvoiceFilter {
+	f := inFilter
+	if frozenCustomer {
+		f.CustomerStatus = []billing.CustomerStatus{frozen}
+	}
+	return f
+}
+
+// variedFake is stableFake with the given options, and a customer of an
+// unlisted status when frozen.
+func variedFake(t testing.TB, frozenCustomer bool, opts ...billingtest.Option) (*billingtest.Server, int64, []int64) {
 	t.Helper()
-	return stableFakeWith(t, opts...)
+	cust := billingtest.Customer{FirstName: "Ada"}
+	if frozenCustomer {
+		cust.Status = frozen
+	}
+	return stableFakeWith(t, cust, opts...)
 }
 
 // runGuarded iterates seq to its end and returns the ids it yielded and
@@ -79,7 +101,7 @@ func TestStableExactlyOnceOnEveryVariation(t *testing.T) {
 			for _, size := range []int{4, 7} {
 				t.Run(fmt.Sprintf("%s, pages of %d, prefetch %d", v.name, size, n), func(t *testing.T) {
 					t.Parallel()
-					srv, cust, ids := variedFake(t, v.opts...)
+					srv, cust, ids := variedFake(t, v.frozen, v.opts...)
 					protected, victims := splitVictims(ids)
 					c := srv.Client()
 					r := rand.New(rand.NewPCG(uint64(size), uint64(n)))
@@ -87,7 +109,7 @@ func TestStableExactlyOnceOnEveryVariation(t *testing.T) {
 					if n > 0 {
 						opts = append(opts, billing.Prefetch(n))
 					}
-					params := &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: size}, Filter: inFilter}
+					params := &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: size}, Filter: filterFor(v.frozen)}
 					yielded := 0
 					moved := map[int64]bool{}
 					got, err := runGuarded(t, c.Invoices.All(context.Background(), params, opts...), func(inv billing.Invoice) {
@@ -132,12 +154,12 @@ func TestPlainIterationOnEveryVariation(t *testing.T) {
 		for _, n := range []int{0, 3} {
 			t.Run(fmt.Sprintf("%s, prefetch %d", v.name, n), func(t *testing.T) {
 				t.Parallel()
-				srv, _, ids := variedFake(t, v.opts...)
+				srv, _, ids := variedFake(t, v.frozen, v.opts...)
 				var opts []billing.RequestOption
 				if n > 0 {
 					opts = append(opts, billing.Prefetch(n))
 				}
-				params := &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 7}}
+				params := &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 7}, Filter: filterFor(v.frozen)}
 				got, err := runGuarded(t, srv.Client().Invoices.All(context.Background(), params, opts...), nil)
 				if err != nil {
 					t.Fatal(err)
@@ -172,7 +194,7 @@ func TestStableSilentPageCap(t *testing.T) {
 		for _, n := range []int{0, 2, 8} {
 			t.Run(fmt.Sprintf("stable %v, prefetch %d", stable, n), func(t *testing.T) {
 				t.Parallel()
-				srv, _, ids := variedFake(t, billingtest.WithPageCap(5, false))
+				srv, _, ids := variedFake(t, false, billingtest.WithPageCap(5, false))
 				var opts []billing.RequestOption
 				if stable {
 					opts = append(opts, billing.Stable(new(billing.Cursor)))
@@ -539,7 +561,7 @@ func TestStableLoopsOnEveryVariation(t *testing.T) {
 			}
 			t.Run(fmt.Sprintf("%s, prefetch %d, write-off loop", v.name, n), func(t *testing.T) {
 				t.Parallel()
-				srv, cust, ids := variedFake(t, v.opts...)
+				srv, cust, ids := variedFake(t, v.frozen, v.opts...)
 				c := srv.Client()
 				unsettled := true
 				params := &billing.ListInvoiceSummariesParams{ListOptions: billing.ListOptions{PageSize: 7}, Filter: billing.InvoiceSummaryFilter{Unsettled: &unsettled}}
@@ -561,11 +583,11 @@ func TestStableLoopsOnEveryVariation(t *testing.T) {
 			})
 			t.Run(fmt.Sprintf("%s, prefetch %d, resumed every 7", v.name, n), func(t *testing.T) {
 				t.Parallel()
-				srv, cust, ids := variedFake(t, v.opts...)
+				srv, cust, ids := variedFake(t, v.frozen, v.opts...)
 				protected, victims := splitVictims(ids)
 				c := srv.Client()
 				r := rand.New(rand.NewPCG(7, uint64(n)))
-				params := &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 7}, Filter: inFilter}
+				params := &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 7}, Filter: filterFor(v.frozen)}
 				var text []byte
 				var got []int64
 				for round := 0; ; round++ {
@@ -606,7 +628,7 @@ func TestStableLoopsOnEveryVariation(t *testing.T) {
 			})
 			t.Run(fmt.Sprintf("%s, prefetch %d, what changed since", v.name, n), func(t *testing.T) {
 				t.Parallel()
-				srv, cust, ids := variedFake(t, v.opts...)
+				srv, cust, ids := variedFake(t, v.frozen, v.opts...)
 				c := srv.Client()
 				params := &billing.ListInvoiceSummariesParams{ListOptions: billing.ListOptions{PageSize: 7}}
 				var cur billing.Cursor

@@ -156,7 +156,11 @@
 //     or up to 7 with trailing zeros trimmed, followed by nothing, Z or
 //     +00:00; sorting and filtering still use the full value;
 //   - [WithUnknownMembers]: a member the reference does not list in every
-//     JSON object of every successful answer.
+//     JSON object of every successful answer;
+//   - [WithUnlistedEnumValues]: filters on enum fields accept values the
+//     reference does not list, as a service that has such values does
+//     (rows seeded with them are stored and returned as given in any
+//     case).
 //
 // # Writes and events
 //

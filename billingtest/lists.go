@@ -256,7 +256,7 @@ func boolParam(r *http.Request, name string) (bool, error) {
 // handleListInvoices serves GET /v1/Invoices: every invoice, without line
 // items (charges is []).
 func (s *Server) handleListInvoices(w http.ResponseWriter, r *http.Request) {
-	lr, pred, err := parseListRequest(r.URL.Query(), invoiceSchema)
+	lr, pred, err := parseListRequest(r.URL.Query(), invoiceSchema, s.cfg.unlistedEnums)
 	if err != nil {
 		s.writeRequestError(w, err)
 		return
@@ -322,7 +322,7 @@ func (s *Server) handleListCustomerInvoices(w http.ResponseWriter, r *http.Reque
 	if !ok {
 		return
 	}
-	lr, pred, err := parseListRequest(r.URL.Query(), customerInvoiceSchema)
+	lr, pred, err := parseListRequest(r.URL.Query(), customerInvoiceSchema, s.cfg.unlistedEnums)
 	if err != nil {
 		s.writeRequestError(w, err)
 		return
@@ -393,7 +393,7 @@ func (s *Server) handleInvoiceSummaries(w http.ResponseWriter, r *http.Request) 
 	if !ok {
 		return
 	}
-	lr, pred, err := parseListRequest(r.URL.Query(), summarySchema)
+	lr, pred, err := parseListRequest(r.URL.Query(), summarySchema, s.cfg.unlistedEnums)
 	if err != nil {
 		s.writeRequestError(w, err)
 		return
@@ -432,7 +432,7 @@ func (s *Server) handleSubscriptionItems(w http.ResponseWriter, r *http.Request)
 	if !ok {
 		return
 	}
-	lr, pred, err := parseListRequest(r.URL.Query(), itemSchema)
+	lr, pred, err := parseListRequest(r.URL.Query(), itemSchema, s.cfg.unlistedEnums)
 	if err != nil {
 		s.writeRequestError(w, err)
 		return

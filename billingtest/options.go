@@ -54,6 +54,7 @@ type config struct {
 	pageCap                 int
 	honestCap, otherHeaders bool
 	stamps, unknownMembers  bool
+	unlistedEnums           bool
 	stampDigits             int
 	stampZone               string
 }

@@ -97,8 +97,9 @@ func pagingInt(q url.Values, name string) (int, error) {
 }
 
 // parseListRequest reads and checks the shared list controls and compiles
-// the filter for schema sc.
-func parseListRequest[T any](q url.Values, sc *filterSchema[T]) (listRequest, func(T) bool, error) {
+// the filter for schema sc; unlisted admits enum values the reference
+// does not list.
+func parseListRequest[T any](q url.Values, sc *filterSchema[T], unlisted bool) (listRequest, func(T) bool, error) {
 	lr := listRequest{sortField: -1, sortName: "id", size: DefaultPageSize}
 	var err error
 	if lr.page, err = pagingInt(q, "pageNumber"); err != nil {
@@ -135,7 +136,7 @@ func parseListRequest[T any](q url.Values, sc *filterSchema[T]) (listRequest, fu
 	}
 
 	text, _ := param(q, "query")
-	expr, pred, err := sc.parse(text)
+	expr, pred, err := sc.parseUnlisted(text, unlisted)
 	if err != nil {
 		return lr, nil, err
 	}

@@ -21,7 +21,9 @@ import (
 //   - [WithTimestampDigits]: timestamps with 0 to 7 fractional digits,
 //     with or without a zone;
 //   - [WithUnknownMembers]: members the reference does not list, on every
-//     object of every answer.
+//     object of every answer;
+//   - [WithUnlistedEnumValues]: enum values the reference does not list,
+//     in filters as in data.
 //
 // [WithAllVariations] turns on one of each.
 
@@ -124,12 +126,26 @@ func WithUnknownMembers() Option {
 	}
 }
 
+// WithUnlistedEnumValues makes the fake a service that knows enum values
+// the reference does not list: a filter on an enum field may name any
+// value (status:Archived), and matches the rows that carry it, instead of
+// answering 400. Rows seeded with such values ([Server.AddCustomer],
+// [Server.AddSubscriptionProductItem], ...) are stored and returned as
+// given with or without this option.
+func WithUnlistedEnumValues() Option {
+	return func(c *config) error {
+		c.unlistedEnums = true
+		return nil
+	}
+}
+
 // WithAllVariations turns on a variation of each kind: ties in random
 // order, a silent page cap of n, the other reading of the paging headers,
-// timestamps of 7 digits without a zone, and unknown members.
+// timestamps of 7 digits without a zone, unknown members, and filters
+// that accept unlisted enum values.
 func WithAllVariations(n int) Option {
 	return func(c *config) error {
-		for _, o := range []Option{WithTieOrder(TieRandom), WithPageCap(n, false), WithOtherPagingHeaders(), WithTimestampDigits(7, ZoneNone), WithUnknownMembers()} {
+		for _, o := range []Option{WithTieOrder(TieRandom), WithPageCap(n, false), WithOtherPagingHeaders(), WithTimestampDigits(7, ZoneNone), WithUnknownMembers(), WithUnlistedEnumValues()} {
 			if err := o(c); err != nil {
 				return err
 			}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	billing "github.com/billingapi/billing-go"
 	"github.com/shopspring/decimal"
 )
 
@@ -195,3 +196,33 @@ func TestUnknownMembers(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func TestUnlistedEnumValues(t *testing.T) {
+	t.Parallel()
+	for _, on := range []bool{false, true} {
+		var opts []Option
+		if on {
+			opts = append(opts, WithUnlistedEnumValues())
+		}
+		srv, _ := vtServer(t, 0, opts...)
+		id, err := srv.AddSubscriptionProductItem(billing.SubscriptionProductItem{SubscriptionProductID: 5, Name: "x", Status: billing.ItemStatus("Archived")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := srv.AddSubscriptionProductItem(billing.SubscriptionProductItem{SubscriptionProductID: 5, Name: "y", Status: billing.ItemStatusActive}); err != nil {
+			t.Fatal(err)
+		}
+		r := httptest.NewRequest(http.MethodGet, "/v1/subscriptionProducts/5/items?query=status:archived", nil)
+		r.Header.Set("Authorization", "Basic "+DefaultAPIKey)
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, r)
+		switch {
+		case !on && w.Code != http.StatusBadRequest:
+			t.Errorf("without the option: %d %s, want 400", w.Code, w.Body)
+		case on && (w.Code != http.StatusOK || !slices.Equal(vtIDs(t, w), []int64{id})):
+			t.Errorf("with the option: %d %s, want only item %d", w.Code, w.Body, id)
+		case on && !strings.Contains(w.Body.String(), `"status":"Archived"`):
+			t.Errorf("the value is not returned as given: %s", w.Body)
+		}
+	}
+}

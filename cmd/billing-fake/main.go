@@ -9,6 +9,7 @@
 //	             [-tie-order id|id-desc|insertion|random]
 //	             [-page-cap N [-page-cap-honest]] [-other-paging-headers]
 //	             [-timestamp-digits D [-timestamp-zone Z]] [-unknown-members]
+//	             [-unlisted-enum-values]
 //	             [-all-variations N]
 //	billing-fake [-fixtures FILE] [-generate N] [-seed S] -dump-fixtures FILE
 //
@@ -31,8 +32,8 @@
 // billingtest, "Variations"): the order of rows with equal sort keys, a
 // smaller page cap said in X-PageSize or not, the other reading of
 // X-NextPage and X-MaxPageIndex, timestamps with 0 to 7 fractional digits
-// with or without a zone, and members the reference does not list. Without
-// them it behaves as by default.
+// with or without a zone, members and enum values the reference does not
+// list. Without them it behaves as by default.
 //
 // It stops cleanly on SIGINT and SIGTERM, finishing requests in flight.
 package main

@@ -18,6 +18,7 @@ type variationFlags struct {
 	stampDigits    *int
 	stampZone      *string
 	unknownMembers *bool
+	unlistedEnums  *bool
 	all            *int
 }
 
@@ -30,6 +31,7 @@ func addVariationFlags(fs *flag.FlagSet) *variationFlags {
 		stampDigits:    fs.Int("timestamp-digits", -2, "fractional digits of timestamps, 0 to 7, or -1 for up to 7 with trailing zeros trimmed (default: as the SDK writes them)"),
 		stampZone:      fs.String("timestamp-zone", "", `with -timestamp-digits: "", "Z" or "+00:00" after every timestamp`),
 		unknownMembers: fs.Bool("unknown-members", false, "add a member the reference does not list to every JSON object of every answer"),
+		unlistedEnums:  fs.Bool("unlisted-enum-values", false, "filters on enum fields accept values the reference does not list"),
 		all:            fs.Int("all-variations", 0, "when not 0: every variation at once, with this page cap (random ties, silent cap, other paging headers, 7 digits without zone, unknown members)"),
 	}
 }
@@ -62,6 +64,9 @@ func (v *variationFlags) options() ([]billingtest.Option, error) {
 	}
 	if *v.unknownMembers {
 		opts = append(opts, billingtest.WithUnknownMembers())
+	}
+	if *v.unlistedEnums {
+		opts = append(opts, billingtest.WithUnlistedEnumValues())
 	}
 	if *v.all < 0 {
 		return nil, fmt.Errorf("-all-variations must not be negative")

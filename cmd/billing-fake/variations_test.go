@@ -17,7 +17,7 @@ func TestVariationFlags(t *testing.T) {
 		bad     string
 	}{
 		{args: nil, options: 1},
-		{args: []string{"-tie-order", "random", "-page-cap", "1000", "-other-paging-headers", "-timestamp-digits", "0", "-timestamp-zone", "+00:00", "-unknown-members"}, options: 5},
+		{args: []string{"-tie-order", "random", "-page-cap", "1000", "-other-paging-headers", "-timestamp-digits", "0", "-timestamp-zone", "+00:00", "-unknown-members", "-unlisted-enum-values"}, options: 6},
 		{args: []string{"-page-cap", "5", "-page-cap-honest"}, options: 2},
 		{args: []string{"-all-variations", "1000"}, options: 2},
 		{args: []string{"-tie-order", "sideways"}, bad: "-tie-order"},
