@@ -1,6 +1,7 @@
 package billingtest
 
 import (
+	"cmp"
 	"fmt"
 	"hash/maphash"
 	"regexp"
@@ -177,25 +178,15 @@ func (s *Server) vary(lr *listRequest) {
 	lr.otherHeaders = c.otherHeaders
 	switch c.tie {
 	case TieByIDDescending:
-		lr.tie = func(a, b *tieKey) int { return cmpInt(b.id, a.id) }
+		lr.tie = func(a, b *tieKey) int { return cmp.Compare(b.id, a.id) }
 	case TieByInsertion:
-		lr.tie = func(a, b *tieKey) int { return cmpInt(a.seq, b.seq) }
+		lr.tie = func(a, b *tieKey) int { return cmp.Compare(a.seq, b.seq) }
 	case TieRandom:
 		seed := maphash.MakeSeed()
 		lr.tie = func(a, b *tieKey) int {
-			return cmpInt(int64(maphash.Comparable(seed, a.id)>>1), int64(maphash.Comparable(seed, b.id)>>1))
+			return cmp.Compare(maphash.Comparable(seed, a.id), maphash.Comparable(seed, b.id))
 		}
 	}
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // tieKey is what a tie order reads of a row: its id and its place in
