@@ -43,9 +43,13 @@ func pagesOf[T, P any, PP pagedParams[P]](ctx context.Context, params PP, opts [
 			return list(withStableReq(ctx, req), &q)
 		})
 	}
-	return pages(ctx, PP(&p).listOptions().PageNumber, rc.prefetch, rc.capture, func(ctx context.Context, n int) (*Page[T], error) {
+	return pages(ctx, PP(&p).listOptions().PageNumber, rc.prefetch, rc.capture, func(ctx context.Context, n, size int) (*Page[T], error) {
 		q := p
-		PP(&q).listOptions().PageNumber = n
+		lo := PP(&q).listOptions()
+		lo.PageNumber = n
+		if size > 0 {
+			lo.PageSize = size
+		}
 		return list(ctx, &q)
 	})
 }

@@ -229,25 +229,38 @@ func listPage[T any](ctx context.Context, c *Client, op Operation, path string, 
 	return page, nil
 }
 
+// sizedFetch reads one page of the given size; 0 means the size the
+// params ask for.
+type sizedFetch[T any] func(ctx context.Context, pageNumber, pageSize int) (*Page[T], error)
+
 // pages iterates from page first until the last page. It checks the
 // context between pages, yields an error once and stops, and refuses to
 // go on when the server does not serve the page that was asked for, since
 // that would repeat or skip items forever. With prefetch >= 2 and a total
 // known from the first page, it fetches the rest through prefetchRange.
-func pages[T any](ctx context.Context, first, prefetch int, capture *Response, fetch fetchFunc[T]) iter.Seq2[*Page[T], error] {
+//
+// A page shorter than asked for while more items are announced after it
+// (X-Count, else X-NextPage) is a page the server capped: the iteration
+// goes on in pages of that length. When the server said so in
+// X-PageSize, its page numbers count pages of that length; when it
+// echoed the size asked for, a page other than page 0 may have started
+// at either reckoning, so it is asked for again in the capped size (or,
+// when no page of that size starts where it did, the iteration ends with
+// ErrPagination).
+func pages[T any](ctx context.Context, first, prefetch int, capture *Response, fetch sizedFetch[T]) iter.Seq2[*Page[T], error] {
 	return func(yield func(*Page[T], error) bool) {
 		if ctx == nil {
 			yield(nil, invalid("ctx", "nil context.Context"))
 			return
 		}
-		n := first
+		n, size := first, 0
 		var prev *Page[T]
 		for {
 			if err := ctx.Err(); err != nil {
 				yield(nil, err)
 				return
 			}
-			p, err := fetch(ctx, n)
+			p, err := fetch(ctx, n, size)
 			if err != nil {
 				yield(nil, err)
 				return
@@ -259,19 +272,37 @@ func pages[T any](ctx context.Context, first, prefetch int, capture *Response, f
 			if len(p.Items) == 0 && prev != nil {
 				return
 			}
+			asked, capped := p.requestedSize, false
+			if asked > 0 && len(p.Items) > 0 && len(p.Items) < asked && moreAfter(p, n*asked) {
+				capped, size = true, len(p.Items)
+				if n > 0 && (p.PageSize <= 0 || p.PageSize >= asked) {
+					if n*asked%size != 0 {
+						yield(nil, fmt.Errorf("%w: the server returned %d items on page %d where %d were asked for and more are announced: it caps pages without saying so, and no page of %d starts where page %d does; ask for at most %d", ErrPagination, size, n, asked, size, n, size))
+						return
+					}
+					n = n * asked / size
+					continue
+				}
+			}
+			hasNext := p.HasNext() || capped
+			last := lastPageIndex(p)
+			if size > 0 && p.Count > 0 {
+				last = (p.Count - 1) / size
+			}
 			// Prefetching guesses page numbers, so it needs consecutive
 			// ones. It starts before p is yielded, so that the next pages
 			// are on their way while the caller works through this one.
-			if next, last := p.NextPageNumber(), lastPageIndex(p); prefetch >= 2 && p.HasNext() && last >= next && next == p.current()+1 {
+			if next := p.NextPageNumber(); prefetch >= 2 && hasNext && last >= next && next == p.current()+1 {
+				sized := func(ctx context.Context, n int) (*Page[T], error) { return fetch(ctx, n, size) }
 				var more bool
-				if prev, more = prefetchRange(ctx, p, last, prefetch, capture, fetch, yield); !more || !prev.HasNext() {
+				if prev, more = prefetchRange(ctx, p, last, prefetch, capture, sized, yield); !more || !prev.HasNext() {
 					return
 				}
 				// The list grew while it was read: go on one page at a time.
 				n = prev.NextPageNumber()
 				continue
 			}
-			if !yield(p, nil) || !p.HasNext() {
+			if !yield(p, nil) || !hasNext {
 				return
 			}
 			prev = p

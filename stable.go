@@ -25,30 +25,61 @@ import (
 //
 // How: requests sort ascending on the key and add a range filter key:S|
 // (merged with the caller's own range on the key, if any), where S is the
-// second of the last key seen; the filter's lower bound is inclusive and has
-// one-second resolution, so cur remembers the ids already delivered at S
-// and skips them. When more items share one second than fit a page, the
-// iterator pages by number inside that second alone (key:S|S+1) and checks
-// that each page overlaps what it has already delivered, starting the
-// second again when it does not, so that a shift inside the second can
-// neither skip nor repeat an item.
+// second of the frontier: the key, at full precision, before which every
+// item has been delivered. A page is a contiguous run of the server's
+// order at the moment it is read, so it proves that every item whose key
+// lies between its first and last keys is on it; the iterator moves the
+// frontier only on such proof, never on positions or on the order of
+// items with equal keys. When more items share one second than a page
+// holds, it pages by number inside that second (key:S|S+1), each page
+// chosen to start before the frontier. Where a group of items with one
+// and the same key is larger than a page, no page can reach across it:
+// the second is then read in passes from its start, and left only once a
+// pass during which the second's X-Count stayed the same showed that many
+// distinct items (or all passes since the count last changed did,
+// together).
 //
-// Guarantees, within one run and across runs resumed from a saved cursor:
+// Guarantees, within one run and across runs resumed from a saved cursor,
+// for every behaviour the API reference allows the service where it is
+// silent (any page cap, said in X-PageSize or not; any order of items
+// with equal keys, stable or changing from one request to the next;
+// either reading of X-NextPage and X-MaxPageIndex; 0 to 7 fractional
+// digits in timestamps):
 //
-//   - no item is yielded twice; under a modification-time key an item that
-//     really changed during the run is yielded again after its change, by
-//     design (an incremental "what changed since" sync);
+//   - no item is yielded twice at the same key; under a modification-time
+//     key an item that really changed during the run is yielded again
+//     after its change, also when it changed again within the second of
+//     its earlier delivery, by design (an incremental "what changed
+//     since" sync);
 //   - every item that matches the filter for the whole run, and whose key
-//     field does not change, is yielded exactly once, whatever else happens
-//     meanwhile: inserts before, among and after the items, deletions,
-//     changes to other fields, and changes that take other items out of the
-//     filter (the loop that writes off every unsettled invoice it is given
+//     field does not change, is yielded exactly once, or the iteration
+//     ends with an error that matches [ErrPagination] and says why,
+//     whatever else happens meanwhile: inserts before, among and after
+//     the items, deletions, changes to other fields, changes that take
+//     other items out of the filter or move them inside the second being
+//     read (the loop that writes off every unsettled invoice it is given
 //     writes off all of them);
 //   - items come in ascending key order (by second).
 //
-// Items inserted during the run, or whose key changes, may or may not be
-// yielded. This relies on the server ordering items of one second the same
-// way on every request (the service breaks ties by id).
+// ErrPagination ends a run that cannot prove it saw everything: a server
+// that ignores the range filter or the sort, that keeps cutting the page
+// size, or a group of equal keys larger than a page whose second changes
+// during every pass while the service keeps changing their order (after
+// 3 passes in a row that show nothing new). One case is beyond what any
+// count can show: inside such a group, if during one pass an item already
+// seen is deleted and another is added to the same second, leaving the
+// count unchanged, while the service also reorders the group between
+// requests, an item of the group may be missed. Items inserted during the
+// run, or whose key changes, may or may not be yielded.
+//
+// Cost: one request per page of items, plus about one per second that
+// holds more than half a page (where paging by number inside it starts)
+// and, where items delivered earlier leave the second being read, a few
+// to find the place again. A group of equal keys larger than a page
+// costs a pass over its second (its items ÷ page size, plus one,
+// requests) for each pass: usually two, more while the second changes or
+// its order does (about ln(items) passes when the order is random on
+// every request). The cursor's size is described at [Cursor].
 //
 // Rules: the caller's Sort must be empty or the key ascending, PageNumber
 // must be 0 and PageSize 0 (meaning 1,000, the least maximum the reference
@@ -94,9 +125,6 @@ type stableConfig struct {
 // stableDefaultPageSize is the page size of a stable iteration whose params
 // leave it to the server: the reference never caps a list below 1,000.
 const stableDefaultPageSize = 1000
-
-// maxWindowSize bounds the page sizes the inside-one-second path may use.
-const maxWindowSize = 1000
 
 var (
 	minKeySec = time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
@@ -331,27 +359,24 @@ func idOf[T any](v *T) (int64, error) {
 	return e.entityID(), nil
 }
 
-// stableWindow picks, for paging inside one second, a page size and number
-// whose page holds position pos-1 (the last item delivered, as last seen)
-// and as many positions after it as possible. A page that holds a
-// delivered item proves that the items after it are the ones that follow
-// it. Sizes above w are tried only when no size up to w moves forward.
+// stableWindow picks, for paging inside one second, a page size up to w
+// and a page number whose page holds position pos, where the next unread
+// item is thought to be, as many positions after it as possible and, when
+// it can, the two before it: a page that starts before the items at the
+// frontier's key proves what follows it (see sequential), while one that
+// starts at pos only delivers.
 func stableWindow(pos, w int) (n, size int) {
-	if pos <= 0 {
-		return 0, w
-	}
-	best := 0
-	try := func(from, to int) {
-		for l := to; l >= from; l-- {
-			k := (pos - 1) / l
+	for back := min(pos, 2); back >= 0; back-- {
+		best, anchor := 0, pos-back
+		for l := w; l >= 2; l-- {
+			k := anchor / l
 			if gain := k*l + l - pos; gain > best {
 				best, n, size = gain, k, l
 			}
 		}
+		if best > 0 {
+			return n, size
+		}
 	}
-	try(2, w)
-	if best == 0 {
-		try(w+1, max(w, maxWindowSize))
-	}
-	return n, size
+	return pos / w, w
 }

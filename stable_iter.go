@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"maps"
 	"time"
 )
 
@@ -46,11 +47,46 @@ type stableState[T any] struct {
 	w     int
 	fetch stableFetch[T]
 	keyOf func(*T) time.Time
+	// inside says the iteration pages by number inside the frontier's
+	// second, which holds more items than a page; leaving says that items
+	// already delivered leave that second as it is read, so that paging
+	// from its start finds the next ones.
+	inside, leaving bool
+	// forward says a page of this pass proved nothing (it started at the
+	// frontier's key or past it): the pass then reads on to the second's
+	// end, to be proven by count.
+	forward bool
+	pass    passProof
 }
+
+// maxFruitlessPasses is how many passes in a row over one second may end
+// without proving that every item of it was read, and without showing
+// anything new, before the iteration gives up with ErrPagination.
+const maxFruitlessPasses = 3
 
 // sequential pages through the key range up to end (zero: open), one
 // request at a time. It returns false when the iteration must stop. A
 // lead, when given, stands for the answer to the first request.
+//
+// What a page proves: a page is a contiguous run of the server's order by
+// key at the moment it was read, so every item whose key lies strictly
+// between its first and last item's keys is on it (from the range's start,
+// for page 0 of a range; to the range's end, for a page with nothing
+// announced after it). The cursor's frontier F is a key before which
+// every item that keeps its key for the whole run has been delivered; a
+// page whose first key is before F (or page 0) carries F to its last key.
+// Neither positions nor the order of items sharing a key enter the proof:
+// positions only choose which page to read, and the ids delivered at or
+// after F, kept with their keys, only keep items from being yielded twice.
+//
+// A second with more items than a page is read by page number inside it.
+// When a group of items sharing one key is too large for a page to reach
+// past it, no page can carry F across it; the second is then read in
+// passes from its start, and left only when the pages of passes during
+// which its X-Count stayed the same showed as many distinct items as that
+// count. A pass that neither proves that nor shows anything new counts
+// against maxFruitlessPasses: a server whose order of equal keys keeps
+// changing while the second keeps changing too ends in ErrPagination.
 func (s *stableState[T]) sequential(ctx context.Context, end time.Time, lead *leadPage[T], yield func(*Page[T], error) bool) bool {
 	stalls := 0
 	for {
@@ -58,29 +94,29 @@ func (s *stableState[T]) sequential(ctx context.Context, end time.Time, lead *le
 			yield(nil, err)
 			return false
 		}
-		st := s.cur.st
+		st := &s.cur.st
 		req := &stableReq{run: s.run, upper: end}
-		inside := st.Started && len(st.IDs) >= s.w
-		n, l := 0, s.w
-		switch {
-		case inside:
+		if st.Started {
 			req.lower = time.Unix(st.Sec, 0).UTC()
-			next := req.lower.Add(time.Second)
-			if end.IsZero() || next.Before(end) {
+		}
+		inside := s.inside && st.Started
+		n, l := 0, s.w
+		if inside {
+			if next := req.lower.Add(time.Second); end.IsZero() || next.Before(end) {
 				req.upper = next
 			}
 			n, l = stableWindow(st.Pos, s.w)
-		case st.Started:
-			req.lower = time.Unix(st.Sec, 0).UTC()
+			if s.forward {
+				n, l = st.Pos/s.w, s.w
+			}
 		}
 		var p *Page[T]
 		var err error
-		full := false
+		more := false
 		if lead != nil && !inside {
-			p, full = lead.page, lead.full
-		} else {
-			p, err = s.fetch(ctx, req, n, l)
-			full = err == nil && len(p.Items) >= l && p.HasNext()
+			p, more = lead.page, lead.full
+		} else if p, err = s.fetch(ctx, req, n, l); err == nil {
+			more = moreAfter(p, n*l)
 		}
 		lead = nil
 		if errors.Is(err, errEmptyKeyRange) {
@@ -100,31 +136,62 @@ func (s *stableState[T]) sequential(ctx context.Context, end time.Time, lead *le
 			}
 			continue
 		}
+		if len(p.Items) < l && more {
+			// Shorter than asked, with more announced after it: the
+			// server caps pages without saying so. Page 0 still holds the
+			// first items; other page numbers may mean other positions
+			// under the cap, so such a page is asked for again in its size.
+			if len(p.Items) < 2 {
+				yield(nil, fmt.Errorf("%w: a page of %d items where %d were asked for and X-Count announces more", ErrPagination, len(p.Items), l))
+				return false
+			}
+			s.w = len(p.Items)
+			if n > 0 {
+				if stalls++; stalls > 3 {
+					yield(nil, fmt.Errorf("%w: the server keeps cutting the page size", ErrPagination))
+					return false
+				}
+				continue
+			}
+		}
+		if !inside && len(p.Items) == 0 && !more {
+			return true
+		}
 		if s.keyOf == nil {
 			if s.keyOf, err = keyReader[T](s.run.key.entity); err != nil {
 				yield(nil, err)
 				return false
 			}
 		}
-		out, marks, lastPos, err := s.scan(p, st, req, inside, n*l)
-		if errors.Is(err, errLostPlace) {
-			// The second changed under the window: read it from its start.
-			s.cur.st.Pos = 0
-			if stalls++; stalls > 3 {
-				yield(nil, fmt.Errorf("%w: cannot find the items already delivered inside second %d", ErrPagination, st.Sec))
+		sec, before := st.Sec, st.frontier()
+		if inside {
+			if err := notePass(&s.pass, sec, p, n == 0); err != nil {
+				yield(nil, err)
 				return false
 			}
-			continue
 		}
+		sc, err := s.scan(p, *st, req, n*l, n > 0, !more, inside)
 		if err != nil {
 			yield(nil, err)
 			return false
 		}
-		if len(out) > 0 {
+		proven := inside && !sc.progress && !more && s.pass.proven()
+		if proven {
+			// Every item of the second was seen while it held the same
+			// items: it is done, whatever the order of equal keys.
+			sc.progress, sc.end, sc.pos = true, keyAt{sec + 1, 0}, 0
+		}
+		if sc.progress && len(sc.marks) > 0 {
+			// The last item's position carries the whole page's proof:
+			// the items after it on the page were delivered before.
+			last := &sc.marks[len(sc.marks)-1]
+			last.frontier, last.pos = sc.end, sc.pos
+		}
+		if len(sc.out) > 0 {
 			page := *p
-			page.Items = out
+			page.Items = sc.out
 			page.cursor = s.cur
-			s.cur.pending, s.cur.upto, s.cur.applied = marks, len(marks), 0
+			s.cur.pending, s.cur.upto, s.cur.applied = sc.marks, len(sc.marks), 0
 			if !yield(&page, nil) {
 				s.cur.settle()
 				s.cur.pending, s.cur.upto, s.cur.applied = nil, 0, 0
@@ -132,87 +199,238 @@ func (s *stableState[T]) sequential(ctx context.Context, end time.Time, lead *le
 			}
 			s.cur.finishPage()
 		}
-		before := st.Pos
-		if len(p.Items) > 0 && lastPos.sec == s.cur.st.Sec && s.cur.st.Started {
-			s.cur.st.Pos = lastPos.pos
+		st = &s.cur.st
+		if sc.progress {
+			st.advance(sc.end)
+		}
+		st.Pos = sc.pos
+		advanced := before.less(st.frontier()) || !st.Started
+		if st.Sec != sec {
+			// A new second: whatever was learnt of the last one is moot.
+			s.inside, s.leaving, s.forward, s.pass = false, false, false, passProof{}
 		}
 		switch {
-		case inside && !full:
-			// The second is done: go on after it.
-			s.cur.st.Sec, s.cur.st.IDs, s.cur.st.Pos = st.Sec+1, nil, 0
+		case inside && st.Sec != sec:
 			stalls = 0
-		case !full:
+		case inside && !more:
+			// The end of the second, without a proof that it was all
+			// read: read it again from its start.
+			if s.pass.endPass(len(sc.out) > 0) {
+				yield(nil, fmt.Errorf("%w: cannot prove that every item with %s in second %s was read: %d passes in a row over it neither saw all of its X-Count of %d nor anything new (the order of items with equal keys changes between requests, or the second keeps changing)",
+					ErrPagination, s.run.key.name, time.Unix(sec, 0).UTC().Format(keyLayout), maxFruitlessPasses, p.Count))
+				return false
+			}
+			st.Pos, s.forward = 0, false
+		case inside && sc.overshoot && s.pass.shrank && !s.forward:
+			// The page starts past the frontier and the second shrank:
+			// items before the page left it, as delivered items do when
+			// the loop changes their key. Such a second is best followed
+			// from its start.
+			s.inside, s.leaving, st.Pos = false, true, 0
+		case inside:
+			// A page at the frontier's key, or past it while the second
+			// held the same number of items: no page can carry the
+			// frontier across the items at its key. Read on to the end
+			// of the second, which proves the pass by its count.
+			s.forward = s.forward || !sc.progress
+		case !more:
 			return true
-		case len(out) > 0 || s.cur.st.Pos > before:
+		case advanced:
+			stalls = 0
+			if st.Pos*2 >= s.w && !s.leaving {
+				// The items of the frontier's second already read fill
+				// half a page: go on by page number inside it.
+				s.inside = true
+			}
+		case len(sc.out) > 0:
 			stalls = 0
 		default:
+			// A page from the second's start brought nothing new: the
+			// second holds more than a page before the frontier.
+			s.inside, s.leaving = true, false
 			if stalls++; stalls > 3 {
-				yield(nil, fmt.Errorf("%w: a full page brought nothing new at key second %d", ErrPagination, st.Sec))
+				yield(nil, fmt.Errorf("%w: a full page brought nothing new at key second %d", ErrPagination, sec))
 				return false
 			}
 		}
 	}
 }
 
-// errLostPlace is a page inside one second that holds none of the items
-// already delivered: it cannot prove that it follows them.
-var errLostPlace = errors.New("billing: lost place inside a second")
-
-// scan picks the items of a page not delivered before and where the
-// cursor stands after each. st is the cursor before the page; start the
-// position of the page's first item inside the second (inside only). The
-// items picked are moved to the front of p.Items, whose order past them
-// is then undefined: a page of 1,000 invoices is not copied.
-func (s *stableState[T]) scan(p *Page[T], st cursorState, req *stableReq, inside bool, start int) ([]T, []cursorMark, cursorMark, error) {
-	seen := make(map[int64]bool, len(st.IDs))
-	for _, id := range st.IDs {
-		seen[id] = true
+// moreAfter reports whether the answer announces items after this page,
+// which starts at position start of the range asked for: X-Count says so
+// when the server sends it, else the other paging headers (Page.HasNext).
+// The length of the page says nothing: a server may cap it silently.
+func moreAfter[T any](p *Page[T], start int) bool {
+	if p.Count >= 0 {
+		return p.Count > start+len(p.Items)
 	}
-	curSec, started := st.Sec, st.Started
-	out := p.Items[:0]
-	marks := make([]cursorMark, 0, len(p.Items))
-	var last cursorMark
-	runSec, runPos, overlap := int64(0), 0, false
+	return p.HasNext()
+}
+
+// passProof is what the pages read inside one second have shown, to prove
+// that every item of the second was seen whatever the order of its equal
+// keys (see sequential): either one pass, from the second's start to its
+// end, during which its X-Count stayed the same, showed that many
+// distinct items; or all passes since the count last changed did,
+// together (which a server that orders equal keys at random needs).
+type passProof struct {
+	sec   int64
+	count int
+	// seen are the ids shown since the count last changed; pass those of
+	// the current pass, which stayed at the count if passOK.
+	seen, pass map[int64]struct{}
+	passOK     bool
+	// grew says the current pass showed an item the earlier passes at
+	// the same count had not; shrank that the count fell from one page
+	// to the next.
+	grew, shrank bool
+	fruitless    int
+}
+
+// notePass adds the ids of page p, read inside second sec, to pp; start
+// says p is the first page of a pass.
+func notePass[T any](pp *passProof, sec int64, p *Page[T], start bool) error {
+	changed := pp.seen == nil || pp.sec != sec || pp.count != p.Count
+	pp.shrank = pp.seen != nil && pp.sec == sec && p.Count < pp.count
+	if changed {
+		pp.sec, pp.count, pp.seen = sec, p.Count, make(map[int64]struct{}, len(p.Items))
+		pp.passOK = false
+	}
+	if start {
+		pp.pass, pp.passOK = make(map[int64]struct{}, len(p.Items)), true
+	}
 	for i := range p.Items {
-		it := &p.Items[i]
-		k := s.keyOf(it)
+		id, err := idOf(&p.Items[i])
+		if err != nil {
+			return err
+		}
+		if _, ok := pp.seen[id]; !ok {
+			pp.seen[id] = struct{}{}
+			pp.grew = true
+		}
+		if pp.pass != nil {
+			pp.pass[id] = struct{}{}
+		}
+	}
+	if len(pp.seen) > pp.count {
+		// The second changed at the same count: what earlier passes saw
+		// no longer adds up. Keep the current pass's.
+		pp.seen = maps.Clone(pp.pass)
+	}
+	return nil
+}
+
+// proven reports whether every item of the second has been seen.
+func (pp *passProof) proven() bool {
+	return pp.count >= 0 && (pp.passOK && len(pp.pass) == pp.count || len(pp.seen) == pp.count)
+}
+
+// endPass closes a pass that ended without proof, delivered says it
+// yielded something; it reports whether to give up.
+func (pp *passProof) endPass(delivered bool) bool {
+	if pp.grew || delivered {
+		pp.fruitless = 0
+	} else {
+		pp.fruitless++
+	}
+	pp.grew = false
+	return pp.fruitless >= maxFruitlessPasses
+}
+
+// scanned is what scan found on a page.
+type scanned[T any] struct {
+	out   []T
+	marks []cursorMark
+	// progress says the page carries the frontier on, to end.
+	progress bool
+	end      keyAt
+	// overshoot says a page inside a second starts past the frontier.
+	overshoot bool
+	// pos is the position hint after the page.
+	pos int
+}
+
+// scan picks the items of a page not delivered before, and works out what
+// the page proves (see sequential). st is the cursor before the page;
+// start is the position of the page's first item in the range asked for,
+// paged says it is not page 0 (which starts at the range's start), final
+// that nothing is announced after it, inside that the range is one
+// second. The items picked are moved to the front of p.Items, whose order
+// past them is then undefined: a page of 1,000 invoices is not copied.
+func (s *stableState[T]) scan(p *Page[T], st cursorState, req *stableReq, start int, paged, final, inside bool) (scanned[T], error) {
+	var sc scanned[T]
+	items := p.Items
+	from := st.frontier()
+	if len(items) == 0 {
+		// Inside a second: an empty page 0 finds the second empty; an
+		// empty page further on proves nothing.
+		if !paged {
+			sc.progress, sc.end = true, keyAt{st.Sec + 1, 0}
+		}
+		return sc, nil
+	}
+	first := keyOfTime(s.keyOf(&items[0]))
+	sc.progress = !st.Started || !paged || first.less(from)
+	sc.overshoot = inside && !sc.progress && from.less(first)
+	seen := make(map[int64]keyAt, len(st.IDs))
+	for i, id := range st.IDs {
+		seen[id] = keyAt{st.Sec, st.Keys[i]}
+	}
+	sc.out = items[:0]
+	sc.marks = make([]cursorMark, 0, len(items))
+	var prev keyAt
+	inLast := 0 // items at the last item's second
+	for i := range items {
+		it := &items[i]
+		t := s.keyOf(it)
 		id, err := idOf(it)
 		if err != nil {
-			return nil, nil, last, err
+			return sc, err
 		}
-		if k.IsZero() {
-			return nil, nil, last, fmt.Errorf("%w: item %d has no %s, which the range filter excludes", ErrPagination, id, s.run.key.name)
+		if t.IsZero() {
+			return sc, fmt.Errorf("%w: item %d has no %s, which the range filter excludes", ErrPagination, id, s.run.key.name)
 		}
-		sec := k.Unix()
+		k := keyOfTime(t)
 		switch {
-		case !req.lower.IsZero() && sec < req.lower.Unix(), !req.upper.IsZero() && !k.Before(req.upper):
-			return nil, nil, last, fmt.Errorf("%w: item %d is outside the key range asked for; the server ignored the filter", ErrPagination, id)
-		case i > 0 && sec < runSec:
-			return nil, nil, last, fmt.Errorf("%w: items are not in ascending %s order", ErrPagination, s.run.key.name)
+		case !req.lower.IsZero() && t.Before(req.lower), !req.upper.IsZero() && !t.Before(req.upper):
+			return sc, fmt.Errorf("%w: item %d is outside the key range asked for; the server ignored the filter", ErrPagination, id)
+		case i > 0 && k.less(prev):
+			return sc, fmt.Errorf("%w: items are not in ascending %s order", ErrPagination, s.run.key.name)
 		}
-		if sec != runSec || i == 0 {
-			runSec, runPos = sec, 0
+		if i == 0 || k.sec != prev.sec {
+			inLast = 0
 		}
-		runPos++
-		pos := runPos
+		inLast++
+		prev = k
+		if st.Started && k.less(from) {
+			continue // before the frontier: delivered already
+		}
+		if e, ok := seen[id]; ok && e.sec == k.sec && (e.ns == anyKey || e.ns == k.ns) {
+			continue // delivered at this key already
+		}
+		seen[id] = k
+		f := from
+		if sc.progress && (!st.Started || from.less(k)) {
+			f = k
+		}
+		sc.out = append(sc.out, *it)
+		sc.marks = append(sc.marks, cursorMark{id: id, key: k, frontier: f, pos: st.Pos})
+	}
+	last := prev
+	switch {
+	case !sc.progress:
+		sc.pos = start + len(items)
+	case final && inside:
+		sc.end, sc.pos = keyAt{st.Sec + 1, 0}, 0
+	default:
+		sc.end = last
+		if st.Started && last.less(from) {
+			sc.end = from
+		}
+		sc.pos = inLast
 		if inside {
-			pos = start + i + 1
+			sc.pos = start + len(items)
 		}
-		last = cursorMark{sec: sec, id: id, pos: pos}
-		if !started || sec > curSec {
-			started, curSec = true, sec
-			clear(seen)
-		}
-		if seen[id] {
-			overlap = true
-			continue
-		}
-		seen[id] = true
-		out = append(out, *it)
-		marks = append(marks, last)
 	}
-	if inside && start > 0 && !overlap {
-		return nil, nil, last, errLostPlace
-	}
-	return out, marks, last, nil
+	return sc, nil
 }

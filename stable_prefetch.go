@@ -139,8 +139,7 @@ func (s *stableState[T]) windows(ctx context.Context, n int, capture *Response, 
 		defer close(win.pages)
 		w := &stableState[T]{run: s.run, cur: &Cursor{}, w: s.w, fetch: s.fetch, keyOf: s.keyOf}
 		if atCursor {
-			w.cur.st = s.cur.st
-			w.cur.st.IDs = append([]int64(nil), s.cur.st.IDs...)
+			w.cur.st = s.cur.st.clone()
 		} else {
 			w.cur.st = cursorState{Started: true, Sec: from}
 		}
@@ -298,9 +297,9 @@ func (s *stableState[T]) leadFor(ws *windowStart[T], from int64, end time.Time) 
 		}
 	}
 	p.Items = items[lo:hi:hi]
-	// Only a short page that says it is the last holds every item after
-	// its first.
-	full := (len(items) >= s.w || p.HasNext()) && hi == len(items)
+	// Only a page that announces nothing after it holds every item after
+	// its first; its length says nothing, as the server may cap it.
+	full := moreAfter(ws.page, 0) && hi == len(items)
 	if lo == hi && full {
 		return nil
 	}

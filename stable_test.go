@@ -34,10 +34,17 @@ var stableSeconds = []int{3, 1, 40, 2, 0, 5, 17, 1, 9}
 // inserted in shuffled order so that ids do not follow the posting time.
 func stableFake(t testing.TB) (*billingtest.Server, int64, []int64) {
 	t.Helper()
+	return stableFakeWith(t, billingtest.Customer{FirstName: "Ada"})
+}
+
+// stableFakeWith is stableFake with the given customer and more options
+// for the fake.
+func stableFakeWith(t testing.TB, customer billingtest.Customer, opts ...billingtest.Option) (*billingtest.Server, int64, []int64) {
+	t.Helper()
 	clock := stableBase.Add(time.Hour)
-	srv := billingtest.NewServer(billingtest.WithClock(func() time.Time { return clock }))
+	srv := billingtest.NewServer(append([]billingtest.Option{billingtest.WithClock(func() time.Time { return clock })}, opts...)...)
 	t.Cleanup(srv.Close)
-	cust, err := srv.AddCustomer(billingtest.Customer{FirstName: "Ada"})
+	cust, err := srv.AddCustomer(customer)
 	if err != nil {
 		t.Fatal(err)
 	}

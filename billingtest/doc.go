@@ -166,6 +166,37 @@
 // ascending id in both directions, so pages never overlap. Without a sort,
 // rows come in ascending id.
 //
+// # Variations: every service the reference allows
+//
+// Where the reference leaves the service's behaviour open, the fake makes
+// the choices above by default, and the live service may make others.
+// Code that works against one choice proves nothing about the others, so
+// options make the fake each service the reference allows, one at a time
+// or all at once ([WithAllVariations]); the cmd/billing-fake flags of the
+// same names do the same:
+//
+//   - [WithTieOrder]: rows with equal sort keys in ascending id order (the
+//     default), descending id order, the order they are stored in, or a
+//     new random order on every request, as a SQL paging query without a
+//     unique tie-breaker may give them;
+//   - [WithPageCap]: a largest page other than [MaxPageSize], said in
+//     X-PageSize (honest: page numbers count pages of the cap) or not
+//     (X-PageSize echoes the size asked for, page p starts at row p ×
+//     asked, and the page holds the first rows up to the cap). X-Count
+//     stays true;
+//   - [WithOtherPagingHeaders]: X-NextPage n+1 on every page, the last
+//     included, and X-MaxPageIndex the index of the last page;
+//   - [WithTimestampDigits]: every timestamp of every answer with 0 to 7
+//     fractional digits (cut, as a column of lower precision holds them),
+//     or up to 7 with trailing zeros trimmed, followed by nothing, Z or
+//     +00:00; sorting and filtering still use the full value;
+//   - [WithUnknownMembers]: a member the reference does not list in every
+//     JSON object of every successful answer;
+//   - [WithUnlistedEnumValues]: filters on enum fields accept values the
+//     reference does not list, as a service that has such values does
+//     (rows seeded with them are stored and returned as given in any
+//     case).
+//
 // # Writes and events
 //
 // Writes follow the reference's rules (section 4): a write-off must equal

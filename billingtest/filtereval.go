@@ -190,11 +190,17 @@ func (sc *filterSchema[T]) parseFilter(text string) (func(T) bool, error) {
 
 // parse is parseFilter that also returns the parsed conditions.
 func (sc *filterSchema[T]) parse(text string) (query.Expr, func(T) bool, error) {
+	return sc.parseUnlisted(text, false)
+}
+
+// parseUnlisted is parse; with unlisted, an enum condition may name
+// values the reference does not list (see WithUnlistedEnumValues).
+func (sc *filterSchema[T]) parseUnlisted(text string, unlisted bool) (query.Expr, func(T) bool, error) {
 	expr, err := query.Parse(text)
 	if err != nil {
 		return nil, nil, badRequest("invalid query: %s", strings.TrimPrefix(err.Error(), "query: "))
 	}
-	pred, err := sc.compile(expr)
+	pred, err := sc.compile(expr, unlisted)
 	return expr, pred, err
 }
 
@@ -210,7 +216,7 @@ const maxFilterConditions = 100
 // compile turns an expression into one predicate; nil means "all rows".
 // All conditions must hold, so they can run in any order: the cheap ones
 // go first, so that the costly ones see fewer rows.
-func (sc *filterSchema[T]) compile(expr query.Expr) (func(T) bool, error) {
+func (sc *filterSchema[T]) compile(expr query.Expr, unlisted bool) (func(T) bool, error) {
 	type costed struct {
 		cost int
 		pred func(T) bool
@@ -224,7 +230,7 @@ func (sc *filterSchema[T]) compile(expr query.Expr) (func(T) bool, error) {
 		if !ok {
 			return nil, badRequest("invalid query: unknown filter name %q for %s; valid names: %s", c.Name, sc.endpoint, sc.names(false))
 		}
-		p, err := f.compile(c)
+		p, err := f.compile(c, unlisted)
 		if err != nil {
 			return nil, badRequest("invalid query: filter %s: %v", f.name, err)
 		}
@@ -277,7 +283,7 @@ func (f *filterField[T]) cost() int {
 }
 
 // compile builds the predicate of one condition on this field.
-func (f *filterField[T]) compile(c query.Condition) (func(T) bool, error) {
+func (f *filterField[T]) compile(c query.Condition, unlisted bool) (func(T) bool, error) {
 	switch f.kind {
 	case query.TextField:
 		m, err := textMatcher(c)
@@ -308,7 +314,7 @@ func (f *filterField[T]) compile(c query.Condition) (func(T) bool, error) {
 		get := f.get.decimal
 		return func(r T) bool { return m(get(r)) }, nil
 	case query.EnumField:
-		m, err := enumMatcher(c, f.get.values)
+		m, err := enumMatcher(c, f.get.values, unlisted)
 		if err != nil {
 			return nil, err
 		}
@@ -728,13 +734,16 @@ func cmpDecimal(a, b decimal.Decimal) int {
 }
 
 // enumMatcher matches an enumeration, case-insensitively; every value in
-// the condition must be one the reference lists.
-func enumMatcher(c query.Condition, values []string) (func(string) bool, error) {
+// the condition must be one the reference lists, unless unlisted.
+func enumMatcher(c query.Condition, values []string, unlisted bool) (func(string) bool, error) {
 	member := func(s string) (string, error) {
 		for _, v := range values {
 			if strings.EqualFold(v, s) {
 				return v, nil
 			}
+		}
+		if unlisted && s != "" {
+			return s, nil
 		}
 		return "", fmt.Errorf("%q is not one of %s", s, strings.Join(values, ", "))
 	}

@@ -188,18 +188,18 @@ func TestDecimalMatcher(t *testing.T) {
 }
 
 func TestEnumAndBoolMatchers(t *testing.T) {
-	m, err := enumMatcher(feCond(t, "active,HOLD"), customerStatuses)
+	m, err := enumMatcher(feCond(t, "active,HOLD"), customerStatuses, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !m("Active") || !m("Hold") || m("Draft") || m("") {
 		t.Error("set of statuses")
 	}
-	if m, _ := enumMatcher(feCond(t, "[empty]"), customerStatuses); !m("") || m("Active") {
+	if m, _ := enumMatcher(feCond(t, "[empty]"), customerStatuses, false); !m("") || m("Active") {
 		t.Error("[empty] on an enum")
 	}
 	for _, bad := range []string{"Gone", "Act*", "a|b", "Active,Gone"} {
-		_, err := enumMatcher(feCond(t, bad), customerStatuses)
+		_, err := enumMatcher(feCond(t, bad), customerStatuses, false)
 		if err == nil {
 			t.Errorf("%q is accepted", bad)
 		} else if bad == "Gone" && !strings.Contains(err.Error(), "Suspended") {

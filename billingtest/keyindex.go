@@ -60,7 +60,7 @@ func (st *store) invoiceKeyIndex(field int) *keyIndex {
 	if k, ok := ix.m[field]; ok {
 		return k
 	}
-	key, compare := keyer(&invoiceSchema.fields[field], false)
+	key, compare := keyer(&invoiceSchema.fields[field], false, nil)
 	items := make([]sortItem[invoiceRow], 0, st.invoices.len())
 	for row := range st.invoiceRows(0) {
 		items = append(items, sortItem[invoiceRow]{row: row, id: row.rec.id})

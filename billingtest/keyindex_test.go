@@ -49,7 +49,7 @@ func TestKeyIndexAnswersAsRunListDoes(t *testing.T) {
 		for _, q := range queries {
 			for _, paging := range [][2]int{{0, 1000}, {1, 7}, {3, 100}, {400, 10}} {
 				v := url.Values{"sortExpression": {field}, "query": {q}, "pageNumber": {strconv.Itoa(paging[0])}, "pageSize": {strconv.Itoa(paging[1])}}
-				lr, pred, err := parseListRequest(v, invoiceSchema)
+				lr, pred, err := parseListRequest(v, invoiceSchema, false)
 				if err != nil {
 					t.Fatalf("%v: %v", v, err)
 				}
@@ -90,7 +90,7 @@ func TestKeyIndexFollowsWrites(t *testing.T) {
 	}
 	page := func() []int64 {
 		t.Helper()
-		lr, pred, err := parseListRequest(url.Values{"sortExpression": {"postedTimestamp"}, "pageSize": {"1000"}}, invoiceSchema)
+		lr, pred, err := parseListRequest(url.Values{"sortExpression": {"postedTimestamp"}, "pageSize": {"1000"}}, invoiceSchema, false)
 		if err != nil {
 			t.Fatal(err)
 		}

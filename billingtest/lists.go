@@ -277,15 +277,18 @@ func boolParam(r *http.Request, name string) (bool, error) {
 // handleListInvoices serves GET /v1/Invoices: every invoice, without line
 // items (charges is []).
 func (s *Server) handleListInvoices(w http.ResponseWriter, r *http.Request) {
-	lr, pred, err := parseListRequest(r.URL.Query(), invoiceSchema)
+	lr, pred, err := parseListRequest(r.URL.Query(), invoiceSchema, s.cfg.unlistedEnums)
 	if err != nil {
 		s.writeRequestError(w, err)
 		return
 	}
 	pred = untilDone(r.Context(), pred)
+	s.vary(&lr)
 	s.mu.RLock()
 	var page listPage[invoiceRow]
 	switch {
+	case s.cfg.pagingVaried():
+		page = runList(s.store.invoiceRows(0), invoiceRow.id, invoiceSchema, lr, pred)
 	case pred == nil && lr.sortField < 0:
 		page = s.store.pageOfAllInvoices(lr)
 	case lr.keyed:
@@ -344,12 +347,13 @@ func (s *Server) handleListCustomerInvoices(w http.ResponseWriter, r *http.Reque
 	if !ok {
 		return
 	}
-	lr, pred, err := parseListRequest(r.URL.Query(), customerInvoiceSchema)
+	lr, pred, err := parseListRequest(r.URL.Query(), customerInvoiceSchema, s.cfg.unlistedEnums)
 	if err != nil {
 		s.writeRequestError(w, err)
 		return
 	}
 	pred = untilDone(r.Context(), pred)
+	s.vary(&lr)
 	tracked, err := boolParam(r, "showTrackedItems")
 	if err != nil {
 		s.writeRequestError(w, err)
@@ -418,12 +422,13 @@ func (s *Server) handleInvoiceSummaries(w http.ResponseWriter, r *http.Request) 
 	if !ok {
 		return
 	}
-	lr, pred, err := parseListRequest(r.URL.Query(), summarySchema)
+	lr, pred, err := parseListRequest(r.URL.Query(), summarySchema, s.cfg.unlistedEnums)
 	if err != nil {
 		s.writeRequestError(w, err)
 		return
 	}
 	pred = untilDone(r.Context(), pred)
+	s.vary(&lr)
 	now := s.now()
 	s.mu.RLock()
 	cust, known := s.store.customers[customerID]
@@ -460,12 +465,13 @@ func (s *Server) handleSubscriptionItems(w http.ResponseWriter, r *http.Request)
 	if !ok {
 		return
 	}
-	lr, pred, err := parseListRequest(r.URL.Query(), itemSchema)
+	lr, pred, err := parseListRequest(r.URL.Query(), itemSchema, s.cfg.unlistedEnums)
 	if err != nil {
 		s.writeRequestError(w, err)
 		return
 	}
 	pred = untilDone(r.Context(), pred)
+	s.vary(&lr)
 	s.mu.RLock()
 	if !s.store.products[productID] {
 		s.mu.RUnlock()

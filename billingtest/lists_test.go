@@ -872,7 +872,7 @@ func TestSelectWindow(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	f := &filterField[int]{kind: query.TextField, get: getter[int]{text: func(int) string { return "" }}}
 	for _, desc := range []bool{false, true} {
-		_, cmp := keyer(f, desc)
+		_, cmp := keyer(f, desc, nil)
 		for _, n := range []int{0, 1, 17, 300, 2000} {
 			base := make([]sortItem[int], n)
 			for i := range base {
@@ -908,7 +908,7 @@ func TestStringClassOrder(t *testing.T) {
 	for i, s := range in {
 		items[i] = sortItem[int]{id: int64(i), text: s, class: stringClass(s)}
 	}
-	_, cmp := keyer(&filterField[int]{kind: query.TextField, get: getter[int]{text: func(int) string { return "" }}}, false)
+	_, cmp := keyer(&filterField[int]{kind: query.TextField, get: getter[int]{text: func(int) string { return "" }}}, false, nil)
 	slices.SortFunc(items, func(a, b sortItem[int]) int { return cmp(&a, &b) })
 	var got []string
 	for _, it := range items {

@@ -51,6 +51,15 @@ type config struct {
 	numberedErrors     bool
 	logger             *slog.Logger
 	seed               []func(*Server) error
+
+	// What the reference leaves open (see variations.go).
+	tie                     TieOrder
+	pageCap                 int
+	honestCap, otherHeaders bool
+	stamps, unknownMembers  bool
+	unlistedEnums           bool
+	stampDigits             int
+	stampZone               string
 }
 
 func defaultConfig() config {

@@ -60,6 +60,15 @@ type listRequest struct {
 	keyed   bool
 	key     *timeRange
 	keyOnly bool
+
+	// The variations of what the reference leaves open (see vary):
+	// asked is pageSize as given (0: none), offsetSize is the page size page numbers count (0: size),
+	// headerSize what X-PageSize says (0: size), tie the order of rows
+	// whose keys are equal (nil: by id), otherHeaders the other reading
+	// of X-NextPage and X-MaxPageIndex.
+	asked, offsetSize, headerSize int
+	tie                           func(a, b *tieKey) int
+	otherHeaders                  bool
 }
 
 // param returns a query parameter and whether it was given.
@@ -88,8 +97,9 @@ func pagingInt(q url.Values, name string) (int, error) {
 }
 
 // parseListRequest reads and checks the shared list controls and compiles
-// the filter for schema sc.
-func parseListRequest[T any](q url.Values, sc *filterSchema[T]) (listRequest, func(T) bool, error) {
+// the filter for schema sc; unlisted admits enum values the reference
+// does not list.
+func parseListRequest[T any](q url.Values, sc *filterSchema[T], unlisted bool) (listRequest, func(T) bool, error) {
 	lr := listRequest{sortField: -1, sortName: "id", size: DefaultPageSize}
 	var err error
 	if lr.page, err = pagingInt(q, "pageNumber"); err != nil {
@@ -102,6 +112,7 @@ func parseListRequest[T any](q url.Values, sc *filterSchema[T]) (listRequest, fu
 	if size > 0 {
 		lr.size = min(size, MaxPageSize)
 	}
+	lr.asked = size
 
 	order, hasOrder := param(q, "sortOrder")
 	if hasOrder {
@@ -125,7 +136,7 @@ func parseListRequest[T any](q url.Values, sc *filterSchema[T]) (listRequest, fu
 	}
 
 	text, _ := param(q, "query")
-	expr, pred, err := sc.parse(text)
+	expr, pred, err := sc.parseUnlisted(text, unlisted)
 	if err != nil {
 		return lr, nil, err
 	}
@@ -146,7 +157,11 @@ type listPage[T any] struct {
 func runList[T any](src iter.Seq[T], id func(T) int64, sc *filterSchema[T], lr listRequest, pred func(T) bool) listPage[T] {
 	var out listPage[T]
 	// int64, so that a large pageNumber cannot overflow on any platform.
-	start := int64(lr.page) * int64(lr.size)
+	offset := lr.size
+	if lr.offsetSize > 0 {
+		offset = lr.offsetSize
+	}
+	start := int64(lr.page) * int64(offset)
 	end := start + int64(lr.size)
 
 	if lr.sortField < 0 {
@@ -169,7 +184,7 @@ func runList[T any](src iter.Seq[T], id func(T) int64, sc *filterSchema[T], lr l
 	}
 
 	f := &sc.fields[lr.sortField]
-	key, cmp := keyer(f, lr.desc)
+	key, cmp := keyer(f, lr.desc, lr.tie)
 	buf, _ := sc.sortBufs.Get().(*[]sortItem[T])
 	if buf == nil {
 		buf = new([]sortItem[T])
@@ -186,7 +201,7 @@ func runList[T any](src iter.Seq[T], id func(T) int64, sc *filterSchema[T], lr l
 			continue
 		}
 		// Keyed in place: a local passed to key would escape to the heap.
-		matched = append(matched, sortItem[T]{row: row, id: id(row)})
+		matched = append(matched, sortItem[T]{row: row, id: id(row), seq: int64(out.maxCount)})
 		key(&matched[len(matched)-1])
 	}
 	out.count = len(matched)
@@ -211,13 +226,24 @@ func (sc *filterSchema[T]) completePage(items []T) {
 
 // setPageHeaders writes the nine X-* headers; see listRequest.
 func setPageHeaders[T any](h http.Header, lr listRequest, p listPage[T]) {
+	size, offset := lr.size, lr.size
+	if lr.headerSize > 0 {
+		size = lr.headerSize
+	}
+	if lr.offsetSize > 0 {
+		offset = lr.offsetSize
+	}
 	pages := 0
 	if p.count > 0 {
-		pages = (p.count-1)/lr.size + 1
+		pages = (p.count-1)/offset + 1
 	}
 	next, prev := -1, lr.page-1
 	if lr.page+1 < pages {
 		next = lr.page + 1
+	}
+	maxIndex := pages
+	if lr.otherHeaders {
+		next, maxIndex = lr.page+1, max(pages-1, 0)
 	}
 	order := query.Ascending
 	if lr.desc {
@@ -231,8 +257,8 @@ func setPageHeaders[T any](h http.Header, lr listRequest, p listPage[T]) {
 	h["X-CurrentPage"] = []string{itoa(lr.page)}
 	h["X-NextPage"] = []string{itoa(next)}
 	h["X-PreviousPage"] = []string{itoa(prev)}
-	h["X-PageSize"] = []string{itoa(lr.size)}
-	h["X-MaxPageIndex"] = []string{itoa(pages)}
+	h["X-PageSize"] = []string{itoa(size)}
+	h["X-MaxPageIndex"] = []string{itoa(maxIndex)}
 	h["X-SortOrder"] = []string{string(order)}
 	h["X-SortExpression"] = []string{lr.sortName}
 }

@@ -212,6 +212,9 @@ func (s *Server) writeJSON(w http.ResponseWriter, status int, v any) {
 
 // writeRawJSON answers with b, which is already JSON.
 func (s *Server) writeRawJSON(w http.ResponseWriter, status int, b []byte) {
+	if status < 300 && (s.cfg.stamps || s.cfg.unknownMembers) {
+		b = s.cfg.rewriteAnswer(b)
+	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(status)

@@ -43,6 +43,7 @@ type sortItem[T any] struct {
 	sec   int64
 	nsec  int32
 	class uint8
+	seq   int64 // the row's place in the order the fake stores rows
 }
 
 // stringClass is the class of a string in the order above.
@@ -65,7 +66,9 @@ type sortKeyer[T any] func(it *sortItem[T])
 
 // keyer returns how to key rows for sorting on field f, and how to compare
 // two keyed items in the requested direction.
-func keyer[T any](f *filterField[T], desc bool) (sortKeyer[T], func(a, b *sortItem[T]) int) {
+//
+// tie orders rows whose keys are equal; nil means ascending id.
+func keyer[T any](f *filterField[T], desc bool, tie func(a, b *tieKey) int) (sortKeyer[T], func(a, b *sortItem[T]) int) {
 	var key sortKeyer[T]
 	var primary func(a, b *sortItem[T]) int
 	switch f.kind {
@@ -101,6 +104,11 @@ func keyer[T any](f *filterField[T], desc bool) (sortKeyer[T], func(a, b *sortIt
 		}
 		if c != 0 {
 			return c
+		}
+		if tie != nil {
+			if c := tie(&tieKey{a.id, a.seq}, &tieKey{b.id, b.seq}); c != 0 {
+				return c
+			}
 		}
 		return cmp.Compare(a.id, b.id)
 	}

@@ -7,6 +7,11 @@
 //	             [-generate N] [-seed S] [-writeoff-permission=true]
 //	             [-numbered-errors] [-allowed-hosts NAME,...] [-v]
 //	             [-rate-limit-minute N] [-rate-limit-day N] [-pdf-rate-limit-minute N]
+//	             [-tie-order id|id-desc|insertion|random]
+//	             [-page-cap N [-page-cap-honest]] [-other-paging-headers]
+//	             [-timestamp-digits D [-timestamp-zone Z]] [-unknown-members]
+//	             [-unlisted-enum-values]
+//	             [-all-variations N]
 //	billing-fake [-fixtures FILE] [-generate N] [-seed S] -dump-fixtures FILE
 //
 // The first line it prints is its base URL; give it to a client with the
@@ -35,6 +40,14 @@
 // -dump-fixtures writes the data the other flags seed (generated, loaded
 // or both) as a fixtures file, "-" for stdout, and exits without serving:
 // a starting point for hand-written fixtures.
+//
+// The variation flags make the fake another service the API reference
+// allows, where the reference leaves the behaviour open (see package
+// billingtest, "Variations"): the order of rows with equal sort keys, a
+// smaller page cap said in X-PageSize or not, the other reading of
+// X-NextPage and X-MaxPageIndex, timestamps with 0 to 7 fractional digits
+// with or without a zone, members and enum values the reference does not
+// list. Without them it behaves as by default.
 //
 // It stops cleanly on SIGINT and SIGTERM, finishing requests in flight
 // (those held by an injected delay answer 503 at once), and exits 0.
@@ -85,6 +98,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	perMinute := fs.Int("rate-limit-minute", billingtest.DefaultRateLimitPerMinute, "requests one API key may make per minute before 429 (0: no limit)")
 	perDay := fs.Int("rate-limit-day", billingtest.DefaultRateLimitPerDay, "requests one API key may make per day before 429 (0: no limit)")
 	pdfPerMinute := fs.Int("pdf-rate-limit-minute", billingtest.DefaultPDFRateLimitPerMinute, "draft-invoice PDFs one API key may read per minute before 429 (0: no limit)")
+	varied := addVariationFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil // asking for help is not a failure; the usage is printed
@@ -122,6 +136,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *numberedErrors {
 		opts = append(opts, billingtest.WithNumberedErrors())
 	}
+	variations, err := varied.options()
+	if err != nil {
+		return err
+	}
+	opts = append(opts, variations...)
 	if *verbose {
 		opts = append(opts, billingtest.WithLogger(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	}

@@ -1,0 +1,273 @@
+package billingtest
+
+import (
+	"cmp"
+	"fmt"
+	"hash/maphash"
+	"regexp"
+	"strconv"
+	"time"
+)
+
+// What the reference leaves open, and the live service may do in any way
+// it allows. By default the fake makes one choice for each (see
+// listRequest and the package doc); the options below make it another, so
+// that a test can run its code against every service the reference
+// allows, one variation or all of them at once:
+//
+//   - [WithTieOrder]: the order of rows whose sort keys are equal;
+//   - [WithPageCap]: a smaller largest page, said in X-PageSize or not;
+//   - [WithOtherPagingHeaders]: the other reading of X-NextPage and
+//     X-MaxPageIndex;
+//   - [WithTimestampDigits]: timestamps with 0 to 7 fractional digits,
+//     with or without a zone;
+//   - [WithUnknownMembers]: members the reference does not list, on every
+//     object of every answer;
+//   - [WithUnlistedEnumValues]: enum values the reference does not list,
+//     in filters as in data.
+//
+// [WithAllVariations] turns on one of each.
+
+// TieOrder is the order in which a list sorted on a field gives the rows
+// whose values of that field are equal. The reference says nothing about
+// it.
+type TieOrder int
+
+const (
+	// TieByID gives equal rows in ascending id order, in both directions
+	// of the sort: the default.
+	TieByID TieOrder = iota
+	// TieByIDDescending gives them in descending id order.
+	TieByIDDescending
+	// TieByInsertion gives them in the order the fake stores them (for
+	// invoices, their order of insertion).
+	TieByInsertion
+	// TieRandom gives them in a new random order on every request, as a
+	// SQL paging query without a unique tie-breaker may.
+	TieRandom
+)
+
+// WithTieOrder sets the order of rows with equal sort keys (default
+// [TieByID]).
+func WithTieOrder(o TieOrder) Option {
+	return func(c *config) error {
+		if o < TieByID || o > TieRandom {
+			return fmt.Errorf("WithTieOrder: unknown order %d", o)
+		}
+		c.tie = o
+		return nil
+	}
+}
+
+// WithPageCap makes n the largest page of every list instead of
+// [MaxPageSize]; the live service's is at least 1,000, smaller values let
+// a test meet the cap with few rows. With honest, X-PageSize says n when
+// a larger page was asked for, and page numbers count pages of n. Without
+// it the cap is silent: X-PageSize echoes the size asked for, and page p
+// starts at row p × asked, of which the page holds the first n (so that
+// page numbers past 0 skip rows). X-Count is the true count either way.
+func WithPageCap(n int, honest bool) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return fmt.Errorf("WithPageCap: cap must be positive, got %d", n)
+		}
+		c.pageCap, c.honestCap = n, honest
+		return nil
+	}
+}
+
+// WithOtherPagingHeaders makes the fake read the reference's X-NextPage
+// ("Number of the next page") and X-MaxPageIndex ("Total number of
+// pages") the other way: X-NextPage is n+1 on every page, the last
+// included, and X-MaxPageIndex is the index of the last page (one less
+// than the number of pages, 0 when nothing matches).
+func WithOtherPagingHeaders() Option {
+	return func(c *config) error {
+		c.otherHeaders = true
+		return nil
+	}
+}
+
+// Zone suffixes of timestamps, for [WithTimestampDigits].
+const (
+	ZoneNone  = ""       // 2025-03-01T02:00:00.5
+	ZoneZ     = "Z"      // 2025-03-01T02:00:00.5Z
+	ZoneUTC00 = "+00:00" // 2025-03-01T02:00:00.5+00:00
+)
+
+// WithTimestampDigits makes every timestamp of every answer carry digits
+// fractional digits (0 to 7, cut, not rounded, as a column of lower
+// precision would hold them), or, with digits -1, up to 7 with trailing
+// zeros trimmed, as .NET writes them; zone is [ZoneNone], [ZoneZ] or
+// [ZoneUTC00]. The fake still sorts and filters on the full value. The
+// default writes what the SDK's encoder writes.
+func WithTimestampDigits(digits int, zone string) Option {
+	return func(c *config) error {
+		if digits < -1 || digits > 7 {
+			return fmt.Errorf("WithTimestampDigits: digits must be -1 or 0 to 7, got %d", digits)
+		}
+		if zone != ZoneNone && zone != ZoneZ && zone != ZoneUTC00 {
+			return fmt.Errorf("WithTimestampDigits: zone must be \"\", \"Z\" or \"+00:00\", got %q", zone)
+		}
+		c.stampDigits, c.stampZone, c.stamps = digits, zone, true
+		return nil
+	}
+}
+
+// unknownMember is what WithUnknownMembers adds to every object.
+const unknownMember = `"billingtestUnlisted":{"note":"a member the reference does not list","n":[1,2.50]},`
+
+// WithUnknownMembers adds a member the reference does not list to every
+// JSON object of every successful answer (resources and the objects
+// inside them), as a service that has grown new fields sends them.
+func WithUnknownMembers() Option {
+	return func(c *config) error {
+		c.unknownMembers = true
+		return nil
+	}
+}
+
+// WithUnlistedEnumValues makes the fake a service that knows enum values
+// the reference does not list: a filter on an enum field may name any
+// value (status:Archived), and matches the rows that carry it, instead of
+// answering 400. Rows seeded with such values ([Server.AddCustomer],
+// [Server.AddSubscriptionProductItem], ...) are stored and returned as
+// given with or without this option.
+func WithUnlistedEnumValues() Option {
+	return func(c *config) error {
+		c.unlistedEnums = true
+		return nil
+	}
+}
+
+// WithAllVariations turns on a variation of each kind: ties in random
+// order, a silent page cap of n, the other reading of the paging headers,
+// timestamps of 7 digits without a zone, unknown members, and filters
+// that accept unlisted enum values.
+func WithAllVariations(n int) Option {
+	return func(c *config) error {
+		for _, o := range []Option{WithTieOrder(TieRandom), WithPageCap(n, false), WithOtherPagingHeaders(), WithTimestampDigits(7, ZoneNone), WithUnknownMembers(), WithUnlistedEnumValues()} {
+			if err := o(c); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// pagingVaried says lists cannot take the fast paths that assume the
+// default paging and order.
+func (c *config) pagingVaried() bool {
+	return c.tie != TieByID || c.pageCap > 0
+}
+
+// vary applies the paging variations to a checked list request.
+func (s *Server) vary(lr *listRequest) {
+	c, asked := &s.cfg, lr.asked
+	lr.offsetSize, lr.headerSize = lr.size, lr.size
+	if c.pageCap > 0 {
+		if asked <= 0 {
+			asked = DefaultPageSize
+		}
+		lr.size = min(asked, c.pageCap)
+		lr.offsetSize, lr.headerSize = lr.size, lr.size
+		if !c.honestCap {
+			lr.offsetSize, lr.headerSize = asked, asked
+		}
+	}
+	lr.otherHeaders = c.otherHeaders
+	switch c.tie {
+	case TieByIDDescending:
+		lr.tie = func(a, b *tieKey) int { return cmp.Compare(b.id, a.id) }
+	case TieByInsertion:
+		lr.tie = func(a, b *tieKey) int { return cmp.Compare(a.seq, b.seq) }
+	case TieRandom:
+		seed := maphash.MakeSeed()
+		lr.tie = func(a, b *tieKey) int {
+			return cmp.Compare(maphash.Comparable(seed, a.id), maphash.Comparable(seed, b.id))
+		}
+	}
+}
+
+// tieKey is what a tie order reads of a row: its id and its place in
+// the order the fake stores rows.
+type tieKey struct{ id, seq int64 }
+
+var timestampPattern = regexp.MustCompile(`"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d{1,9})?(Z|[+-]\d\d:\d\d)?"`)
+
+// rewriteAnswer applies the variations of answers' text to a successful
+// JSON answer.
+func (c *config) rewriteAnswer(b []byte) []byte {
+	if c.stamps {
+		b = timestampPattern.ReplaceAllFunc(b, func(m []byte) []byte {
+			sub := timestampPattern.FindSubmatch(m)
+			t, err := time.Parse("2006-01-02T15:04:05", string(sub[1]))
+			if err != nil {
+				return m
+			}
+			frac := ""
+			if len(sub[2]) > 1 {
+				frac = string(sub[2][1:])
+			}
+			frac = (frac + "000000000")[:9]
+			ns, _ := strconv.Atoi(frac)
+			t = t.Add(time.Duration(ns))
+			if zone := string(sub[3]); zone != "" && zone != "Z" {
+				if z, err := time.Parse("-07:00", zone); err == nil {
+					_, off := z.Zone()
+					t = t.Add(-time.Duration(off) * time.Second)
+				}
+			}
+			return []byte(`"` + formatStamp(t.UTC(), c.stampDigits) + c.stampZone + `"`)
+		})
+	}
+	if c.unknownMembers {
+		b = addMembers(b)
+	}
+	return b
+}
+
+// addMembers adds unknownMember to every object of JSON text b that has
+// members, outside strings.
+func addMembers(b []byte) []byte {
+	out := make([]byte, 0, len(b)+len(b)/8)
+	inString, escaped := false, false
+	for i, ch := range b {
+		out = append(out, ch)
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && ch == '\\':
+			escaped = true
+		case ch == '"':
+			inString = !inString
+		case !inString && ch == '{' && i+1 < len(b) && b[i+1] == '"':
+			out = append(out, unknownMember...)
+		}
+	}
+	return out
+}
+
+// formatStamp writes t with digits fractional digits, cut; -1: up to 7,
+// trailing zeros trimmed.
+func formatStamp(t time.Time, digits int) string {
+	s := t.Format("2006-01-02T15:04:05")
+	frac := fmt.Sprintf("%09d", t.Nanosecond())[:7]
+	switch {
+	case digits < 0:
+		frac = trimZeros(frac)
+	default:
+		frac = frac[:digits]
+	}
+	if frac == "" {
+		return s
+	}
+	return s + "." + frac
+}
+
+func trimZeros(s string) string {
+	for len(s) > 0 && s[len(s)-1] == '0' {
+		s = s[:len(s)-1]
+	}
+	return s
+}
