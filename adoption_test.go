@@ -93,7 +93,22 @@ func TestErrorsBeforeSendingMatchErrInvalidParams(t *testing.T) {
 			return err
 		},
 		"a negative id":        func() error { _, err := w.client.Invoices.Get(ctx, -1, nil); return err },
-		"a bad request option": func() error { _, err := w.client.Invoices.Get(ctx, 1, nil, billing.Prefetch(-1)); return err },
+		"a bad request option": func() error {
+			_, err := w.client.Invoices.Get(ctx, 1, nil, billing.WithHeader("Authorization", "x"))
+			return err
+		},
+		"a bad iterator option": func() error {
+			for _, err := range w.client.Invoices.All(ctx, nil, billing.Prefetch(-1)) {
+				return err
+			}
+			return nil
+		},
+		"a nil iterator option": func() error {
+			for _, err := range w.client.Invoices.All(ctx, nil, nil) {
+				return err
+			}
+			return nil
+		},
 		"a negative page size": func() error {
 			_, err := w.client.Invoices.List(ctx, &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: -1}})
 			return err

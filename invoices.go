@@ -38,9 +38,9 @@ func (s *InvoicesService) List(ctx context.Context, params *ListInvoicesParams, 
 // params.PageNumber to the last page.
 //
 // API: GET /v1/Invoices, once per page
-func (s *InvoicesService) Pages(ctx context.Context, params *ListInvoicesParams, opts ...RequestOption) iter.Seq2[*Page[Invoice], error] {
-	return pagesOf(ctx, params, opts, func(ctx context.Context, p *ListInvoicesParams) (*Page[Invoice], error) {
-		return s.List(ctx, p, opts...)
+func (s *InvoicesService) Pages(ctx context.Context, params *ListInvoicesParams, opts ...IterOption) iter.Seq2[*Page[Invoice], error] {
+	return pagesOf(ctx, params, opts, func(ctx context.Context, p *ListInvoicesParams, reqs []RequestOption) (*Page[Invoice], error) {
+		return s.List(ctx, p, reqs...)
 	})
 }
 
@@ -48,7 +48,7 @@ func (s *InvoicesService) Pages(ctx context.Context, params *ListInvoicesParams,
 // On error it yields the error once and stops.
 //
 // API: GET /v1/Invoices, once per page
-func (s *InvoicesService) All(ctx context.Context, params *ListInvoicesParams, opts ...RequestOption) iter.Seq2[Invoice, error] {
+func (s *InvoicesService) All(ctx context.Context, params *ListInvoicesParams, opts ...IterOption) iter.Seq2[Invoice, error] {
 	return items(s.Pages(ctx, params, opts...))
 }
 
@@ -92,9 +92,9 @@ func (s *InvoicesService) ListByCustomer(ctx context.Context, customerID int64, 
 // PagesByCustomer iterates over the pages of [InvoicesService.ListByCustomer].
 //
 // API: GET /v1/Customers/{customerId}/Invoices/, once per page
-func (s *InvoicesService) PagesByCustomer(ctx context.Context, customerID int64, params *ListCustomerInvoicesParams, opts ...RequestOption) iter.Seq2[*Page[Invoice], error] {
-	return pagesOf(ctx, params, opts, func(ctx context.Context, p *ListCustomerInvoicesParams) (*Page[Invoice], error) {
-		return s.ListByCustomer(ctx, customerID, p, opts...)
+func (s *InvoicesService) PagesByCustomer(ctx context.Context, customerID int64, params *ListCustomerInvoicesParams, opts ...IterOption) iter.Seq2[*Page[Invoice], error] {
+	return pagesOf(ctx, params, opts, func(ctx context.Context, p *ListCustomerInvoicesParams, reqs []RequestOption) (*Page[Invoice], error) {
+		return s.ListByCustomer(ctx, customerID, p, reqs...)
 	})
 }
 
@@ -102,7 +102,7 @@ func (s *InvoicesService) PagesByCustomer(ctx context.Context, customerID int64,
 // On error it yields the error once and stops.
 //
 // API: GET /v1/Customers/{customerId}/Invoices/, once per page
-func (s *InvoicesService) AllByCustomer(ctx context.Context, customerID int64, params *ListCustomerInvoicesParams, opts ...RequestOption) iter.Seq2[Invoice, error] {
+func (s *InvoicesService) AllByCustomer(ctx context.Context, customerID int64, params *ListCustomerInvoicesParams, opts ...IterOption) iter.Seq2[Invoice, error] {
 	return items(s.PagesByCustomer(ctx, customerID, params, opts...))
 }
 

@@ -38,9 +38,9 @@ func (s *InvoiceSummariesService) List(ctx context.Context, customerID int64, pa
 // params.PageNumber to the last page.
 //
 // API: GET /v1/customers/{customerId}/invoiceSummaries, once per page
-func (s *InvoiceSummariesService) Pages(ctx context.Context, customerID int64, params *ListInvoiceSummariesParams, opts ...RequestOption) iter.Seq2[*Page[InvoiceSummary], error] {
-	return pagesOf(ctx, params, opts, func(ctx context.Context, p *ListInvoiceSummariesParams) (*Page[InvoiceSummary], error) {
-		return s.List(ctx, customerID, p, opts...)
+func (s *InvoiceSummariesService) Pages(ctx context.Context, customerID int64, params *ListInvoiceSummariesParams, opts ...IterOption) iter.Seq2[*Page[InvoiceSummary], error] {
+	return pagesOf(ctx, params, opts, func(ctx context.Context, p *ListInvoiceSummariesParams, reqs []RequestOption) (*Page[InvoiceSummary], error) {
+		return s.List(ctx, customerID, p, reqs...)
 	})
 }
 
@@ -48,7 +48,7 @@ func (s *InvoiceSummariesService) Pages(ctx context.Context, customerID int64, p
 // error it yields the error once and stops.
 //
 // API: GET /v1/customers/{customerId}/invoiceSummaries, once per page
-func (s *InvoiceSummariesService) All(ctx context.Context, customerID int64, params *ListInvoiceSummariesParams, opts ...RequestOption) iter.Seq2[InvoiceSummary, error] {
+func (s *InvoiceSummariesService) All(ctx context.Context, customerID int64, params *ListInvoiceSummariesParams, opts ...IterOption) iter.Seq2[InvoiceSummary, error] {
 	return items(s.Pages(ctx, customerID, params, opts...))
 }
 

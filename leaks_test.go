@@ -324,51 +324,51 @@ func listOpts(pageNumber int) billing.ListOptions {
 var leakIterators = []struct {
 	name  string
 	route billingtest.Route
-	seq   func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.RequestOption) iter.Seq2[int64, error]
+	seq   func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[int64, error]
 	count func(ctx context.Context, c *billing.Client, f leakFixture) (int, error)
 }{
 	{"Invoices.All", billingtest.RouteInvoicesList,
-		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.RequestOption) iter.Seq2[int64, error] {
+		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[int64, error] {
 			return itemIDs(c.Invoices.All(ctx, &billing.ListInvoicesParams{ListOptions: listOpts(0)}, opts...), invoiceID)
 		},
 		func(ctx context.Context, c *billing.Client, f leakFixture) (int, error) {
 			return c.Invoices.Count(ctx, nil)
 		}},
 	{"Invoices.Pages", billingtest.RouteInvoicesList,
-		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.RequestOption) iter.Seq2[int64, error] {
+		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[int64, error] {
 			return pageIDs(c.Invoices.Pages(ctx, &billing.ListInvoicesParams{ListOptions: listOpts(0)}, opts...), invoiceID)
 		}, nil},
 	{"Invoices.AllByCustomer", billingtest.RouteInvoicesListByCustomer,
-		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.RequestOption) iter.Seq2[int64, error] {
+		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[int64, error] {
 			return itemIDs(c.Invoices.AllByCustomer(ctx, f.customer, &billing.ListCustomerInvoicesParams{ListOptions: listOpts(0)}, opts...), invoiceID)
 		},
 		func(ctx context.Context, c *billing.Client, f leakFixture) (int, error) {
 			return c.Invoices.CountByCustomer(ctx, f.customer, nil)
 		}},
 	{"Invoices.PagesByCustomer", billingtest.RouteInvoicesListByCustomer,
-		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.RequestOption) iter.Seq2[int64, error] {
+		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[int64, error] {
 			return pageIDs(c.Invoices.PagesByCustomer(ctx, f.customer, &billing.ListCustomerInvoicesParams{ListOptions: listOpts(0)}, opts...), invoiceID)
 		}, nil},
 	{"InvoiceSummaries.All", billingtest.RouteInvoiceSummariesList,
-		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.RequestOption) iter.Seq2[int64, error] {
+		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[int64, error] {
 			return itemIDs(c.InvoiceSummaries.All(ctx, f.customer, &billing.ListInvoiceSummariesParams{ListOptions: listOpts(0)}, opts...), summaryID)
 		},
 		func(ctx context.Context, c *billing.Client, f leakFixture) (int, error) {
 			return c.InvoiceSummaries.Count(ctx, f.customer, nil)
 		}},
 	{"InvoiceSummaries.Pages", billingtest.RouteInvoiceSummariesList,
-		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.RequestOption) iter.Seq2[int64, error] {
+		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[int64, error] {
 			return pageIDs(c.InvoiceSummaries.Pages(ctx, f.customer, &billing.ListInvoiceSummariesParams{ListOptions: listOpts(0)}, opts...), summaryID)
 		}, nil},
 	{"SubscriptionItems.All", billingtest.RouteSubscriptionItemsList,
-		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.RequestOption) iter.Seq2[int64, error] {
+		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[int64, error] {
 			return itemIDs(c.SubscriptionItems.All(ctx, f.product, &billing.ListSubscriptionItemsParams{ListOptions: listOpts(0)}, opts...), itemID)
 		},
 		func(ctx context.Context, c *billing.Client, f leakFixture) (int, error) {
 			return c.SubscriptionItems.Count(ctx, f.product, nil)
 		}},
 	{"SubscriptionItems.Pages", billingtest.RouteSubscriptionItemsList,
-		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.RequestOption) iter.Seq2[int64, error] {
+		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[int64, error] {
 			return pageIDs(c.SubscriptionItems.Pages(ctx, f.product, &billing.ListSubscriptionItemsParams{ListOptions: listOpts(0)}, opts...), itemID)
 		}, nil},
 }
@@ -432,14 +432,14 @@ func TestNoLeaksIterators(t *testing.T) {
 	for _, it := range leakIterators {
 		for _, mode := range []struct {
 			name   string
-			opts   func() []billing.RequestOption
+			opts   func() []billing.IterOption
 			stable bool
 		}{
-			{"sequential", func() []billing.RequestOption { return nil }, false},
-			{"prefetch 8", func() []billing.RequestOption { return []billing.RequestOption{billing.Prefetch(8)} }, false},
-			{"stable", func() []billing.RequestOption { return []billing.RequestOption{billing.Stable(new(billing.Cursor))} }, true},
-			{"stable prefetch 8", func() []billing.RequestOption {
-				return []billing.RequestOption{billing.Stable(new(billing.Cursor)), billing.Prefetch(8)}
+			{"sequential", func() []billing.IterOption { return nil }, false},
+			{"prefetch 8", func() []billing.IterOption { return []billing.IterOption{billing.Prefetch(8)} }, false},
+			{"stable", func() []billing.IterOption { return []billing.IterOption{billing.Stable(new(billing.Cursor))} }, true},
+			{"stable prefetch 8", func() []billing.IterOption {
+				return []billing.IterOption{billing.Stable(new(billing.Cursor)), billing.Prefetch(8)}
 			}, true},
 		} {
 			for _, sc := range scenarios {

@@ -17,13 +17,14 @@ type pagedParams[P any] interface {
 
 // pagesOf iterates over the pages of a list, starting at the params' page
 // number. It works on a copy of the params, so the caller may reuse or
-// change theirs while iterating.
-func pagesOf[T, P any, PP pagedParams[P]](ctx context.Context, params PP, opts []RequestOption, list func(context.Context, PP) (*Page[T], error)) iter.Seq2[*Page[T], error] {
+// change theirs while iterating. list sends one page's request with the
+// request options among opts.
+func pagesOf[T, P any, PP pagedParams[P]](ctx context.Context, params PP, opts []IterOption, list func(context.Context, PP, []RequestOption) (*Page[T], error)) iter.Seq2[*Page[T], error] {
 	var p P
 	if params != nil {
 		p = *params
 	}
-	rc, err := applyRequestOptions(opts)
+	rc, reqs, err := applyIterOptions(opts)
 	if err != nil {
 		return func(yield func(*Page[T], error) bool) {
 			yield(nil, &ValidationError{Field: "RequestOption", Reason: err.Error()})
@@ -40,7 +41,7 @@ func pagesOf[T, P any, PP pagedParams[P]](ctx context.Context, params PP, opts [
 			q := p
 			qlo := PP(&q).listOptions()
 			qlo.PageNumber, qlo.PageSize = n, size
-			return list(withStableReq(ctx, req), &q)
+			return list(withStableReq(ctx, req), &q, reqs)
 		})
 	}
 	return pages(ctx, PP(&p).listOptions().PageNumber, rc.prefetch, rc.capture, func(ctx context.Context, n, size int) (*Page[T], error) {
@@ -50,7 +51,7 @@ func pagesOf[T, P any, PP pagedParams[P]](ctx context.Context, params PP, opts [
 		if size > 0 {
 			lo.PageSize = size
 		}
-		return list(ctx, &q)
+		return list(ctx, &q, reqs)
 	})
 }
 

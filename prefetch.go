@@ -25,20 +25,20 @@ import (
 // asked for, not just the request that received it. [CaptureResponse]
 // then holds the answer of the last page yielded. Without X-Count, or
 // with n < 2, the iterator reads one page at a time. Calls that are not
-// iterators ignore this option. n must be between 0 and 64.
+// n must be between 0 and 64.
 //
 // The client's default transport keeps enough idle connections for any n;
 // a transport given with [WithHTTPClient] should allow at least n idle
 // connections per host (http.Transport.MaxIdleConnsPerHost), or the
 // pipeline opens new connections all the time.
-func Prefetch(n int) RequestOption {
-	return func(rc *requestConfig) error {
+func Prefetch(n int) IterOption {
+	return iterOnly(func(rc *requestConfig) error {
 		if n < 0 || n > maxPrefetch {
 			return fmt.Errorf("Prefetch: n must be between 0 and %d, got %d", maxPrefetch, n)
 		}
 		rc.prefetch = n
 		return nil
-	}
+	})
 }
 
 // maxPrefetch bounds the pipeline: more concurrency than this only adds

@@ -297,15 +297,15 @@ func TestPrefetchKeepsAtMostNRequestsInFlight(t *testing.T) {
 	srv := prefetchServer(t, 2000)
 	for _, tc := range []struct {
 		name  string
-		opts  func() []billing.RequestOption
+		opts  func() []billing.IterOption
 		alone func(*http.Request) bool
 	}{
 		// A plain iteration reads its first page alone, to learn the
 		// number of pages.
-		{"plain", func() []billing.RequestOption { return nil }, func(r *http.Request) bool { return r.URL.Query().Get("pageNumber") == "0" }},
+		{"plain", func() []billing.IterOption { return nil }, func(r *http.Request) bool { return r.URL.Query().Get("pageNumber") == "0" }},
 		// A stable one places its windows with one-item requests, which
 		// the windows wait for.
-		{"stable", func() []billing.RequestOption { return []billing.RequestOption{billing.Stable(new(billing.Cursor))} }, func(r *http.Request) bool {
+		{"stable", func() []billing.IterOption { return []billing.IterOption{billing.Stable(new(billing.Cursor))} }, func(r *http.Request) bool {
 			return r.URL.Query().Get("pageSize") == "1"
 		}},
 	} {

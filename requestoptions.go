@@ -8,10 +8,67 @@ import (
 )
 
 // RequestOption changes one call: [SuppressEvents], [WithHeader],
-// [WithRetries], [CaptureResponse], and for iterators [Prefetch] and
-// [Stable]. A bad
-// option fails the call before anything is sent.
+// [WithRetries], [CaptureResponse]. A bad option fails the call before
+// anything is sent. Every RequestOption is also an [IterOption], which an
+// iterator applies to each request it sends.
 type RequestOption func(*requestConfig) error
+
+// IterOption changes an iterator: Pages, All and their variants on every
+// list endpoint. [Prefetch], [Stable] and [StableBy] are iterator options
+// only, so that passing one to a call that sends one request (List, Get,
+// Count, a write, [Client.Do]) does not compile; a [RequestOption] is an
+// IterOption too, and applies to each request the iterator sends. A bad
+// option ends the iteration with an error before anything is sent.
+type IterOption interface {
+	// applyToIterator sets what the option says in rc and adds the
+	// options of each request to reqs.
+	applyToIterator(rc *requestConfig, reqs *[]RequestOption) error
+}
+
+func (o RequestOption) applyToIterator(rc *requestConfig, reqs *[]RequestOption) error {
+	if o == nil {
+		return fmt.Errorf("nil RequestOption")
+	}
+	*reqs = append(*reqs, o)
+	return o(rc)
+}
+
+// EachRequest is the iterator option that applies opts to each request an
+// iterator sends: a slice of request options, which Go does not convert
+// to a slice of IterOption, goes to an iterator as EachRequest(opts...).
+func EachRequest(opts ...RequestOption) IterOption { return eachRequest(opts) }
+
+type eachRequest []RequestOption
+
+func (e eachRequest) applyToIterator(rc *requestConfig, reqs *[]RequestOption) error {
+	for _, o := range e {
+		if err := o.applyToIterator(rc, reqs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// iterOnly is an option that only an iterator takes.
+type iterOnly func(*requestConfig) error
+
+func (o iterOnly) applyToIterator(rc *requestConfig, _ *[]RequestOption) error { return o(rc) }
+
+// applyIterOptions applies opts and returns what they set and the options
+// of each request.
+func applyIterOptions(opts []IterOption) (requestConfig, []RequestOption, error) {
+	var rc requestConfig
+	var reqs []RequestOption
+	for _, o := range opts {
+		if o == nil {
+			return rc, nil, fmt.Errorf("nil IterOption")
+		}
+		if err := o.applyToIterator(&rc, &reqs); err != nil {
+			return rc, nil, err
+		}
+	}
+	return rc, reqs, nil
+}
 
 type requestConfig struct {
 	header   http.Header

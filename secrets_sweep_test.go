@@ -547,7 +547,7 @@ func sweepOps() []sweepOp {
 			name: "Invoices.All", route: billingtest.RouteInvoicesList,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
 				p := &billing.ListInvoicesParams{ListOptions: sweepListOptions(in)}
-				r, err := sweepAll(c.Invoices.All(ctx, p, opts...))
+				r, err := sweepAll(c.Invoices.All(ctx, p, billing.EachRequest(opts...)))
 				return sweepOutcome{[]any{p}, r, err}
 			},
 			fails: []sweepFail{sweepBadSort},
@@ -556,7 +556,7 @@ func sweepOps() []sweepOp {
 			name: "Invoices.Pages", route: billingtest.RouteInvoicesList,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
 				p := &billing.ListInvoicesParams{ListOptions: sweepListOptions(in), Filter: billing.InvoiceFilter{Raw: in.raw}}
-				r, err := sweepPages(c.Invoices.Pages(ctx, p, opts...))
+				r, err := sweepPages(c.Invoices.Pages(ctx, p, billing.EachRequest(opts...)))
 				return sweepOutcome{[]any{p}, r, err}
 			},
 			fails: []sweepFail{sweepRefusedQuery, sweepBadPage},
@@ -574,7 +574,7 @@ func sweepOps() []sweepOp {
 			name: "Invoices.AllByCustomer", route: billingtest.RouteInvoicesListByCustomer,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
 				p := &billing.ListCustomerInvoicesParams{ListOptions: sweepListOptions(in)}
-				r, err := sweepAll(c.Invoices.AllByCustomer(ctx, in.customer, p, opts...))
+				r, err := sweepAll(c.Invoices.AllByCustomer(ctx, in.customer, p, billing.EachRequest(opts...)))
 				return sweepOutcome{[]any{in.customer, p}, r, err}
 			},
 			fails: []sweepFail{sweepNoCustomer, sweepZeroCustomer},
@@ -583,7 +583,7 @@ func sweepOps() []sweepOp {
 			name: "Invoices.PagesByCustomer", route: billingtest.RouteInvoicesListByCustomer,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
 				p := &billing.ListCustomerInvoicesParams{ListOptions: sweepListOptions(in)}
-				r, err := sweepPages(c.Invoices.PagesByCustomer(ctx, in.customer, p, opts...))
+				r, err := sweepPages(c.Invoices.PagesByCustomer(ctx, in.customer, p, billing.EachRequest(opts...)))
 				return sweepOutcome{[]any{in.customer, p}, r, err}
 			},
 			fails: []sweepFail{sweepNoCustomer, sweepBadSort},
@@ -601,7 +601,7 @@ func sweepOps() []sweepOp {
 			name: "InvoiceSummaries.All", route: billingtest.RouteInvoiceSummariesList,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
 				p := &billing.ListInvoiceSummariesParams{ListOptions: sweepListOptions(in)}
-				r, err := sweepAll(c.InvoiceSummaries.All(ctx, in.customer, p, opts...))
+				r, err := sweepAll(c.InvoiceSummaries.All(ctx, in.customer, p, billing.EachRequest(opts...)))
 				return sweepOutcome{[]any{in.customer, p}, r, err}
 			},
 			fails: []sweepFail{sweepNoCustomer, sweepBadSort},
@@ -610,7 +610,7 @@ func sweepOps() []sweepOp {
 			name: "InvoiceSummaries.Pages", route: billingtest.RouteInvoiceSummariesList,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
 				p := &billing.ListInvoiceSummariesParams{ListOptions: sweepListOptions(in)}
-				r, err := sweepPages(c.InvoiceSummaries.Pages(ctx, in.customer, p, opts...))
+				r, err := sweepPages(c.InvoiceSummaries.Pages(ctx, in.customer, p, billing.EachRequest(opts...)))
 				return sweepOutcome{[]any{in.customer, p}, r, err}
 			},
 			fails: []sweepFail{sweepNoCustomer, sweepZeroCustomer},
@@ -628,7 +628,7 @@ func sweepOps() []sweepOp {
 			name: "SubscriptionItems.All", route: billingtest.RouteSubscriptionItemsList,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
 				p := &billing.ListSubscriptionItemsParams{ListOptions: sweepListOptions(in)}
-				r, err := sweepAll(c.SubscriptionItems.All(ctx, in.product, p, opts...))
+				r, err := sweepAll(c.SubscriptionItems.All(ctx, in.product, p, billing.EachRequest(opts...)))
 				return sweepOutcome{[]any{in.product, p}, r, err}
 			},
 			fails: []sweepFail{sweepNoProduct, sweepZeroProduct},
@@ -637,7 +637,7 @@ func sweepOps() []sweepOp {
 			name: "SubscriptionItems.Pages", route: billingtest.RouteSubscriptionItemsList,
 			run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
 				p := &billing.ListSubscriptionItemsParams{ListOptions: sweepListOptions(in)}
-				r, err := sweepPages(c.SubscriptionItems.Pages(ctx, in.product, p, opts...))
+				r, err := sweepPages(c.SubscriptionItems.Pages(ctx, in.product, p, billing.EachRequest(opts...)))
 				return sweepOutcome{[]any{in.product, p}, r, err}
 			},
 			fails: []sweepFail{sweepNoProduct, sweepBadSort},

@@ -219,16 +219,16 @@ func TestSoak(t *testing.T) {
 	params := &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 1000}}
 	type soakMode struct {
 		name string
-		opts []billing.RequestOption
+		opts []billing.IterOption
 	}
 	modes := []soakMode{
 		{"sequential", nil},
-		{"prefetch 8", []billing.RequestOption{billing.Prefetch(8)}},
+		{"prefetch 8", []billing.IterOption{billing.Prefetch(8)}},
 	}
 	if *soakLong {
 		modes = append(modes,
-			soakMode{"prefetch 2", []billing.RequestOption{billing.Prefetch(2)}},
-			soakMode{"prefetch 64", []billing.RequestOption{billing.Prefetch(64)}})
+			soakMode{"prefetch 2", []billing.IterOption{billing.Prefetch(2)}},
+			soakMode{"prefetch 64", []billing.IterOption{billing.Prefetch(64)}})
 	}
 	var reference []int64 // what the first run yielded; every later run must yield the same
 	for round := range rounds {

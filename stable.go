@@ -96,15 +96,14 @@ import (
 // The first page and the one-item requests that place the next windows
 // (at pages 1, 5, 9 and so on; n requests, and 8 at most) go out
 // together, before the number of items is known: on a list of fewer than
-// 25 pages some of them find nothing. Calls that are not iterators ignore
-// this option.
-func Stable(cur *Cursor) RequestOption { return StableBy(cur, "") }
+// 25 pages some of them find nothing.
+func Stable(cur *Cursor) IterOption { return StableBy(cur, "") }
 
 // StableBy is [Stable] on the given key field: a date filter name of the
 // endpoint that it can sort on and that its items carry, e.g.
 // modifiedTimestamp for invoice summaries. "" means the endpoint's default.
-func StableBy(cur *Cursor, key string) RequestOption {
-	return func(rc *requestConfig) error {
+func StableBy(cur *Cursor, key string) IterOption {
+	return iterOnly(func(rc *requestConfig) error {
 		if cur == nil {
 			return fmt.Errorf("Stable: nil *Cursor")
 		}
@@ -113,7 +112,7 @@ func StableBy(cur *Cursor, key string) RequestOption {
 		}
 		rc.stable = &stableConfig{cur: cur, key: key}
 		return nil
-	}
+	})
 }
 
 // stableConfig is what the Stable option asked for.

@@ -206,7 +206,7 @@ func TestStableExactlyOnceUnderChanges(t *testing.T) {
 
 // writeOffAll runs the classic loop: every unsettled summary of the
 // customer is written off as it is yielded.
-func writeOffAll(t *testing.T, c *billing.Client, cust int64, opts ...billing.RequestOption) int {
+func writeOffAll(t *testing.T, c *billing.Client, cust int64, opts ...billing.IterOption) int {
 	t.Helper()
 	unsettled := true
 	params := &billing.ListInvoiceSummariesParams{ListOptions: billing.ListOptions{PageSize: 7}, Filter: billing.InvoiceSummaryFilter{Unsettled: &unsettled}}
@@ -725,7 +725,7 @@ func TestStableFollowsAServerThatCapsPages(t *testing.T) {
 					q.Set("pageSize", strconv.Itoa(limit))
 				}
 			})
-			opts := []billing.RequestOption{billing.Stable(new(billing.Cursor))}
+			opts := []billing.IterOption{billing.Stable(new(billing.Cursor))}
 			if n > 0 {
 				opts = append(opts, billing.Prefetch(n))
 			}

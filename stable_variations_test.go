@@ -105,7 +105,7 @@ func TestStableExactlyOnceOnEveryVariation(t *testing.T) {
 					protected, victims := splitVictims(ids)
 					c := srv.Client()
 					r := rand.New(rand.NewPCG(uint64(size), uint64(n)))
-					opts := []billing.RequestOption{billing.Stable(new(billing.Cursor))}
+					opts := []billing.IterOption{billing.Stable(new(billing.Cursor))}
 					if n > 0 {
 						opts = append(opts, billing.Prefetch(n))
 					}
@@ -155,7 +155,7 @@ func TestPlainIterationOnEveryVariation(t *testing.T) {
 			t.Run(fmt.Sprintf("%s, prefetch %d", v.name, n), func(t *testing.T) {
 				t.Parallel()
 				srv, _, ids := variedFake(t, v.frozen, v.opts...)
-				var opts []billing.RequestOption
+				var opts []billing.IterOption
 				if n > 0 {
 					opts = append(opts, billing.Prefetch(n))
 				}
@@ -195,7 +195,7 @@ func TestStableSilentPageCap(t *testing.T) {
 			t.Run(fmt.Sprintf("stable %v, prefetch %d", stable, n), func(t *testing.T) {
 				t.Parallel()
 				srv, _, ids := variedFake(t, false, billingtest.WithPageCap(5, false))
-				var opts []billing.RequestOption
+				var opts []billing.IterOption
 				if stable {
 					opts = append(opts, billing.Stable(new(billing.Cursor)))
 				}
@@ -247,7 +247,7 @@ func TestStableTiesInAChangingOrder(t *testing.T) {
 			t.Run(fmt.Sprintf("pages of %d, prefetch %d", size, n), func(t *testing.T) {
 				t.Parallel()
 				srv, _, ids := tiedFake(t, []int{3, 30, 1, 25, 4}, billingtest.WithTieOrder(billingtest.TieRandom))
-				opts := []billing.RequestOption{billing.Stable(new(billing.Cursor))}
+				opts := []billing.IterOption{billing.Stable(new(billing.Cursor))}
 				if n > 0 {
 					opts = append(opts, billing.Prefetch(n))
 				}
@@ -541,8 +541,8 @@ func TestStableLoopsOnEveryVariation(t *testing.T) {
 	t.Parallel()
 	for _, v := range variations {
 		for _, n := range []int{0, 3} {
-			opts := func(cur *billing.Cursor, key string) []billing.RequestOption {
-				o := []billing.RequestOption{billing.StableBy(cur, key)}
+			opts := func(cur *billing.Cursor, key string) []billing.IterOption {
+				o := []billing.IterOption{billing.StableBy(cur, key)}
 				if n > 0 {
 					o = append(o, billing.Prefetch(n))
 				}

@@ -131,9 +131,9 @@ func (s *SubscriptionItemsService) List(ctx context.Context, subscriptionProduct
 // params.PageNumber to the last page.
 //
 // API: GET /v1/subscriptionProducts/{subscriptionProductId}/items, once per page
-func (s *SubscriptionItemsService) Pages(ctx context.Context, subscriptionProductID int64, params *ListSubscriptionItemsParams, opts ...RequestOption) iter.Seq2[*Page[SubscriptionProductItem], error] {
-	return pagesOf(ctx, params, opts, func(ctx context.Context, p *ListSubscriptionItemsParams) (*Page[SubscriptionProductItem], error) {
-		return s.List(ctx, subscriptionProductID, p, opts...)
+func (s *SubscriptionItemsService) Pages(ctx context.Context, subscriptionProductID int64, params *ListSubscriptionItemsParams, opts ...IterOption) iter.Seq2[*Page[SubscriptionProductItem], error] {
+	return pagesOf(ctx, params, opts, func(ctx context.Context, p *ListSubscriptionItemsParams, reqs []RequestOption) (*Page[SubscriptionProductItem], error) {
+		return s.List(ctx, subscriptionProductID, p, reqs...)
 	})
 }
 
@@ -141,7 +141,7 @@ func (s *SubscriptionItemsService) Pages(ctx context.Context, subscriptionProduc
 // On error it yields the error once and stops.
 //
 // API: GET /v1/subscriptionProducts/{subscriptionProductId}/items, once per page
-func (s *SubscriptionItemsService) All(ctx context.Context, subscriptionProductID int64, params *ListSubscriptionItemsParams, opts ...RequestOption) iter.Seq2[SubscriptionProductItem, error] {
+func (s *SubscriptionItemsService) All(ctx context.Context, subscriptionProductID int64, params *ListSubscriptionItemsParams, opts ...IterOption) iter.Seq2[SubscriptionProductItem, error] {
 	return items(s.Pages(ctx, subscriptionProductID, params, opts...))
 }
 

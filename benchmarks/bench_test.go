@@ -394,8 +394,8 @@ func BenchmarkIterate100k(b *testing.B) {
 	for _, size := range []int{billingtest.MaxPageSize, billingtest.DefaultPageSize} {
 		b.Run("Pages"+strconv.Itoa(size), func(b *testing.B) {
 			iterateModes(b, url, conns, size, []iterateMode{
-				{"Sequential", func() []billing.RequestOption { return nil }},
-				{"Prefetch8", func() []billing.RequestOption { return []billing.RequestOption{billing.Prefetch(8)} }},
+				{"Sequential", func() []billing.IterOption { return nil }},
+				{"Prefetch8", func() []billing.IterOption { return []billing.IterOption{billing.Prefetch(8)} }},
 			})
 		})
 	}
@@ -406,7 +406,7 @@ func BenchmarkIterate100k(b *testing.B) {
 // cursor).
 type iterateMode struct {
 	name string
-	opts func() []billing.RequestOption
+	opts func() []billing.IterOption
 }
 
 // iterateModes runs one sub-benchmark per mode, each an iteration of all
@@ -591,8 +591,8 @@ func filteredPageURI(tb testing.TB, srv *billingtest.Server) (string, int) {
 func BenchmarkIterate100kReplay(b *testing.B) {
 	url, conns := latencyServer(b, replayHandler(recordedPages(b), bigTotal/billingtest.MaxPageSize), requestLatency)
 	iterateModes(b, url, conns, billingtest.MaxPageSize, []iterateMode{
-		{"Sequential", func() []billing.RequestOption { return nil }},
-		{"Prefetch8", func() []billing.RequestOption { return []billing.RequestOption{billing.Prefetch(8)} }},
+		{"Sequential", func() []billing.IterOption { return nil }},
+		{"Prefetch8", func() []billing.IterOption { return []billing.IterOption{billing.Prefetch(8)} }},
 	})
 }
 

@@ -68,10 +68,10 @@ func TestIterationMemoryIsFlat(t *testing.T) {
 
 	for _, tc := range []struct {
 		name string
-		opts []billing.RequestOption
+		opts []billing.IterOption
 	}{
 		{"Sequential", nil},
-		{"Prefetch8", []billing.RequestOption{billing.Prefetch(8)}},
+		{"Prefetch8", []billing.IterOption{billing.Prefetch(8)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			began := time.Now()

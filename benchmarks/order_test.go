@@ -30,7 +30,7 @@ func TestPrefetchYieldsSameItemsInSameOrder(t *testing.T) {
 		t.Fatalf("X-Count = %d, want %d", count, total)
 	}
 
-	ids := func(opts ...billing.RequestOption) []int64 {
+	ids := func(opts ...billing.IterOption) []int64 {
 		t.Helper()
 		var out []int64
 		for inv, err := range c.Invoices.All(ctx, params, opts...) {

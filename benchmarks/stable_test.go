@@ -15,9 +15,9 @@ import (
 // concurrently. Each iteration starts from a new cursor.
 func BenchmarkStable100k(b *testing.B) {
 	url, conns := latencyServer(b, bigServer(b).Handler(), requestLatency)
-	stable := func(extra ...billing.RequestOption) func() []billing.RequestOption {
-		return func() []billing.RequestOption {
-			return append([]billing.RequestOption{billing.Stable(new(billing.Cursor))}, extra...)
+	stable := func(extra ...billing.IterOption) func() []billing.IterOption {
+		return func() []billing.IterOption {
+			return append([]billing.IterOption{billing.Stable(new(billing.Cursor))}, extra...)
 		}
 	}
 	iterateModes(b, url, conns, billingtest.MaxPageSize, []iterateMode{

@@ -171,10 +171,10 @@ func (f *ptFixture) endpoints() []ptEndpoint {
 				return project(p, invoiceID), nil
 			},
 			pages: func(ctx context.Context, q ptQuery) iter.Seq2[ptPage, error] {
-				return projectPages(inv.Pages(ctx, invoices(q), q.ropts...), invoiceID)
+				return projectPages(inv.Pages(ctx, invoices(q), billing.EachRequest(q.ropts...)), invoiceID)
 			},
 			all: func(ctx context.Context, q ptQuery) iter.Seq2[int64, error] {
-				return projectItems(inv.All(ctx, invoices(q), q.ropts...), invoiceID)
+				return projectItems(inv.All(ctx, invoices(q), billing.EachRequest(q.ropts...)), invoiceID)
 			},
 			count: func(ctx context.Context, q ptQuery) (int, error) { return inv.Count(ctx, invoices(q), q.ropts...) },
 		},
@@ -188,10 +188,10 @@ func (f *ptFixture) endpoints() []ptEndpoint {
 				return project(p, invoiceID), nil
 			},
 			pages: func(ctx context.Context, q ptQuery) iter.Seq2[ptPage, error] {
-				return projectPages(inv.PagesByCustomer(ctx, f.customer, byCustomer(q), q.ropts...), invoiceID)
+				return projectPages(inv.PagesByCustomer(ctx, f.customer, byCustomer(q), billing.EachRequest(q.ropts...)), invoiceID)
 			},
 			all: func(ctx context.Context, q ptQuery) iter.Seq2[int64, error] {
-				return projectItems(inv.AllByCustomer(ctx, f.customer, byCustomer(q), q.ropts...), invoiceID)
+				return projectItems(inv.AllByCustomer(ctx, f.customer, byCustomer(q), billing.EachRequest(q.ropts...)), invoiceID)
 			},
 			count: func(ctx context.Context, q ptQuery) (int, error) {
 				return inv.CountByCustomer(ctx, f.customer, byCustomer(q), q.ropts...)
@@ -207,10 +207,10 @@ func (f *ptFixture) endpoints() []ptEndpoint {
 				return project(p, summaryID), nil
 			},
 			pages: func(ctx context.Context, q ptQuery) iter.Seq2[ptPage, error] {
-				return projectPages(sums.Pages(ctx, f.customer, summaries(q), q.ropts...), summaryID)
+				return projectPages(sums.Pages(ctx, f.customer, summaries(q), billing.EachRequest(q.ropts...)), summaryID)
 			},
 			all: func(ctx context.Context, q ptQuery) iter.Seq2[int64, error] {
-				return projectItems(sums.All(ctx, f.customer, summaries(q), q.ropts...), summaryID)
+				return projectItems(sums.All(ctx, f.customer, summaries(q), billing.EachRequest(q.ropts...)), summaryID)
 			},
 			count: func(ctx context.Context, q ptQuery) (int, error) {
 				return sums.Count(ctx, f.customer, summaries(q), q.ropts...)
@@ -226,10 +226,10 @@ func (f *ptFixture) endpoints() []ptEndpoint {
 				return project(p, itemID), nil
 			},
 			pages: func(ctx context.Context, q ptQuery) iter.Seq2[ptPage, error] {
-				return projectPages(sp.Pages(ctx, f.product, items(q), q.ropts...), itemID)
+				return projectPages(sp.Pages(ctx, f.product, items(q), billing.EachRequest(q.ropts...)), itemID)
 			},
 			all: func(ctx context.Context, q ptQuery) iter.Seq2[int64, error] {
-				return projectItems(sp.All(ctx, f.product, items(q), q.ropts...), itemID)
+				return projectItems(sp.All(ctx, f.product, items(q), billing.EachRequest(q.ropts...)), itemID)
 			},
 			count: func(ctx context.Context, q ptQuery) (int, error) {
 				return sp.Count(ctx, f.product, items(q), q.ropts...)
