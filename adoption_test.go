@@ -92,7 +92,7 @@ func TestErrorsBeforeSendingMatchErrInvalidParams(t *testing.T) {
 			_, err := w.client.PaymentMethods.CreateWalletAgreement(ctx, "Pay/pal", &billing.WalletAgreementParams{Token: "t", CustomerID: 1, Source: billing.PaymentSourceManual})
 			return err
 		},
-		"a negative id":        func() error { _, err := w.client.Invoices.Get(ctx, -1, nil); return err },
+		"a negative id": func() error { _, err := w.client.Invoices.Get(ctx, -1, nil); return err },
 		"a bad request option": func() error {
 			_, err := w.client.Invoices.Get(ctx, 1, nil, billing.WithHeader("Authorization", "x"))
 			return err
