@@ -15,88 +15,49 @@ import (
 	"github.com/billingapi/billing-go/query"
 )
 
-// Stable makes a list iterator (All, Pages and their variants on every list
-// endpoint) page by key instead of by page number, so that it yields every
-// item exactly once while the account keeps changing, and can resume from
-// cur after a restart. It pages on the endpoint's default key field:
+// Stable makes a list iterator (Pages, All and their variants on every
+// list endpoint) page by key instead of by page number, so that it yields
+// every item exactly once while the account keeps changing, and can
+// resume from cur after a restart. It pages on the endpoint's default key:
 // postedTimestamp for invoices and invoice summaries, createdTimestamp for
-// subscription product items (see each filter type); [StableBy] picks
-// another.
-//
-// How: requests sort ascending on the key and add a range filter key:S|
-// (merged with the caller's own range on the key, if any), where S is the
-// second of the frontier: the key, at full precision, before which every
-// item has been delivered. A page is a contiguous run of the server's
-// order at the moment it is read, so it proves that every item whose key
-// lies between its first and last keys is on it; the iterator moves the
-// frontier only on such proof, never on positions or on the order of
-// items with equal keys. When more items share one second than a page
-// holds, it pages by number inside that second (key:S|S+1), each page
-// chosen to start before the frontier. Where a group of items with one
-// and the same key is larger than a page, no page can reach across it:
-// the second is then read in passes from its start, and left only once a
-// pass during which the second's X-Count stayed the same showed that many
-// distinct items (or all passes since the count last changed did,
-// together).
+// subscription product items; [StableBy] picks another.
 //
 // Guarantees, within one run and across runs resumed from a saved cursor,
-// for every behaviour the API reference allows the service where it is
-// silent (any page cap, said in X-PageSize or not; any order of items
-// with equal keys, stable or changing from one request to the next;
-// either reading of X-NextPage and X-MaxPageIndex; 0 to 7 fractional
-// digits in timestamps):
+// whatever the service does where the API reference is silent (its page
+// cap, said in X-PageSize or not; the order of items with equal keys,
+// even one that changes between requests; either reading of X-NextPage
+// and X-MaxPageIndex; 0 to 7 fractional digits in timestamps):
 //
+//   - every item that matches the filter for the whole run and whose key
+//     does not change is yielded exactly once, whatever else changes
+//     meanwhile, or the run ends with an error that matches
+//     [ErrPagination] and says why (a server that ignores the key range
+//     or the sort, or a group of equal keys larger than a page that the
+//     service keeps reordering while it changes);
 //   - no item is yielded twice at the same key; under a modification-time
-//     key an item that really changed during the run is yielded again
-//     after its change, also when it changed again within the second of
-//     its earlier delivery, by design (an incremental "what changed
-//     since" sync);
-//   - every item that matches the filter for the whole run, and whose key
-//     field does not change, is yielded exactly once, or the iteration
-//     ends with an error that matches [ErrPagination] and says why,
-//     whatever else happens meanwhile: inserts before, among and after
-//     the items, deletions, changes to other fields, changes that take
-//     other items out of the filter or move them inside the second being
-//     read (the loop that writes off every unsettled invoice it is given
-//     writes off all of them);
-//   - items come in ascending key order (by second).
+//     key, an item that changed is yielded again after its change (an
+//     incremental "what changed since" sync);
+//   - items come in ascending key order, by second.
 //
-// ErrPagination ends a run that cannot prove it saw everything: a server
-// that ignores the range filter or the sort, that keeps cutting the page
-// size, or a group of equal keys larger than a page whose second changes
-// during every pass while the service keeps changing their order (after
-// 3 passes in a row that show nothing new). One case is beyond what any
-// count can show: inside such a group, if during one pass an item already
-// seen is deleted and another is added to the same second, leaving the
-// count unchanged, while the service also reorders the group between
-// requests, an item of the group may be missed. Items inserted during the
-// run, or whose key changes, may or may not be yielded.
+// Items inserted during the run, or whose key changes, may or may not be
+// yielded. One case is beyond what any answer can show: inside a group of
+// equal keys larger than a page, an item deleted and another added to the
+// same second while the service also reorders the group between requests
+// may hide one item of the group.
 //
-// Cost: one request per page of items, plus about one per second that
-// holds more than half a page (where paging by number inside it starts)
-// and, where items delivered earlier leave the second being read, a few
-// to find the place again. A group of equal keys larger than a page
-// costs a pass over its second (its items ÷ page size, plus one,
-// requests) for each pass: usually two, more while the second changes or
-// its order does (about ln(items) passes when the order is random on
-// every request). The cursor's size is described at [Cursor].
+// Cost: one request per page, plus about one for each second that holds
+// more than half a page; a group of equal keys larger than a page is read
+// in about two passes (more while it changes). With [Prefetch](n), n ≥ 2,
+// windows of the key range are read concurrently with every guarantee
+// above; on a list of fewer than 25 pages up to 7 of its requests find
+// nothing. The cursor's size is given at [Cursor].
 //
-// Rules: the caller's Sort must be empty or the key ascending, PageNumber
-// must be 0 and PageSize 0 (meaning 1,000, the least maximum the reference
-// promises) or at least 2; a cursor used with another endpoint, filter, or
-// key than the one it came from is a [ValidationError], not a silent
-// restart. The pages a Pages loop receives hold only the items not yielded
-// before; their X-* headers describe the keyed request. With [Prefetch](n),
-// n >= 2, the remaining key range is split into windows of whole seconds,
-// of about four pages each, placed with one-item requests (the item at
-// each boundary's position), and up to 2n windows are read at once, with
-// at most n requests in flight (as [Prefetch] counts them), each with
-// every guarantee above; items are still yielded in key order, and the
-// windows ahead of the one being yielded hold at most 8n pages in all.
-// The first page and the one-item requests that place the next windows
-// (at pages 1, 5, 9 and so on; n requests, and 8 at most) go out
-// together, before the number of items is known: on a list of fewer than
-// 25 pages some of them find nothing.
+// To resume, save cur.MarshalText after each item or batch you handled,
+// and restore it with UnmarshalText. The caller's Sort must be empty or
+// the key ascending, PageNumber 0 and PageSize 0 (1,000) or at least 2; a
+// cursor from another endpoint, filter or key is a [ValidationError], not
+// a silent restart. A Pages loop receives only the items not yielded
+// before. How it works is described in stable_iter.go.
 func Stable(cur *Cursor) IterOption { return StableBy(cur, "") }
 
 // StableBy is [Stable] on the given key field: a date filter name of the

@@ -1,5 +1,35 @@
 package billing
 
+// Design of stable iteration (see [Stable] for its contract).
+//
+// How: requests sort ascending on the key and add a range filter key:S|
+// (merged with the caller's own range on the key, if any), where S is the
+// second of the frontier: the key, at full precision, before which every
+// item has been delivered. A page is a contiguous run of the server's
+// order at the moment it is read, so it proves that every item whose key
+// lies between its first and last keys is on it; the iterator moves the
+// frontier only on such proof, never on positions or on the order of
+// items with equal keys. When more items share one second than a page
+// holds, it pages by number inside that second (key:S|S+1), each page
+// chosen to start before the frontier. Where a group of items with one
+// and the same key is larger than a page, no page can reach across it:
+// the second is then read in passes from its start, and left only once a
+// pass during which the second's X-Count stayed the same showed that many
+// distinct items (or all passes since the count last changed did,
+// together); after 3 passes in a row that show nothing new, the run ends
+// with ErrPagination. A page shorter than asked while more are announced
+// is taken for a capped page: the iteration goes on from its last key.
+//
+// With Prefetch(n), n >= 2, the remaining key range is split into windows
+// of whole seconds, of about four pages each, placed with one-item
+// requests (the item at each boundary's position), and up to 2n windows
+// are read at once, with at most n requests in flight (as Prefetch counts
+// them); items are still yielded in key order, and the windows ahead of
+// the one being yielded hold at most 8n pages in all. The first page and
+// the one-item requests that place the next windows (at pages 1, 5, 9 and
+// so on; n requests, and 8 at most) go out together, before the number of
+// items is known.
+
 import (
 	"context"
 	"errors"
