@@ -98,7 +98,9 @@ func ExampleCursor() {
 // once.
 func ExampleStableBy() {
 	var hours atomic.Int64 // the fake's clock: hours after noon, 1 June 2025
-	clock := func() time.Time { return time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC).Add(time.Duration(hours.Load()) * time.Hour) }
+	clock := func() time.Time {
+		return time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC).Add(time.Duration(hours.Load()) * time.Hour)
+	}
 	srv := billingtest.NewServer(billingtest.WithClock(clock))
 	defer srv.Close()
 	cust, _ := srv.AddCustomer(billingtest.Customer{ID: 100, FirstName: "Ada", LastName: "Example"})
