@@ -27,8 +27,9 @@
 //     before issue 10 (Before: a guard pass over every byte, then
 //     encoding/json's streaming decoder by reflection into the same
 //     types), encoding/json into plain structs of the same shape with
-//     float64 amounts and string timestamps (FloatFloor), and into
-//     []map[string]any (Map).
+//     float64 amounts and string timestamps (FloatFloor), into
+//     []map[string]any (Map), and the engine's tokenizer reading every
+//     token and building nothing (TokenPass).
 //   - BenchmarkIterate100k (c): iterating the fake's 100,000 invoices in
 //     pages of 1,000, with 20 ms added to every request: one page at a
 //     time (Sequential) against billing.Prefetch(8). Each reports
