@@ -49,10 +49,11 @@ func (o Operation) Route() string {
 // and every redirect followed within one, carries it.
 //
 // The operation travels in the request's context: the SDK puts it there
-// on each outgoing request for such observers and never reads it back, so nothing the SDK does depends on it (the SDK's own state
-// travels in explicit values). The context is the one place a
-// RoundTripper can see what a request is for, as aws-sdk-go-v2's
-// operation name (middleware.GetOperationName) is read from it too.
+// on each outgoing request for such observers and never reads it back,
+// so nothing the SDK does depends on it (the SDK's own state travels in
+// explicit values). The context is the one place a RoundTripper can see
+// what a request is for, as aws-sdk-go-v2's operation name
+// (middleware.GetOperationName) is read from it too.
 func OperationFromRequest(r *http.Request) (Operation, bool) {
 	if r == nil {
 		return Operation{}, false
