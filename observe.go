@@ -114,16 +114,7 @@ func (c *Client) attemptError(cl *call, resp *http.Response, err error) error {
 	case resp != nil && (resp.StatusCode < 200 || resp.StatusCode > 299):
 		// An answer retried on its status, or one whose retry was refused
 		// before the response handler read it: its body is not read.
-		now := c.cfg.now()
-		return &APIError{
-			StatusCode:     resp.StatusCode,
-			Method:         cl.method,
-			Path:           cl.path,
-			RetryAfter:     requestedWait(resp, now),
-			RateLimit:      parseRateLimit(resp.Header, now),
-			Header:         resp.Header, // scrubbed when received
-			OutcomeUnknown: cl.write && (resp.StatusCode < 400 || resp.StatusCode > 499),
-		}
+		return c.apiErrorHead(cl, resp)
 	}
 	return nil
 }

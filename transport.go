@@ -441,14 +441,11 @@ func (c *Client) endpoint(path string, query url.Values) string {
 	return u
 }
 
-// apiError turns a non-2xx answer into an *APIError, reading at most
-// maxErrorBody bytes of it. A write's answer proves that nothing was done
-// only when it is a 4xx: a 5xx often comes from a gateway that gave up
-// while the service went on working, and a redirect is never followed by
-// a write, so after either the write may have been applied.
-func (c *Client) apiError(cl *call, resp *http.Response) *APIError {
+// apiErrorHead is the *APIError of a non-2xx answer from its status and
+// headers alone, without its body.
+func (c *Client) apiErrorHead(cl *call, resp *http.Response) *APIError {
 	now := c.cfg.now()
-	e := &APIError{
+	return &APIError{
 		StatusCode:     resp.StatusCode,
 		Method:         cl.method,
 		Path:           cl.path,
@@ -457,6 +454,15 @@ func (c *Client) apiError(cl *call, resp *http.Response) *APIError {
 		Header:         resp.Header, // scrubbed when received
 		OutcomeUnknown: cl.write && (resp.StatusCode < 400 || resp.StatusCode > 499),
 	}
+}
+
+// apiError turns a non-2xx answer into an *APIError, reading at most
+// maxErrorBody bytes of it. A write's answer proves that nothing was done
+// only when it is a 4xx: a 5xx often comes from a gateway that gave up
+// while the service went on working, and a redirect is never followed by
+// a write, so after either the write may have been applied.
+func (c *Client) apiError(cl *call, resp *http.Response) *APIError {
+	e := c.apiErrorHead(cl, resp)
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	var envelope struct {
 		ErrorID        int64         `json:"ErrorId"`
