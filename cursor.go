@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/billingapi/billing-go/internal/jsonwire"
+	"github.com/billingapi/billing-go/internal/pager"
 )
 
 // Cursor is the position of a [Stable] iteration: how far it got, on which
@@ -39,67 +40,7 @@ import (
 // body, on the goroutine running the loop; it is not safe for concurrent
 // use while an iteration runs.
 type Cursor struct {
-	st cursorState
-	// pending are the positions of the page being yielded, item by item;
-	// the first upto of them count, the first applied are in st already.
-	pending       []cursorMark
-	upto, applied int
-}
-
-// cursorState is what a cursor's text carries.
-//
-// The position is a frontier, a key at full precision (Sec and Nanos):
-// every item whose key stays the same for the whole run and is before the
-// frontier has been delivered. The items delivered at or after it, all of
-// them inside second Sec (in practice those that share the frontier's
-// key), are listed with their keys, so that they are not delivered again
-// unless their key changes, and so that an item whose key moved is never
-// taken for one that did not.
-type cursorState struct {
-	// Path and Fingerprint bind the cursor to one endpoint and filter;
-	// both are empty until the first request.
-	Path        string `json:"p,omitempty"`
-	Fingerprint string `json:"f,omitempty"`
-	// Key is the filter name paged on, e.g. postedTimestamp.
-	Key string `json:"k,omitempty"`
-	// Started reports whether the frontier means anything: false before
-	// the first item.
-	Started bool `json:"s,omitempty"`
-	// Sec is the second of the frontier (Unix seconds).
-	Sec int64 `json:"t,omitempty"`
-	// Nanos is the frontier's fraction of Sec, in nanoseconds.
-	Nanos int64 `json:"ns,omitempty"`
-	// IDs are the ids delivered at keys from the frontier on, inside Sec,
-	// in delivery order.
-	IDs []int64 `json:"i,omitempty"`
-	// Keys are the keys of IDs, one each: nanoseconds into Sec in memory,
-	// past the frontier in the text; anyKey stands for any instant of Sec.
-	// A cursor written before keys were kept has no Keys: its ids were
-	// delivered at some instant of Sec, and read as anyKey.
-	Keys []int64 `json:"d,omitempty"`
-	// Pos is how many items of Sec, in the server's order, precede the
-	// next one as last seen: where paging by number inside the second
-	// goes on. A hint only: the iterator proves what it reads by keys.
-	Pos int `json:"n,omitempty"`
-}
-
-// anyKey is the key of an id delivered at an unknown instant of Sec.
-const anyKey = -1
-
-// keyAt is a key at full precision: Unix second and nanoseconds into it.
-type keyAt struct{ sec, ns int64 }
-
-func keyOfTime(t time.Time) keyAt { return keyAt{t.Unix(), int64(t.Nanosecond())} }
-
-func (a keyAt) less(b keyAt) bool { return a.sec < b.sec || a.sec == b.sec && a.ns < b.ns }
-
-// cursorMark is where the cursor stands after one item: the item's id and
-// key, the frontier after it, and the position hint.
-type cursorMark struct {
-	id       int64
-	key      keyAt
-	frontier keyAt
-	pos      int
+	c pager.Cursor
 }
 
 // cursorPrefix marks the version of the text form; a later format gets a
@@ -115,75 +56,6 @@ const nanosPerSec = int64(time.Second)
 // fingerprintLen is the length of the filter fingerprint, hex digits.
 const fingerprintLen = 32
 
-// settle folds the pending positions that count into st.
-func (c *Cursor) settle() {
-	for ; c.applied < c.upto && c.applied < len(c.pending); c.applied++ {
-		c.st.apply(c.pending[c.applied])
-	}
-}
-
-// finishPage folds in every position of the page and forgets the page.
-func (c *Cursor) finishPage() {
-	c.upto = len(c.pending)
-	c.settle()
-	c.pending, c.upto, c.applied = nil, 0, 0
-}
-
-// apply moves the state past one item.
-func (s *cursorState) apply(m cursorMark) {
-	s.advance(m.frontier)
-	s.record(m.id, m.key)
-	s.Pos = m.pos
-}
-
-// frontier is the key before which everything has been delivered.
-func (s *cursorState) frontier() keyAt { return keyAt{s.Sec, s.Nanos} }
-
-// advance moves the frontier forward to f (never back), forgetting the
-// ids delivered before it.
-func (s *cursorState) advance(f keyAt) {
-	if s.Started && !s.frontier().less(f) {
-		return
-	}
-	if !s.Started || f.sec != s.Sec {
-		s.Started, s.Sec, s.Nanos, s.IDs, s.Keys = true, f.sec, f.ns, s.IDs[:0], s.Keys[:0]
-		return
-	}
-	s.Nanos = f.ns
-	kept := 0
-	for i, id := range s.IDs {
-		if k := s.Keys[i]; k == anyKey || k >= f.ns {
-			s.IDs[kept], s.Keys[kept] = id, k
-			kept++
-		}
-	}
-	s.IDs, s.Keys = s.IDs[:kept], s.Keys[:kept]
-}
-
-// record notes that id was delivered at key k, unless k is before the
-// frontier (and so needs no note); a later delivery of the same id, after
-// a change of its key, replaces the earlier one.
-func (s *cursorState) record(id int64, k keyAt) {
-	if !s.Started || k.sec != s.Sec || k.ns < s.Nanos {
-		return
-	}
-	for i, have := range s.IDs {
-		if have == id {
-			s.Keys[i] = k.ns
-			return
-		}
-	}
-	s.IDs = append(s.IDs, id)
-	s.Keys = append(s.Keys, k.ns)
-}
-
-// clone is a copy that shares no slice with s.
-func (s cursorState) clone() cursorState {
-	s.IDs = append([]int64(nil), s.IDs...)
-	s.Keys = append([]int64(nil), s.Keys...)
-	return s
-}
-
 // MarshalText encodes the cursor as short printable text: a version prefix
 // and base64url of JSON. The text is opaque; it carries the endpoint path,
 // a fingerprint of the filter and parameters, the key field, the frontier
@@ -195,11 +67,11 @@ func (s cursorState) clone() cursorState {
 // to 14 bytes per such id (with the digits of the ids and keys), and is
 // about 200 bytes when keys differ.
 func (c *Cursor) MarshalText() ([]byte, error) {
-	c.settle()
-	st := c.st
-	st.Keys = make([]int64, len(c.st.Keys))
-	for i, k := range c.st.Keys {
-		if k != anyKey {
+	c.c.Settle()
+	st := c.c.State
+	st.Keys = make([]int64, len(c.c.State.Keys))
+	for i, k := range c.c.State.Keys {
+		if k != pager.AnyKey {
 			k -= st.Nanos
 		}
 		st.Keys[i] = k
@@ -231,12 +103,12 @@ func (c *Cursor) UnmarshalText(text []byte) error {
 	if err != nil {
 		return &ValidationError{Field: "Cursor", Reason: err.Error()}
 	}
-	*c = Cursor{st: st}
+	*c = Cursor{c: pager.Cursor{State: st}}
 	return nil
 }
 
-func decodeCursor(text []byte) (cursorState, error) {
-	var st cursorState
+func decodeCursor(text []byte) (pager.State, error) {
+	var st pager.State
 	rest, ok := bytes.CutPrefix(text, []byte(cursorPrefix))
 	if !ok {
 		return st, fmt.Errorf("not a cursor of this SDK version (want prefix %q)", cursorPrefix)
@@ -249,19 +121,19 @@ func decodeCursor(text []byte) (cursorState, error) {
 	if err := jsonwire.UnmarshalStrict(raw[:n], &st); err != nil {
 		return st, fmt.Errorf("malformed cursor: bad JSON")
 	}
-	if err := st.check(); err != nil {
+	if err := checkCursor(&st); err != nil {
 		return st, err
 	}
 	if len(st.Keys) == 0 && len(st.IDs) > 0 {
 		// Written before keys were kept: delivered somewhere in Sec.
 		st.Keys = make([]int64, len(st.IDs))
 		for i := range st.Keys {
-			st.Keys[i] = anyKey
+			st.Keys[i] = pager.AnyKey
 		}
 		return st, nil
 	}
 	for i, d := range st.Keys {
-		if d != anyKey {
+		if d != pager.AnyKey {
 			st.Keys[i] = st.Nanos + d
 		}
 	}
@@ -269,7 +141,7 @@ func decodeCursor(text []byte) (cursorState, error) {
 }
 
 // check rejects a state no iteration can have produced.
-func (s *cursorState) check() error {
+func checkCursor(s *pager.State) error {
 	switch {
 	case (s.Path == "") != (s.Fingerprint == ""):
 		return fmt.Errorf("inconsistent cursor: path and fingerprint go together")
@@ -300,7 +172,7 @@ func (s *cursorState) check() error {
 		}
 	}
 	for _, d := range s.Keys {
-		if d != anyKey && (d < 0 || d >= nanosPerSec-s.Nanos) {
+		if d != pager.AnyKey && (d < 0 || d >= nanosPerSec-s.Nanos) {
 			return fmt.Errorf("inconsistent cursor: bad key")
 		}
 	}

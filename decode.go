@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/billingapi/billing-go/internal/jsonwire"
+	"github.com/billingapi/billing-go/internal/pager"
 )
 
 // Answers are decoded with the engine behind internal/jsonwire, straight
@@ -127,11 +128,11 @@ func decodeList[T any](r io.Reader, items *[]T, limit int) error {
 // limit (see readAll), and decodes it into items, then closes the body.
 // Reading first keeps a page's memory bounded by the limit, whatever a
 // single value in it would make the tokenizer buffer, and at most
-// maxItems items are decoded (see pageItemLimit). The prefetch slot held,
-// if any, is given back once the body is read. The body is read into a
+// maxItems items are decoded (see pageItemLimit). A pipeline's slot, if
+// the request holds one, is given back once the body is read. The body is read into a
 // buffer from bodies, given back once decoded: the decoders copy whatever
 // they keep.
-func decodeListAnswer[T any](resp *http.Response, items *[]T, maxItems int, limit int64, bodies *bodyPool, held *slot) error {
+func decodeListAnswer[T any](resp *http.Response, items *[]T, maxItems int, limit int64, bodies *bodyPool, claim *pager.Claim) error {
 	defer drainAndClose(resp.Body)
 	if err := checkJSONContentType(resp); err != nil {
 		return err
@@ -140,8 +141,8 @@ func decodeListAnswer[T any](resp *http.Response, items *[]T, maxItems int, limi
 	if err != nil {
 		return err
 	}
-	held.give() // the request is done; decoding is ours
-	defer held.decodeTurn()()
+	claim.Release() // the request is done; decoding is ours
+	defer claim.Decode()()
 	defer bodies.put(body)
 	return decodeList(bytes.NewBuffer(body), items, maxItems) // a Buffer: read in place
 }

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/billingapi/billing-go/internal/pager"
 )
 
 // Categories of failure, for use with [errors.Is]. An [*APIError] matches the
@@ -53,8 +55,9 @@ var (
 	// not advance to the page that was asked for, sent a paging header
 	// that cannot be read, or sent a page of more items than it may hold
 	// (the page size asked for, else its X-PageSize, else 100,000).
-	// Iterating further would repeat or skip items.
-	ErrPagination = errors.New("billing: pagination failed")
+	// Iterating further would repeat or skip items. Its message is
+	// "billing: pagination failed".
+	ErrPagination = pager.ErrPagination
 )
 
 // ErrorDetail is one entry of the Errors list of the API's error body.

@@ -29,9 +29,16 @@ type ListInvoicesParams struct {
 //
 // API: GET /v1/Invoices
 func (s *InvoicesService) List(ctx context.Context, params *ListInvoicesParams, opts ...RequestOption) (*Page[Invoice], error) {
+	return list[Invoice](ctx, s.client, invoicesList(params), opts)
+}
+
+// invoicesList is GET /v1/Invoices with params.
+func invoicesList(params *ListInvoicesParams) listCall {
 	p := orZero(params)
-	op := Operation{Name: "Invoices.List", Method: http.MethodGet, PathTemplate: "/v1/Invoices"}
-	return listWith[Invoice](ctx, s.client, op, "/v1/Invoices", &p, p.ListOptions, p.Filter, opts)
+	return listCall{
+		op:   Operation{Name: "Invoices.List", Method: http.MethodGet, PathTemplate: "/v1/Invoices"},
+		path: "/v1/Invoices", params: &p, lo: p.ListOptions, filter: p.Filter,
+	}
 }
 
 // Pages iterates over the pages of [InvoicesService.List], from
@@ -39,9 +46,7 @@ func (s *InvoicesService) List(ctx context.Context, params *ListInvoicesParams, 
 //
 // API: GET /v1/Invoices, once per page
 func (s *InvoicesService) Pages(ctx context.Context, params *ListInvoicesParams, opts ...IterOption) iter.Seq2[*Page[Invoice], error] {
-	return pagesOf(ctx, params, opts, func(ctx context.Context, p *ListInvoicesParams, reqs []RequestOption) (*Page[Invoice], error) {
-		return s.List(ctx, p, reqs...)
-	})
+	return pagesOf[Invoice](ctx, s.client, invoicesList(params), opts)
 }
 
 // All iterates over every invoice of [InvoicesService.List], page by page.
@@ -57,9 +62,7 @@ func (s *InvoicesService) All(ctx context.Context, params *ListInvoicesParams, o
 //
 // API: GET /v1/Invoices?pageSize=1
 func (s *InvoicesService) Count(ctx context.Context, params *ListInvoicesParams, opts ...RequestOption) (int, error) {
-	return countOf(ctx, params, func(ctx context.Context, p *ListInvoicesParams) (*Page[Invoice], error) {
-		return s.List(ctx, p, opts...)
-	})
+	return countOf[Invoice](ctx, s.client, invoicesList(params), opts)
 }
 
 // ListCustomerInvoicesParams are the parameters of
@@ -80,22 +83,25 @@ type ListCustomerInvoicesParams struct {
 //
 // API: GET /v1/Customers/{customerId}/Invoices/
 func (s *InvoicesService) ListByCustomer(ctx context.Context, customerID int64, params *ListCustomerInvoicesParams, opts ...RequestOption) (*Page[Invoice], error) {
+	return list[Invoice](ctx, s.client, customerInvoicesList(customerID, params), opts)
+}
+
+// customerInvoicesList is GET /v1/Customers/{customerId}/Invoices/ with
+// params.
+func customerInvoicesList(customerID int64, params *ListCustomerInvoicesParams) listCall {
 	id, err := pathID("customerId", customerID)
-	if err != nil {
-		return nil, err
-	}
 	p := orZero(params)
-	op := Operation{Name: "Invoices.ListByCustomer", Method: http.MethodGet, PathTemplate: "/v1/Customers/{customerId}/Invoices/"}
-	return listWith[Invoice](ctx, s.client, op, "/v1/Customers/"+id+"/Invoices/", &p, p.ListOptions, p.Filter, opts)
+	return listCall{
+		op:   Operation{Name: "Invoices.ListByCustomer", Method: http.MethodGet, PathTemplate: "/v1/Customers/{customerId}/Invoices/"},
+		path: "/v1/Customers/" + id + "/Invoices/", params: &p, lo: p.ListOptions, filter: p.Filter, err: err,
+	}
 }
 
 // PagesByCustomer iterates over the pages of [InvoicesService.ListByCustomer].
 //
 // API: GET /v1/Customers/{customerId}/Invoices/, once per page
 func (s *InvoicesService) PagesByCustomer(ctx context.Context, customerID int64, params *ListCustomerInvoicesParams, opts ...IterOption) iter.Seq2[*Page[Invoice], error] {
-	return pagesOf(ctx, params, opts, func(ctx context.Context, p *ListCustomerInvoicesParams, reqs []RequestOption) (*Page[Invoice], error) {
-		return s.ListByCustomer(ctx, customerID, p, reqs...)
-	})
+	return pagesOf[Invoice](ctx, s.client, customerInvoicesList(customerID, params), opts)
 }
 
 // AllByCustomer iterates over every invoice of a customer, page by page.
@@ -111,9 +117,7 @@ func (s *InvoicesService) AllByCustomer(ctx context.Context, customerID int64, p
 //
 // API: GET /v1/Customers/{customerId}/Invoices/?pageSize=1
 func (s *InvoicesService) CountByCustomer(ctx context.Context, customerID int64, params *ListCustomerInvoicesParams, opts ...RequestOption) (int, error) {
-	return countOf(ctx, params, func(ctx context.Context, p *ListCustomerInvoicesParams) (*Page[Invoice], error) {
-		return s.ListByCustomer(ctx, customerID, p, opts...)
-	})
+	return countOf[Invoice](ctx, s.client, customerInvoicesList(customerID, params), opts)
 }
 
 // GetInvoiceParams are the parameters of [InvoicesService.Get].

@@ -25,13 +25,18 @@ type ListInvoiceSummariesParams struct {
 //
 // API: GET /v1/customers/{customerId}/invoiceSummaries
 func (s *InvoiceSummariesService) List(ctx context.Context, customerID int64, params *ListInvoiceSummariesParams, opts ...RequestOption) (*Page[InvoiceSummary], error) {
+	return list[InvoiceSummary](ctx, s.client, invoiceSummariesList(customerID, params), opts)
+}
+
+// invoiceSummariesList is GET /v1/customers/{customerId}/invoiceSummaries
+// with params.
+func invoiceSummariesList(customerID int64, params *ListInvoiceSummariesParams) listCall {
 	id, err := pathID("customerId", customerID)
-	if err != nil {
-		return nil, err
-	}
 	p := orZero(params)
-	op := Operation{Name: "InvoiceSummaries.List", Method: http.MethodGet, PathTemplate: "/v1/customers/{customerId}/invoiceSummaries"}
-	return listWith[InvoiceSummary](ctx, s.client, op, "/v1/customers/"+id+"/invoiceSummaries", &p, p.ListOptions, p.Filter, opts)
+	return listCall{
+		op:   Operation{Name: "InvoiceSummaries.List", Method: http.MethodGet, PathTemplate: "/v1/customers/{customerId}/invoiceSummaries"},
+		path: "/v1/customers/" + id + "/invoiceSummaries", params: &p, lo: p.ListOptions, filter: p.Filter, err: err,
+	}
 }
 
 // Pages iterates over the pages of [InvoiceSummariesService.List], from
@@ -39,9 +44,7 @@ func (s *InvoiceSummariesService) List(ctx context.Context, customerID int64, pa
 //
 // API: GET /v1/customers/{customerId}/invoiceSummaries, once per page
 func (s *InvoiceSummariesService) Pages(ctx context.Context, customerID int64, params *ListInvoiceSummariesParams, opts ...IterOption) iter.Seq2[*Page[InvoiceSummary], error] {
-	return pagesOf(ctx, params, opts, func(ctx context.Context, p *ListInvoiceSummariesParams, reqs []RequestOption) (*Page[InvoiceSummary], error) {
-		return s.List(ctx, customerID, p, reqs...)
-	})
+	return pagesOf[InvoiceSummary](ctx, s.client, invoiceSummariesList(customerID, params), opts)
 }
 
 // All iterates over every invoice summary of a customer, page by page. On
@@ -57,7 +60,5 @@ func (s *InvoiceSummariesService) All(ctx context.Context, customerID int64, par
 //
 // API: GET /v1/customers/{customerId}/invoiceSummaries?pageSize=1
 func (s *InvoiceSummariesService) Count(ctx context.Context, customerID int64, params *ListInvoiceSummariesParams, opts ...RequestOption) (int, error) {
-	return countOf(ctx, params, func(ctx context.Context, p *ListInvoiceSummariesParams) (*Page[InvoiceSummary], error) {
-		return s.List(ctx, customerID, p, opts...)
-	})
+	return countOf[InvoiceSummary](ctx, s.client, invoiceSummariesList(customerID, params), opts)
 }

@@ -1,17 +1,15 @@
 package billing
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"net/url"
 	"reflect"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/billingapi/billing-go/internal/pager"
 	"github.com/billingapi/billing-go/query"
 )
 
@@ -57,7 +55,7 @@ import (
 // the key ascending, PageNumber 0 and PageSize 0 (1,000) or at least 2; a
 // cursor from another endpoint, filter or key is a [ValidationError], not
 // a silent restart. A Pages loop receives only the items not yielded
-// before. How it works is described in stable_iter.go.
+// before. How it works is described in package internal/pager.
 func Stable(cur *Cursor) IterOption { return StableBy(cur, "") }
 
 // StableBy is [Stable] on the given key field: a date filter name of the
@@ -90,10 +88,6 @@ var (
 	minKeySec = time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
 	maxKeySec = time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC).Unix()
 )
-
-// errEmptyKeyRange ends an iteration whose key range, merged with the
-// caller's, holds nothing: no request is needed.
-var errEmptyKeyRange = errors.New("billing: empty key range")
 
 // stableKey is one key field an endpoint offers.
 type stableKey struct {
@@ -152,62 +146,24 @@ func resolveKey(filter any, asked, fromCursor string) (stableKey, error) {
 	return stableKey{}, invalid("Stable", "%q is not a key field of this endpoint; use one of %s", want, strings.Join(names, ", "))
 }
 
-// stableRun is what the requests of one stable iteration share.
-type stableRun struct {
-	cfg *stableConfig
-	mu  sync.Mutex
-	key stableKey
-	ok  bool // key resolved and cursor checked
-}
-
-// stableReq is one keyed request: the key range to add, each end open
-// when zero.
-type stableReq struct {
-	run          *stableRun
-	lower, upper time.Time
-}
-
-type stableReqKey struct{}
-
-func withStableReq(ctx context.Context, r *stableReq) context.Context {
-	return context.WithValue(ctx, stableReqKey{}, r)
-}
-
-func stableReqFrom(ctx context.Context) *stableReq {
-	r, _ := ctx.Value(stableReqKey{}).(*stableReq)
-	return r
-}
-
-// prepare checks a keyed request against the cursor and rewrites its query
-// string: the key range merged into the filter, the sort on the key. It is
-// called by listWith, below every list method, so that stable mode needs no
-// code per endpoint.
-func (r *stableReq) prepare(path string, q url.Values, lo ListOptions, filter any) error {
-	run := r.run
-	run.mu.Lock()
-	defer run.mu.Unlock()
-	if !run.ok {
-		st := &run.cfg.cur.st
-		key, err := resolveKey(filter, run.cfg.key, st.Key)
-		if err != nil {
-			return err
-		}
-		if !lo.Sort.IsZero() && (!strings.EqualFold(lo.Sort.Field, key.name) || lo.Sort.Order == query.Descending) {
-			return invalid("sortExpression", "stable iteration sorts ascending on its key %s; remove the sort or sort on that", key.name)
-		}
-		fp := fingerprint(path, q)
-		if st.Path != "" && (st.Path != path || st.Fingerprint != fp) {
-			return invalid("Cursor", "the cursor comes from another endpoint or filter; start from a new Cursor")
-		}
-		st.Path, st.Fingerprint, st.Key = path, fp, key.name
-		run.key, run.ok = key, true
+// bind binds the cursor to the endpoint, its filter and key, before any
+// request: a cursor from another endpoint, filter or key, or a sort
+// other than the key ascending, is refused. It returns the key.
+func (cfg *stableConfig) bind(lc listCall, q url.Values) (stableKey, error) {
+	st := &cfg.cur.c.State
+	key, err := resolveKey(lc.filter, cfg.key, st.Key)
+	if err != nil {
+		return stableKey{}, err
 	}
-	if err := mergeKeyRange(q, run.key.name, r.lower, r.upper); err != nil {
-		return err
+	if s := lc.lo.Sort; !s.IsZero() && (!strings.EqualFold(s.Field, key.name) || s.Order == query.Descending) {
+		return stableKey{}, invalid("sortExpression", "stable iteration sorts ascending on its key %s; remove the sort or sort on that", key.name)
 	}
-	q.Set("sortExpression", run.key.name)
-	q.Set("sortOrder", string(query.Ascending))
-	return nil
+	fp := fingerprint(lc.path, q)
+	if st.Path != "" && (st.Path != lc.path || st.Fingerprint != fp) {
+		return stableKey{}, invalid("Cursor", "the cursor comes from another endpoint or filter; start from a new Cursor")
+	}
+	st.Path, st.Fingerprint, st.Key = lc.path, fp, key.name
+	return key, nil
 }
 
 // fingerprint identifies the endpoint's criteria: the query string without
@@ -231,7 +187,7 @@ const keyLayout = "2006-01-02T15:04:05"
 // that the caller gave is merged into it (the tighter bound of each end
 // wins), so that the name is sent once; a caller's bound that is not a
 // whole date or second is kept as is, beside the added range. It returns
-// errEmptyKeyRange when nothing can match.
+// pager.ErrEmptyRange when nothing can match.
 func mergeKeyRange(q url.Values, key string, lower, upper time.Time) error {
 	expr, err := query.Parse(q.Get("query"))
 	if err != nil {
@@ -256,7 +212,7 @@ func mergeKeyRange(q url.Values, key string, lower, upper time.Time) error {
 		kept = append(kept, c)
 	}
 	if !lo.IsZero() && !hi.IsZero() && !lo.Before(hi) {
-		return errEmptyKeyRange
+		return pager.ErrEmptyRange
 	}
 	if !lo.IsZero() || !hi.IsZero() {
 		kept = append(kept, query.CondRange(key, formatKeyBound(lo), formatKeyBound(hi)))
@@ -308,35 +264,4 @@ func keyReader[T any](jsonName string) (func(*T) time.Time, error) {
 		}
 	}
 	return nil, fmt.Errorf("billing: %v has no timestamp field %q to page on", t, jsonName)
-}
-
-// idOf reads an item's id.
-func idOf[T any](v *T) (int64, error) {
-	e, ok := any(v).(identified) // the pointer: boxing *v would copy the item to the heap
-	if !ok {
-		return 0, fmt.Errorf("billing: %T has no id to page on", *v)
-	}
-	return e.entityID(), nil
-}
-
-// stableWindow picks, for paging inside one second, a page size up to w
-// and a page number whose page holds position pos, where the next unread
-// item is thought to be, as many positions after it as possible and, when
-// it can, the two before it: a page that starts before the items at the
-// frontier's key proves what follows it (see sequential), while one that
-// starts at pos only delivers.
-func stableWindow(pos, w int) (n, size int) {
-	for back := min(pos, 2); back >= 0; back-- {
-		best, anchor := 0, pos-back
-		for l := w; l >= 2; l-- {
-			k := anchor / l
-			if gain := k*l + l - pos; gain > best {
-				best, n, size = gain, k, l
-			}
-		}
-		if best > 0 {
-			return n, size
-		}
-	}
-	return pos / w, w
 }

@@ -118,13 +118,18 @@ type ListSubscriptionItemsParams struct {
 //
 // API: GET /v1/subscriptionProducts/{subscriptionProductId}/items
 func (s *SubscriptionItemsService) List(ctx context.Context, subscriptionProductID int64, params *ListSubscriptionItemsParams, opts ...RequestOption) (*Page[SubscriptionProductItem], error) {
+	return list[SubscriptionProductItem](ctx, s.client, subscriptionItemsList(subscriptionProductID, params), opts)
+}
+
+// subscriptionItemsList is
+// GET /v1/subscriptionProducts/{subscriptionProductId}/items with params.
+func subscriptionItemsList(subscriptionProductID int64, params *ListSubscriptionItemsParams) listCall {
 	id, err := pathID("subscriptionProductId", subscriptionProductID)
-	if err != nil {
-		return nil, err
-	}
 	p := orZero(params)
-	op := Operation{Name: "SubscriptionItems.List", Method: http.MethodGet, PathTemplate: "/v1/subscriptionProducts/{subscriptionProductId}/items"}
-	return listWith[SubscriptionProductItem](ctx, s.client, op, "/v1/subscriptionProducts/"+id+"/items", &p, p.ListOptions, p.Filter, opts)
+	return listCall{
+		op:   Operation{Name: "SubscriptionItems.List", Method: http.MethodGet, PathTemplate: "/v1/subscriptionProducts/{subscriptionProductId}/items"},
+		path: "/v1/subscriptionProducts/" + id + "/items", params: &p, lo: p.ListOptions, filter: p.Filter, err: err,
+	}
 }
 
 // Pages iterates over the pages of [SubscriptionItemsService.List], from
@@ -132,9 +137,7 @@ func (s *SubscriptionItemsService) List(ctx context.Context, subscriptionProduct
 //
 // API: GET /v1/subscriptionProducts/{subscriptionProductId}/items, once per page
 func (s *SubscriptionItemsService) Pages(ctx context.Context, subscriptionProductID int64, params *ListSubscriptionItemsParams, opts ...IterOption) iter.Seq2[*Page[SubscriptionProductItem], error] {
-	return pagesOf(ctx, params, opts, func(ctx context.Context, p *ListSubscriptionItemsParams, reqs []RequestOption) (*Page[SubscriptionProductItem], error) {
-		return s.List(ctx, subscriptionProductID, p, reqs...)
-	})
+	return pagesOf[SubscriptionProductItem](ctx, s.client, subscriptionItemsList(subscriptionProductID, params), opts)
 }
 
 // All iterates over every item of a subscription product, page by page.
@@ -150,7 +153,5 @@ func (s *SubscriptionItemsService) All(ctx context.Context, subscriptionProductI
 //
 // API: GET /v1/subscriptionProducts/{subscriptionProductId}/items?pageSize=1
 func (s *SubscriptionItemsService) Count(ctx context.Context, subscriptionProductID int64, params *ListSubscriptionItemsParams, opts ...RequestOption) (int, error) {
-	return countOf(ctx, params, func(ctx context.Context, p *ListSubscriptionItemsParams) (*Page[SubscriptionProductItem], error) {
-		return s.List(ctx, subscriptionProductID, p, opts...)
-	})
+	return countOf[SubscriptionProductItem](ctx, s.client, subscriptionItemsList(subscriptionProductID, params), opts)
 }

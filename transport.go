@@ -20,6 +20,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/billingapi/billing-go/internal/jsonwire"
+	"github.com/billingapi/billing-go/internal/pager"
 	"github.com/hashicorp/go-retryablehttp"
 )
 
@@ -60,6 +61,11 @@ type call struct {
 	// [OperationFromRequest].
 	op Operation
 
+	// claim, for a page of an iteration's pipeline, is the gate each
+	// attempt passes (internal/pager): requests on the wire, and pauses
+	// on throttling, for the whole pipeline.
+	claim *pager.Claim
+
 	policy  RetryPolicy
 	capture *Response
 	attempt attempt
@@ -84,7 +90,9 @@ func (c *Client) do(ctx context.Context, cl *call, opts []RequestOption) (*http.
 			return nil, &ValidationError{Field: "RequestOption", Reason: "WithRetries: " + err.Error()}
 		}
 	}
-	if !captureSuppressed(ctx) {
+	if cl.claim == nil {
+		// A pipeline's requests run at once: the iterator captures the
+		// answer of each page as it yields it instead.
 		cl.capture = rc.capture
 	}
 	req, err := c.newRequest(ctx, cl, rc.header)
@@ -148,19 +156,14 @@ func (c *Client) retryClient(cl *call) *retryablehttp.Client {
 		RetryWaitMin: cl.policy.MinBackoff,
 		RetryWaitMax: cl.policy.MaxBackoff,
 		RequestLogHook: func(_ retryablehttp.Logger, req *http.Request, retry int) {
-			if p := pacerFrom(req.Context()); p != nil {
-				p.wait(req.Context()) // a 429 elsewhere in the pipeline holds this attempt back
-			}
-			slotFrom(req.Context()).take(req.Context()) // a prefetch pipeline's bound on requests in flight
+			cl.claim.Acquire(req.Context()) // a pipeline's bound on requests on the wire, and its pauses
 			cl.attempt.start(retry + 1)
 		},
 		CheckRetry: c.checkRetry(cl),
 		Backoff: func(_, _ time.Duration, retry int, resp *http.Response) time.Duration {
 			wait := cl.waitBefore(retry, resp, c.cfg.now())
 			if resp != nil && resp.StatusCode == http.StatusTooManyRequests {
-				if p := pacerFrom(resp.Request.Context()); p != nil {
-					p.pauseFor(wait) // throttling slows the whole pipeline, not one worker
-				}
+				cl.claim.Pause(wait) // throttling slows the whole pipeline, not one request
 			}
 			return wait
 		},

@@ -1,34 +1,4 @@
-package billing
-
-// Design of stable iteration (see [Stable] for its contract).
-//
-// How: requests sort ascending on the key and add a range filter key:S|
-// (merged with the caller's own range on the key, if any), where S is the
-// second of the frontier: the key, at full precision, before which every
-// item has been delivered. A page is a contiguous run of the server's
-// order at the moment it is read, so it proves that every item whose key
-// lies between its first and last keys is on it; the iterator moves the
-// frontier only on such proof, never on positions or on the order of
-// items with equal keys. When more items share one second than a page
-// holds, it pages by number inside that second (key:S|S+1), each page
-// chosen to start before the frontier. Where a group of items with one
-// and the same key is larger than a page, no page can reach across it:
-// the second is then read in passes from its start, and left only once a
-// pass during which the second's X-Count stayed the same showed that many
-// distinct items (or all passes since the count last changed did,
-// together); after 3 passes in a row that show nothing new, the run ends
-// with ErrPagination. A page shorter than asked while more are announced
-// is taken for a capped page: the iteration goes on from its last key.
-//
-// With Prefetch(n), n >= 2, the remaining key range is split into windows
-// of whole seconds, of about four pages each, placed with one-item
-// requests (the item at each boundary's position), and up to 2n windows
-// are read at once, with at most n requests in flight (as Prefetch counts
-// them); items are still yielded in key order, and the windows ahead of
-// the one being yielded hold at most 8n pages in all. The first page and
-// the one-item requests that place the next windows (at pages 1, 5, 9 and
-// so on; n requests, and 8 at most) go out together, before the number of
-// items is known.
+package pager
 
 import (
 	"context"
@@ -39,44 +9,36 @@ import (
 	"time"
 )
 
-// stableFetch reads one page of a keyed request: the key range of req,
-// page n of the given size.
-type stableFetch[T any] func(ctx context.Context, req *stableReq, n, size int) (*Page[T], error)
-
-// stablePages is the stable iteration (see Stable): pages of items not
-// delivered before, with the cursor moved along.
-func stablePages[T any](ctx context.Context, cfg *stableConfig, prefetch int, capture *Response, size int, fetch stableFetch[T]) iter.Seq2[*Page[T], error] {
+// Stable iterates over the pages of src by key, from cur on, in pages of
+// size w (at least 2): only items not delivered before, with cur moved
+// along item by item (Cursor.Reached) and past each page the consumer took
+// whole. With prefetch >= 2, windows of the key range are read through a
+// pipeline. See the package documentation.
+func Stable[T any](ctx context.Context, src Source[T], cur *Cursor, w, prefetch int) iter.Seq2[*Page[T], error] {
 	return func(yield func(*Page[T], error) bool) {
-		if ctx == nil {
-			yield(nil, invalid("ctx", "nil context.Context"))
-			return
-		}
-		if size == 1 {
-			yield(nil, invalid("pageSize", "stable iteration needs pages of at least 2 items"))
-			return
-		}
-		w := size
-		if w <= 0 {
-			w = stableDefaultPageSize
-		}
-		s := &stableState[T]{run: &stableRun{cfg: cfg}, cur: cfg.cur, w: w, fetch: fetch}
-		s.cur.settle()
-		s.cur.pending, s.cur.upto, s.cur.applied = nil, 0, 0
+		s := &stable[T]{src: src, cur: cur, w: w}
+		cur.endPage(false)
 		if prefetch >= 2 {
-			s.windows(ctx, prefetch, capture, yield)
+			s.windows(ctx, prefetch, yield)
 			return
 		}
 		s.sequential(ctx, time.Time{}, nil, yield)
 	}
 }
 
-// stableState is one stable iteration in progress.
-type stableState[T any] struct {
-	run   *stableRun
-	cur   *Cursor
-	w     int
-	fetch stableFetch[T]
-	keyOf func(*T) time.Time
+// keyLayout is a key second in messages.
+const keyLayout = "2006-01-02T15:04:05"
+
+// minKeySec is the first second a key can have.
+var minKeySec = time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
+
+// stable is one stable iteration in progress, or one window of it.
+type stable[T any] struct {
+	src Source[T]
+	cur *Cursor
+	w   int
+	// claim, inside a pipeline, is the window's hold on its gate.
+	claim *Claim
 	// inside says the iteration pages by number inside the frontier's
 	// second, which holds more items than a page; leaving says that items
 	// already delivered leave that second as it is read, so that paging
@@ -117,23 +79,23 @@ const maxFruitlessPasses = 3
 // count. A pass that neither proves that nor shows anything new counts
 // against maxFruitlessPasses: a server whose order of equal keys keeps
 // changing while the second keeps changing too ends in ErrPagination.
-func (s *stableState[T]) sequential(ctx context.Context, end time.Time, lead *leadPage[T], yield func(*Page[T], error) bool) bool {
+func (s *stable[T]) sequential(ctx context.Context, end time.Time, lead *leadPage[T], yield func(*Page[T], error) bool) bool {
 	stalls := 0
 	for {
 		if err := ctx.Err(); err != nil {
 			yield(nil, err)
 			return false
 		}
-		st := &s.cur.st
-		req := &stableReq{run: s.run, upper: end}
+		st := &s.cur.State
+		req := Request{Upper: end, Claim: s.claim}
 		if st.Started {
-			req.lower = time.Unix(st.Sec, 0).UTC()
+			req.Lower = time.Unix(st.Sec, 0).UTC()
 		}
 		inside := s.inside && st.Started
 		n, l := 0, s.w
 		if inside {
-			if next := req.lower.Add(time.Second); end.IsZero() || next.Before(end) {
-				req.upper = next
+			if next := req.Lower.Add(time.Second); end.IsZero() || next.Before(end) {
+				req.Upper = next
 			}
 			n, l = stableWindow(st.Pos, s.w)
 			if s.forward {
@@ -145,21 +107,24 @@ func (s *stableState[T]) sequential(ctx context.Context, end time.Time, lead *le
 		more := false
 		if lead != nil && !inside {
 			p, more = lead.page, lead.full
-		} else if p, err = s.fetch(ctx, req, n, l); err == nil {
-			more = moreAfter(p, n*l)
+		} else {
+			req.Page, req.Size = n, l
+			if p, err = s.src.Fetch(ctx, req); err == nil {
+				more = p.Info.moreAfter(n*l, len(p.Items))
+			}
 		}
 		lead = nil
-		if errors.Is(err, errEmptyKeyRange) {
+		if errors.Is(err, ErrEmptyRange) {
 			return true
 		}
 		if err != nil {
 			yield(nil, err)
 			return false
 		}
-		if p.PageSize > 0 && p.PageSize < l {
+		if p.Info.PageSize > 0 && p.Info.PageSize < l {
 			// The server caps pages below what was asked: page numbers
 			// mean other positions. Go on with its size.
-			s.w = max(p.PageSize, 2)
+			s.w = max(p.Info.PageSize, 2)
 			if stalls++; stalls > 3 {
 				yield(nil, fmt.Errorf("%w: the server keeps cutting the page size", ErrPagination))
 				return false
@@ -187,18 +152,9 @@ func (s *stableState[T]) sequential(ctx context.Context, end time.Time, lead *le
 		if !inside && len(p.Items) == 0 && !more {
 			return true
 		}
-		if s.keyOf == nil {
-			if s.keyOf, err = keyReader[T](s.run.key.entity); err != nil {
-				yield(nil, err)
-				return false
-			}
-		}
 		sec, before := st.Sec, st.frontier()
 		if inside {
-			if err := notePass(&s.pass, sec, p, n == 0); err != nil {
-				yield(nil, err)
-				return false
-			}
+			notePass(&s.pass, s.src, sec, p, n == 0)
 		}
 		sc, err := s.scan(p, *st, req, n*l, n > 0, !more, inside)
 		if err != nil {
@@ -220,16 +176,15 @@ func (s *stableState[T]) sequential(ctx context.Context, end time.Time, lead *le
 		if len(sc.out) > 0 {
 			page := *p
 			page.Items = sc.out
-			page.cursor = s.cur
-			s.cur.pending, s.cur.upto, s.cur.applied = sc.marks, len(sc.marks), 0
+			page.Cursor = s.cur
+			s.cur.startPage(sc.marks)
 			if !yield(&page, nil) {
-				s.cur.settle()
-				s.cur.pending, s.cur.upto, s.cur.applied = nil, 0, 0
+				s.cur.endPage(false)
 				return false
 			}
-			s.cur.finishPage()
+			s.cur.endPage(true)
 		}
-		st = &s.cur.st
+		st = &s.cur.State
 		if sc.progress {
 			st.advance(sc.end)
 		}
@@ -247,7 +202,7 @@ func (s *stableState[T]) sequential(ctx context.Context, end time.Time, lead *le
 			// read: read it again from its start.
 			if s.pass.endPass(len(sc.out) > 0) {
 				yield(nil, fmt.Errorf("%w: cannot prove that every item with %s in second %s was read: %d passes in a row over it neither saw all of its X-Count of %d nor anything new (the order of items with equal keys changes between requests, or the second keeps changing)",
-					ErrPagination, s.run.key.name, time.Unix(sec, 0).UTC().Format(keyLayout), maxFruitlessPasses, p.Count))
+					ErrPagination, s.src.KeyName, time.Unix(sec, 0).UTC().Format(keyLayout), maxFruitlessPasses, p.Info.Count))
 				return false
 			}
 			st.Pos, s.forward = 0, false
@@ -286,17 +241,6 @@ func (s *stableState[T]) sequential(ctx context.Context, end time.Time, lead *le
 	}
 }
 
-// moreAfter reports whether the answer announces items after this page,
-// which starts at position start of the range asked for: X-Count says so
-// when the server sends it, else the other paging headers (Page.HasNext).
-// The length of the page says nothing: a server may cap it silently.
-func moreAfter[T any](p *Page[T], start int) bool {
-	if p.Count >= 0 {
-		return p.Count > start+len(p.Items)
-	}
-	return p.HasNext()
-}
-
 // passProof is what the pages read inside one second have shown, to prove
 // that every item of the second was seen whatever the order of its equal
 // keys (see sequential): either one pass, from the second's start to its
@@ -319,21 +263,19 @@ type passProof struct {
 
 // notePass adds the ids of page p, read inside second sec, to pp; start
 // says p is the first page of a pass.
-func notePass[T any](pp *passProof, sec int64, p *Page[T], start bool) error {
-	changed := pp.seen == nil || pp.sec != sec || pp.count != p.Count
-	pp.shrank = pp.seen != nil && pp.sec == sec && p.Count < pp.count
+func notePass[T any](pp *passProof, src Source[T], sec int64, p *Page[T], start bool) {
+	count := p.Info.Count
+	changed := pp.seen == nil || pp.sec != sec || pp.count != count
+	pp.shrank = pp.seen != nil && pp.sec == sec && count < pp.count
 	if changed {
-		pp.sec, pp.count, pp.seen = sec, p.Count, make(map[int64]struct{}, len(p.Items))
+		pp.sec, pp.count, pp.seen = sec, count, make(map[int64]struct{}, len(p.Items))
 		pp.passOK = false
 	}
 	if start {
 		pp.pass, pp.passOK = make(map[int64]struct{}, len(p.Items)), true
 	}
 	for i := range p.Items {
-		id, err := idOf(&p.Items[i])
-		if err != nil {
-			return err
-		}
+		id := src.ID(&p.Items[i])
 		if _, ok := pp.seen[id]; !ok {
 			pp.seen[id] = struct{}{}
 			pp.grew = true
@@ -347,7 +289,6 @@ func notePass[T any](pp *passProof, sec int64, p *Page[T], start bool) error {
 		// no longer adds up. Keep the current pass's.
 		pp.seen = maps.Clone(pp.pass)
 	}
-	return nil
 }
 
 // proven reports whether every item of the second has been seen.
@@ -370,7 +311,7 @@ func (pp *passProof) endPass(delivered bool) bool {
 // scanned is what scan found on a page.
 type scanned[T any] struct {
 	out   []T
-	marks []cursorMark
+	marks []mark
 	// progress says the page carries the frontier on, to end.
 	progress bool
 	end      keyAt
@@ -387,7 +328,7 @@ type scanned[T any] struct {
 // that nothing is announced after it, inside that the range is one
 // second. The items picked are moved to the front of p.Items, whose order
 // past them is then undefined: a page of 1,000 invoices is not copied.
-func (s *stableState[T]) scan(p *Page[T], st cursorState, req *stableReq, start int, paged, final, inside bool) (scanned[T], error) {
+func (s *stable[T]) scan(p *Page[T], st State, req Request, start int, paged, final, inside bool) (scanned[T], error) {
 	var sc scanned[T]
 	items := p.Items
 	from := st.frontier()
@@ -399,7 +340,7 @@ func (s *stableState[T]) scan(p *Page[T], st cursorState, req *stableReq, start 
 		}
 		return sc, nil
 	}
-	first := keyOfTime(s.keyOf(&items[0]))
+	first := keyOfTime(s.src.Key(&items[0]))
 	sc.progress = !st.Started || !paged || first.less(from)
 	sc.overshoot = inside && !sc.progress && from.less(first)
 	seen := make(map[int64]keyAt, len(st.IDs))
@@ -407,25 +348,22 @@ func (s *stableState[T]) scan(p *Page[T], st cursorState, req *stableReq, start 
 		seen[id] = keyAt{st.Sec, st.Keys[i]}
 	}
 	sc.out = items[:0]
-	sc.marks = make([]cursorMark, 0, len(items))
+	sc.marks = make([]mark, 0, len(items))
 	var prev keyAt
 	inLast := 0 // items at the last item's second
 	for i := range items {
 		it := &items[i]
-		t := s.keyOf(it)
-		id, err := idOf(it)
-		if err != nil {
-			return sc, err
-		}
+		t := s.src.Key(it)
+		id := s.src.ID(it)
 		if t.IsZero() {
-			return sc, fmt.Errorf("%w: item %d has no %s, which the range filter excludes", ErrPagination, id, s.run.key.name)
+			return sc, fmt.Errorf("%w: item %d has no %s, which the range filter excludes", ErrPagination, id, s.src.KeyName)
 		}
 		k := keyOfTime(t)
 		switch {
-		case !req.lower.IsZero() && t.Before(req.lower), !req.upper.IsZero() && !t.Before(req.upper):
+		case !req.Lower.IsZero() && t.Before(req.Lower), !req.Upper.IsZero() && !t.Before(req.Upper):
 			return sc, fmt.Errorf("%w: item %d is outside the key range asked for; the server ignored the filter", ErrPagination, id)
 		case i > 0 && k.less(prev):
-			return sc, fmt.Errorf("%w: items are not in ascending %s order", ErrPagination, s.run.key.name)
+			return sc, fmt.Errorf("%w: items are not in ascending %s order", ErrPagination, s.src.KeyName)
 		}
 		if i == 0 || k.sec != prev.sec {
 			inLast = 0
@@ -435,7 +373,7 @@ func (s *stableState[T]) scan(p *Page[T], st cursorState, req *stableReq, start 
 		if st.Started && k.less(from) {
 			continue // before the frontier: delivered already
 		}
-		if e, ok := seen[id]; ok && e.sec == k.sec && (e.ns == anyKey || e.ns == k.ns) {
+		if e, ok := seen[id]; ok && e.sec == k.sec && (e.ns == AnyKey || e.ns == k.ns) {
 			continue // delivered at this key already
 		}
 		seen[id] = k
@@ -444,7 +382,7 @@ func (s *stableState[T]) scan(p *Page[T], st cursorState, req *stableReq, start 
 			f = k
 		}
 		sc.out = append(sc.out, *it)
-		sc.marks = append(sc.marks, cursorMark{id: id, key: k, frontier: f, pos: st.Pos})
+		sc.marks = append(sc.marks, mark{id: id, key: k, frontier: f, pos: st.Pos})
 	}
 	last := prev
 	switch {
@@ -463,4 +401,26 @@ func (s *stableState[T]) scan(p *Page[T], st cursorState, req *stableReq, start 
 		}
 	}
 	return sc, nil
+}
+
+// stableWindow picks, for paging inside one second, a page size up to w
+// and a page number whose page holds position pos, where the next unread
+// item is thought to be, as many positions after it as possible and, when
+// it can, the two before it: a page that starts before the items at the
+// frontier's key proves what follows it (see sequential), while one that
+// starts at pos only delivers.
+func stableWindow(pos, w int) (n, size int) {
+	for back := min(pos, 2); back >= 0; back-- {
+		best, anchor := 0, pos-back
+		for l := w; l >= 2; l-- {
+			k := anchor / l
+			if gain := k*l + l - pos; gain > best {
+				best, n, size = gain, k, l
+			}
+		}
+		if best > 0 {
+			return n, size
+		}
+	}
+	return pos / w, w
 }

@@ -1,8 +1,9 @@
-package billing
+package pager
 
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"time"
 )
@@ -32,13 +33,11 @@ import (
 // pages before it are yielded, or until it becomes the head.
 
 // windowMsg is one page of a window, with the cursor positions of its
-// items, or the window's error. ahead says the page holds one of the
-// allowance's places.
+// items, or the window's error.
 type windowMsg[T any] struct {
 	page  *Page[T]
-	marks []cursorMark
+	marks []mark
 	err   error
-	ahead bool
 }
 
 // windowPages is the size of a window, in pages: small enough that the
@@ -54,8 +53,8 @@ const tailWindows = 3
 // that place them: past it, windows grow.
 const maxWindows = 4096
 
-// pagesAheadPerWorker is the allowance of pages read ahead per concurrent
-// window.
+// pagesAheadPerWorker is the allowance of pages read ahead per request
+// of the pipeline.
 const pagesAheadPerWorker = 8
 
 // firstRequests bounds the requests that go out before any answer: page
@@ -70,33 +69,21 @@ const firstRequests = 8
 // requests do not take the slots the windows' pages wait for.
 func placeAhead(n int) int { return max(2, n/4) }
 
-// window is one window being read: its pages, and head, closed when the
-// loop starts yielding them.
-type window[T any] struct {
-	pages chan windowMsg[T]
-	head  chan struct{}
-}
-
-func (s *stableState[T]) windows(ctx context.Context, n int, capture *Response, yield func(*Page[T], error) bool) {
-	ctx, cancel := context.WithCancel(context.WithValue(withPacer(ctx, &pacer{}), captureKey{}, true))
-	defer cancel()
-	var wg sync.WaitGroup
+// windows is the stable iteration through a pipeline of n requests: the
+// windows are its tasks, 2n at once, with 8n pages held ahead.
+func (s *stable[T]) windows(ctx context.Context, n int, yield func(*Page[T], error) bool) {
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup // the requests that place the windows
 	defer func() {
 		cancel()
 		wg.Wait()
 	}()
-	slots, others, decoders := make(requestSlots, n), make(requestSlots, n-1), newDecoders()
+	g := NewGate(n, nil)
 	from := minKeySec
-	if s.cur.st.Started {
-		from = s.cur.st.Sec
+	if s.cur.State.Started {
+		from = s.cur.State.Sec
 	}
-	never := make(chan struct{}) // a start's request is never the head's
-	plan := &windowPlan[T]{s: s, ctx: ctx, wg: &wg, lower: from, slot: func(first bool) *slot {
-		if first {
-			return &slot{slots: slots, decoders: decoders}
-		}
-		return &slot{slots: slots, others: others, head: never, decoders: decoders}
-	}}
+	plan := &windowPlan[T]{s: s, ctx: ctx, gate: g, wg: &wg, lower: from}
 	plan.speculate(min(n, firstRequests))
 	// The first one-item start brings X-Count, which places the rest; it
 	// is small, so it is not held up by page 0's body.
@@ -108,90 +95,21 @@ func (s *stableState[T]) windows(ctx context.Context, n int, capture *Response, 
 		return
 	}
 	switch {
-	case errors.Is(second.err, errEmptyKeyRange):
+	case errors.Is(second.err, ErrEmptyRange):
 		return
 	case second.err != nil:
 		yield(nil, second.err)
 		return
 	}
-	if s.keyOf == nil {
-		var err error
-		if s.keyOf, err = keyReader[T](s.run.key.entity); err != nil {
-			yield(nil, err)
-			return
-		}
-	}
 	plan.place(second.total)
-	ahead := make(chan struct{}, pagesAheadPerWorker*n)
+	atCursor := s.cur.State.clone() // the consumer moves s.cur while windows start
 	// Window i reads from the end of window i-1 (the first from the
 	// cursor) to the start of window i+1, the last one open-ended; a
-	// window whose end is not past its start is empty. They start in
-	// order, as soon as their end is known and fewer than 2n are reading:
-	// a window read to its end waits for its turn without a reader.
-	wins := make([]window[T], len(plan.starts))
-	for i := range wins {
-		wins[i] = window[T]{pages: make(chan windowMsg[T], 2*windowPages+2), head: make(chan struct{})}
-	}
-	// read reads window i from second from up to end (zero: open), from
-	// the cursor when it is the first window with items.
-	read := func(i int, atCursor bool, from int64, end time.Time, start *windowStart[T]) {
-		win := wins[i]
-		defer close(win.pages)
-		w := &stableState[T]{run: s.run, cur: &Cursor{}, w: s.w, fetch: s.fetch, keyOf: s.keyOf}
-		if atCursor {
-			w.cur.st = s.cur.st.clone()
-		} else {
-			w.cur.st = cursorState{Started: true, Sec: from}
-		}
-		sl := &slot{slots: slots, others: others, head: win.head, decoders: decoders}
-		defer sl.done()
-		ctx := withSlot(ctx, sl)
-		send := func(m windowMsg[T]) bool {
-			// A place in the allowance, unless this is the head.
-			select {
-			case <-win.head:
-			default:
-				select {
-				case ahead <- struct{}{}:
-					m.ahead = true
-				case <-win.head:
-				case <-ctx.Done():
-					return false
-				}
-			}
-			select {
-			case win.pages <- m:
-				return true
-			case <-ctx.Done():
-				return false
-			}
-		}
-		select {
-		case <-start.done:
-		case <-ctx.Done():
-			return
-		}
-		if start.err != nil {
-			send(windowMsg[T]{err: start.err})
-			return
-		}
-		w.sequential(ctx, end, w.leadFor(start, from, end), func(p *Page[T], err error) bool {
-			if err != nil {
-				return send(windowMsg[T]{err: err})
-			}
-			p.cursor = nil
-			return send(windowMsg[T]{page: p, marks: append([]cursorMark(nil), w.cur.pending...)})
-		})
-	}
-	readers := make(chan struct{}, 2*n)
-	wg.Go(func() {
-		atCursor, i := true, 0
-		defer func() {
-			for ; i < len(wins); i++ {
-				close(wins[i].pages) // never read: the loop sees them end
-			}
-		}()
-		for ; i < len(wins); i++ {
+	// window whose end is not past its start is empty, and no task. They
+	// start in order, as soon as their end is known.
+	i, first := 0, true
+	pl := Start(ctx, g, Config{Tasks: 2 * n, Ahead: pagesAheadPerWorker * n}, func(ctx context.Context) (Task[windowMsg[T]], bool) {
+		for ; i < len(plan.starts); i++ {
 			plan.findUpTo(i + 1 + placeAhead(n))
 			var end time.Time
 			if i+1 < len(plan.starts) {
@@ -199,74 +117,81 @@ func (s *stableState[T]) windows(ctx context.Context, n int, capture *Response, 
 				select {
 				case <-b.done:
 				case <-ctx.Done():
-					return
+					return nil, false
 				}
 				if b.err != nil {
-					wins[i].pages <- windowMsg[T]{err: b.err} // buffered: never blocks
-					close(wins[i].pages)
-					i++
-					return
+					i = len(plan.starts) // this window ends the iteration
+					return func(_ context.Context, _ *Claim, emit func(windowMsg[T]) bool) { emit(windowMsg[T]{err: b.err}) }, true
 				}
 				// A start past the end leaves this window open: it is the
 				// last one with items.
 				if !b.past {
 					if b.sec <= from {
-						close(wins[i].pages) // no second of its own: empty
-						continue
+						continue // no second of its own: empty
 					}
 					end = time.Unix(b.sec, 0).UTC()
 				}
 			}
-			select {
-			case readers <- struct{}{}:
-			case <-ctx.Done():
-				return
+			w := &stable[T]{src: s.src, cur: &Cursor{}, w: s.w}
+			if first {
+				w.cur.State = atCursor
+			} else {
+				w.cur.State = State{Started: true, Sec: from}
 			}
-			win, cursor, start, ws := i, atCursor, from, plan.starts[i] // the loop moves on
-			wg.Go(func() {
-				defer func() { <-readers }()
-				read(win, cursor, start, end, ws)
-			})
+			lower, start := from, plan.starts[i]
+			i, first, from = i+1, false, end.Unix()
 			if end.IsZero() {
-				i++
-				return
+				i = len(plan.starts)
 			}
-			from, atCursor = end.Unix(), false
+			return func(ctx context.Context, c *Claim, emit func(windowMsg[T]) bool) {
+				w.claim = c
+				w.read(ctx, lower, end, start, emit)
+			}, true
 		}
+		return nil, false
 	})
-	for i := range wins {
-		close(wins[i].head)
-		for m := range wins[i].pages {
-			if m.ahead {
-				<-ahead
-			}
-			if err := ctx.Err(); err != nil {
-				// Cancelled: pages read ahead are not yielded, as a
-				// sequential iteration would not have read them.
+	defer pl.Stop()
+	for {
+		m, ok := pl.Next()
+		if !ok {
+			if err := pl.Err(); err != nil {
 				yield(nil, err)
-				return
 			}
-			if m.err != nil {
-				yield(nil, m.err)
-				return
-			}
-			if capture != nil {
-				*capture = m.page.Response
-			}
-			s.cur.pending, s.cur.upto, s.cur.applied = m.marks, len(m.marks), 0
-			m.page.cursor = s.cur
-			if !yield(m.page, nil) {
-				s.cur.settle()
-				s.cur.pending, s.cur.upto, s.cur.applied = nil, 0, 0
-				return
-			}
-			s.cur.finishPage()
-		}
-		if err := ctx.Err(); err != nil {
-			yield(nil, err)
 			return
 		}
+		if m.err != nil {
+			yield(nil, m.err)
+			return
+		}
+		s.cur.startPage(m.marks)
+		m.page.Cursor = s.cur
+		if !yield(m.page, nil) {
+			s.cur.endPage(false)
+			return
+		}
+		s.cur.endPage(true)
 	}
+}
+
+// read reads one window, from second from up to end (zero: open), once
+// its start is known, emitting its pages with their cursor positions.
+func (w *stable[T]) read(ctx context.Context, from int64, end time.Time, start *windowStart[T], emit func(windowMsg[T]) bool) {
+	select {
+	case <-start.done:
+	case <-ctx.Done():
+		return
+	}
+	if start.err != nil {
+		emit(windowMsg[T]{err: start.err})
+		return
+	}
+	w.sequential(ctx, end, w.leadFor(start, from, end), func(p *Page[T], err error) bool {
+		if err != nil {
+			return emit(windowMsg[T]{err: err})
+		}
+		p.Cursor = nil
+		return emit(windowMsg[T]{page: p, marks: slices.Clone(w.cur.pending)})
+	})
 }
 
 // leadPage is a page that stands for the answer to a window's first
@@ -281,25 +206,25 @@ type leadPage[T any] struct {
 // cursor's second on. Its items past the window's end are dropped: the
 // window then holds nothing more, and may hold nothing at all. It returns
 // nil for the other windows, and when page 0 tells nothing of the window.
-func (s *stableState[T]) leadFor(ws *windowStart[T], from int64, end time.Time) *leadPage[T] {
+func (s *stable[T]) leadFor(ws *windowStart[T], from int64, end time.Time) *leadPage[T] {
 	if ws.page == nil {
 		return nil
 	}
 	p := *ws.page
 	items := p.Items
 	lo, hi := 0, len(items)
-	for lo < hi && s.keyOf(&items[lo]).Unix() < from {
+	for lo < hi && s.src.Key(&items[lo]).Unix() < from {
 		lo++
 	}
 	if !end.IsZero() {
-		for hi > lo && !s.keyOf(&items[hi-1]).Before(end) {
+		for hi > lo && !s.src.Key(&items[hi-1]).Before(end) {
 			hi--
 		}
 	}
 	p.Items = items[lo:hi:hi]
 	// Only a page that announces nothing after it holds every item after
 	// its first; its length says nothing, as the server may cap it.
-	full := moreAfter(ws.page, 0) && hi == len(items)
+	full := ws.page.Info.moreAfter(0, len(items)) && hi == len(items)
 	if lo == hi && full {
 		return nil
 	}
@@ -324,13 +249,13 @@ type windowStart[T any] struct {
 
 // windowPlan places the windows: it asks for the first page and the
 // starts of the next windows at once, and for the others' once the first
-// start has told the number of items. The requests take slots like
-// the windows' pages (one of others, but for the first page, so that the
-// head window always finds a slot), and run in wg.
+// start has told the number of items. The requests pass the gate like the
+// windows' pages (as the head's for the first page, so that the head
+// window always finds a slot; else sharing the others'), and run in wg.
 type windowPlan[T any] struct {
-	s      *stableState[T]
+	s      *stable[T]
 	ctx    context.Context
-	slot   func(first bool) *slot
+	gate   *Gate
 	wg     *sync.WaitGroup
 	lower  int64 // the iteration's first second
 	starts []*windowStart[T]
@@ -341,24 +266,23 @@ type windowPlan[T any] struct {
 func (p *windowPlan[T]) find(ws *windowStart[T]) {
 	ws.started = true
 	s := p.s
-	req := &stableReq{run: s.run}
-	if p.lower != minKeySec {
-		req.lower = time.Unix(p.lower, 0).UTC()
-	}
-	n, size := ws.q*s.w, 1 // the item at the page's start
+	req := Request{Page: ws.q * s.w, Size: 1} // the item at the page's start
 	if ws.q == 0 {
-		n, size = 0, s.w
+		req.Page, req.Size = 0, s.w
 	}
-	sl := p.slot(ws.q == 0)
+	if p.lower != minKeySec {
+		req.Lower = time.Unix(p.lower, 0).UTC()
+	}
+	req.Claim = p.gate.Claim(ws.q == 0)
 	p.wg.Go(func() {
 		defer close(ws.done)
-		defer sl.done()
-		page, err := s.fetch(withSlot(p.ctx, sl), req, n, size)
+		defer req.Claim.Done()
+		page, err := s.src.Fetch(p.ctx, req)
 		if err != nil {
 			ws.err = err
 			return
 		}
-		ws.total = page.Count
+		ws.total = page.Info.Count
 		if ws.q == 0 {
 			ws.page = page
 			return
@@ -367,14 +291,7 @@ func (p *windowPlan[T]) find(ws *windowStart[T]) {
 			ws.past = true
 			return
 		}
-		// The request resolved the key (stableReq.prepare, under the run's
-		// lock), so it can be read here; s.keyOf is the loop's to set.
-		keyOf, err := keyReader[T](s.run.key.entity)
-		if err != nil {
-			ws.err = err
-			return
-		}
-		ws.sec = keyOf(&page.Items[0]).Unix()
+		ws.sec = s.src.Key(&page.Items[0]).Unix()
 	})
 }
 

@@ -1,0 +1,153 @@
+package pager
+
+import "time"
+
+// Cursor is the position of a stable iteration (the SDK's billing.Cursor
+// holds one, and gives it its text form): State, and the positions of the
+// page being yielded, item by item.
+type Cursor struct {
+	State State
+	// pending are the positions of the page being yielded, item by item;
+	// the first upto of them count, the first applied are in State already.
+	pending       []mark
+	upto, applied int
+}
+
+// State is what a cursor's text carries.
+//
+// The position is a frontier, a key at full precision (Sec and Nanos):
+// every item whose key stays the same for the whole run and is before the
+// frontier has been delivered. The items delivered at or after it, all of
+// them inside second Sec (in practice those that share the frontier's
+// key), are listed with their keys, so that they are not delivered again
+// unless their key changes, and so that an item whose key moved is never
+// taken for one that did not.
+type State struct {
+	// Path and Fingerprint bind the cursor to one endpoint and filter;
+	// both are empty until the iteration starts.
+	Path        string `json:"p,omitempty"`
+	Fingerprint string `json:"f,omitempty"`
+	// Key is the filter name paged on, e.g. postedTimestamp.
+	Key string `json:"k,omitempty"`
+	// Started reports whether the frontier means anything: false before
+	// the first item.
+	Started bool `json:"s,omitempty"`
+	// Sec is the second of the frontier (Unix seconds).
+	Sec int64 `json:"t,omitempty"`
+	// Nanos is the frontier's fraction of Sec, in nanoseconds.
+	Nanos int64 `json:"ns,omitempty"`
+	// IDs are the ids delivered at keys from the frontier on, inside Sec,
+	// in delivery order.
+	IDs []int64 `json:"i,omitempty"`
+	// Keys are the keys of IDs, one each: nanoseconds into Sec in memory
+	// (the text form counts them past the frontier); AnyKey stands for any
+	// instant of Sec.
+	Keys []int64 `json:"d,omitempty"`
+	// Pos is how many items of Sec, in the server's order, precede the
+	// next one as last seen: where paging by number inside the second
+	// goes on. A hint only: the iterator proves what it reads by keys.
+	Pos int `json:"n,omitempty"`
+}
+
+// AnyKey is the key of an id delivered at an unknown instant of Sec (a
+// cursor written before keys were kept).
+const AnyKey = -1
+
+// keyAt is a key at full precision: Unix second and nanoseconds into it.
+type keyAt struct{ sec, ns int64 }
+
+func keyOfTime(t time.Time) keyAt { return keyAt{t.Unix(), int64(t.Nanosecond())} }
+
+func (a keyAt) less(b keyAt) bool { return a.sec < b.sec || a.sec == b.sec && a.ns < b.ns }
+
+// mark is where the cursor stands after one item: the item's id and key,
+// the frontier after it, and the position hint.
+type mark struct {
+	id       int64
+	key      keyAt
+	frontier keyAt
+	pos      int
+}
+
+// Reached says the consumer is past the first n items of the page being
+// yielded (before it sees item n-1, so that a cursor saved while handling
+// an item resumes after it).
+func (c *Cursor) Reached(n int) { c.upto = n }
+
+// Settle folds the positions that count into State.
+func (c *Cursor) Settle() {
+	for ; c.applied < c.upto && c.applied < len(c.pending); c.applied++ {
+		c.State.apply(c.pending[c.applied])
+	}
+}
+
+// startPage makes marks the pending positions of the page being yielded,
+// all of them counting until the consumer says otherwise.
+func (c *Cursor) startPage(marks []mark) {
+	c.pending, c.upto, c.applied = marks, len(marks), 0
+}
+
+// endPage folds the positions reached into State, all of them when the
+// consumer took the whole page, and forgets the page.
+func (c *Cursor) endPage(whole bool) {
+	if whole {
+		c.upto = len(c.pending)
+	}
+	c.Settle()
+	c.pending, c.upto, c.applied = nil, 0, 0
+}
+
+// apply moves the state past one item.
+func (s *State) apply(m mark) {
+	s.advance(m.frontier)
+	s.record(m.id, m.key)
+	s.Pos = m.pos
+}
+
+// frontier is the key before which everything has been delivered.
+func (s *State) frontier() keyAt { return keyAt{s.Sec, s.Nanos} }
+
+// advance moves the frontier forward to f (never back), forgetting the
+// ids delivered before it.
+func (s *State) advance(f keyAt) {
+	if s.Started && !s.frontier().less(f) {
+		return
+	}
+	if !s.Started || f.sec != s.Sec {
+		s.Started, s.Sec, s.Nanos, s.IDs, s.Keys = true, f.sec, f.ns, s.IDs[:0], s.Keys[:0]
+		return
+	}
+	s.Nanos = f.ns
+	kept := 0
+	for i, id := range s.IDs {
+		if k := s.Keys[i]; k == AnyKey || k >= f.ns {
+			s.IDs[kept], s.Keys[kept] = id, k
+			kept++
+		}
+	}
+	s.IDs, s.Keys = s.IDs[:kept], s.Keys[:kept]
+}
+
+// record notes that id was delivered at key k, unless k is before the
+// frontier (and so needs no note); a later delivery of the same id, after
+// a change of its key, replaces the earlier one.
+func (s *State) record(id int64, k keyAt) {
+	if !s.Started || k.sec != s.Sec || k.ns < s.Nanos {
+		return
+	}
+	for i, have := range s.IDs {
+		if have == id {
+			s.Keys[i] = k.ns
+			return
+		}
+	}
+	s.IDs = append(s.IDs, id)
+	s.Keys = append(s.Keys, k.ns)
+}
+
+// clone is a copy that shares no slice with s.
+func (s State) clone() State {
+	s.IDs = append([]int64(nil), s.IDs...)
+	s.Keys = append([]int64(nil), s.Keys...)
+	return s
+}
