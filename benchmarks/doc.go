@@ -48,6 +48,18 @@
 //     filtered, sorted middle page over 100,000 invoices, straight through
 //     its Handler.
 //
+// The size of the code under the service methods (issue 21) is measured
+// apart, by
+//
+//	go run ./benchmarks/pathfuncs
+//
+// which counts the functions of the module that one operation (Get, All
+// and stable All, with and without Prefetch(8)) runs, each in a fresh
+// process built with coverage against the fake, and the hand-written
+// lines of the root package and of internal/ (see that command's
+// documentation for how it counts). It is a command, not a test: go test
+// never runs it.
+//
 // The tests run with every `go test`: TestPrefetchYieldsSameItemsInSameOrder
 // checks that prefetching yields exactly the sequential items in the same
 // order, TestIterationMemoryIsFlat that the live heap does not grow between
