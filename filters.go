@@ -4,7 +4,6 @@ import (
 	"net/url"
 
 	"github.com/billingapi/billing-go/query"
-	querystring "github.com/google/go-querystring/query"
 )
 
 // Each list endpoint has a filter struct whose fields are the filter names
@@ -184,19 +183,4 @@ func encodeFilter(key string, filter any, v *url.Values) error {
 		v.Set(key, expr.String())
 	}
 	return nil
-}
-
-// encodeParams turns params into URL values with go-querystring, after the
-// checks that must fail before anything is sent.
-func encodeParams(params any, opts ListOptions, filter any) (url.Values, error) {
-	if err := opts.check(filter); err != nil {
-		return nil, err
-	}
-	// The filter is built as the params are encoded (its EncodeValues), so
-	// an error here is a bad filter value, caught before sending.
-	v, err := querystring.Values(params)
-	if err != nil {
-		return nil, &ValidationError{Field: "query", Reason: err.Error()}
-	}
-	return v, nil
 }

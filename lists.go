@@ -1,16 +1,19 @@
 package billing
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"iter"
 	"maps"
+	"net/http"
 	"net/url"
 	"strconv"
 
 	"github.com/billingapi/billing-go/internal/pager"
 	"github.com/billingapi/billing-go/query"
+	querystring "github.com/google/go-querystring/query"
 )
 
 // listCall is a list endpoint with the caller's params: what its List,
@@ -24,12 +27,21 @@ type listCall struct {
 	err    error // a path id the API cannot have
 }
 
-// query checks and encodes the params.
+// query checks and encodes the params with go-querystring: what must fail
+// before anything is sent fails here. The filter is built as the params
+// are encoded (its EncodeValues), so an error there is a bad filter value.
 func (lc listCall) query() (url.Values, error) {
 	if lc.err != nil {
 		return nil, lc.err
 	}
-	return encodeParams(lc.params, lc.lo, lc.filter)
+	if err := lc.lo.check(lc.filter); err != nil {
+		return nil, err
+	}
+	v, err := querystring.Values(lc.params)
+	if err != nil {
+		return nil, &ValidationError{Field: "query", Reason: err.Error()}
+	}
+	return v, nil
 }
 
 // list reads the page the params ask for.
@@ -38,19 +50,17 @@ func list[T any](ctx context.Context, c *Client, lc listCall, opts []RequestOpti
 	if err != nil {
 		return nil, err
 	}
-	return listPage[T](ctx, c, lc, q, lc.lo.PageNumber, lc.lo.PageSize, nil, opts)
+	return listPage[T](ctx, c, lc, q, nil, pager.Request{Page: lc.lo.PageNumber}, opts)
 }
 
 // countOf reads X-Count for the params' criteria with a one-item page.
 func countOf[T any](ctx context.Context, c *Client, lc listCall, opts []RequestOption) (int, error) {
-	lc.lo.PageNumber, lc.lo.PageSize = 0, 1
+	lc.lo.PageNumber, lc.lo.PageSize = 0, 1 // whatever the params say
 	q, err := lc.query()
 	if err != nil {
 		return 0, err
 	}
-	q.Set("pageNumber", "0")
-	q.Set("pageSize", "1")
-	p, err := listPage[T](ctx, c, lc, q, 0, 1, nil, opts)
+	p, err := listPage[T](ctx, c, lc, q, nil, pager.Request{Size: 1}, opts)
 	if err != nil {
 		return 0, err
 	}
@@ -81,15 +91,29 @@ func pagesOf[T any](ctx context.Context, c *Client, lc listCall, opts []IterOpti
 			yield(nil, err)
 			return
 		}
+		var key *stableKey // the key of a stable iteration
 		src := pager.Source[T]{ID: idOf[T], Fetch: func(ctx context.Context, r pager.Request) (*pager.Page[T], error) {
-			return fetchPage[T](ctx, c, lc, pageQuery(q, r), r, reqs)
+			p, err := listPage[T](ctx, c, lc, q, key, r, reqs)
+			if err != nil {
+				return nil, err
+			}
+			return &pager.Page[T]{Items: p.Items, Info: p.info, Meta: p}, nil
 		}}
 		var seq iter.Seq2[*pager.Page[T], error]
 		if rc.stable == nil {
 			seq = pager.Pages(ctx, src, lc.lo.PageNumber, rc.prefetch)
-		} else if seq, err = stableSeq(ctx, c, lc, q, rc, reqs, src); err != nil {
-			yield(nil, err)
-			return
+		} else {
+			k, err := rc.stable.bind(lc, q)
+			if err == nil {
+				src.Key, err = keyReader[T](k.entity)
+			}
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			key, src.KeyName = &k, k.name
+			w := cmp.Or(lc.lo.PageSize, stableDefaultPageSize)
+			seq = pager.Stable(ctx, src, &rc.stable.cur.c, w, rc.prefetch)
 		}
 		for p, err := range seq {
 			if err != nil {
@@ -116,63 +140,44 @@ func pagesOf[T any](ctx context.Context, c *Client, lc listCall, opts []IterOpti
 	}
 }
 
-// pageQuery is the query of one request: the params' with the page and
-// size asked for.
-func pageQuery(q url.Values, r pager.Request) url.Values {
+// listPage sends one GET of a list endpoint and decodes the page: the
+// params' query q with the page and size r asks for (size 0: the params'),
+// and, for a stable iteration (key not nil), r's key range merged into the
+// filter and the sort on the key ascending. r.Claim, inside an iteration's
+// pipeline, is the gate every attempt passes.
+func listPage[T any](ctx context.Context, c *Client, lc listCall, q url.Values, key *stableKey, r pager.Request, opts []RequestOption) (*Page[T], error) {
 	q = maps.Clone(q)
 	q.Set("pageNumber", strconv.Itoa(r.Page))
-	if r.Size > 0 {
-		q.Set("pageSize", strconv.Itoa(r.Size))
-	}
-	return q
-}
-
-// fetchPage reads one page for the engine.
-func fetchPage[T any](ctx context.Context, c *Client, lc listCall, q url.Values, r pager.Request, opts []RequestOption) (*pager.Page[T], error) {
 	size := lc.lo.PageSize
 	if r.Size > 0 {
 		size = r.Size
+		q.Set("pageSize", strconv.Itoa(size))
 	}
-	p, err := listPage[T](ctx, c, lc, q, r.Page, size, r.Claim, opts)
-	if err != nil {
-		return nil, err
-	}
-	return &pager.Page[T]{Items: p.Items, Info: p.info(), Meta: p}, nil
-}
-
-// stableSeq is the stable iteration of a list (see Stable): the cursor
-// bound to the endpoint, its filter and key before any request, and every
-// request sorted ascending on the key with the key range asked for merged
-// into the filter.
-func stableSeq[T any](ctx context.Context, c *Client, lc listCall, q url.Values, rc requestConfig, reqs []RequestOption, src pager.Source[T]) (iter.Seq2[*pager.Page[T], error], error) {
-	switch {
-	case lc.lo.PageNumber != 0:
-		return nil, invalid("pageNumber", "stable iteration starts from its cursor; leave PageNumber 0")
-	case lc.lo.PageSize == 1:
-		return nil, invalid("pageSize", "stable iteration needs pages of at least 2 items")
-	}
-	key, err := rc.stable.bind(lc, q)
-	if err != nil {
-		return nil, err
-	}
-	if src.Key, err = keyReader[T](key.entity); err != nil {
-		return nil, err
-	}
-	src.KeyName = key.name
-	src.Fetch = func(ctx context.Context, r pager.Request) (*pager.Page[T], error) {
-		kq := pageQuery(q, r)
-		if err := mergeKeyRange(kq, key.name, r.Lower, r.Upper); err != nil {
+	if key != nil {
+		if err := mergeKeyRange(q, key.name, r.Lower, r.Upper); err != nil {
 			return nil, err
 		}
-		kq.Set("sortExpression", key.name)
-		kq.Set("sortOrder", string(query.Ascending))
-		return fetchPage[T](ctx, c, lc, kq, r, reqs)
+		q.Set("sortExpression", key.name)
+		q.Set("sortOrder", string(query.Ascending))
 	}
-	w := lc.lo.PageSize
-	if w == 0 {
-		w = stableDefaultPageSize
+	var page *Page[T]
+	cl := &call{op: lc.op, method: http.MethodGet, path: lc.path, query: q, claim: r.Claim, read: func(resp *http.Response) error {
+		defer drainAndClose(resp.Body)
+		p, err := newPage[T](resp.Header, r.Page, size)
+		if err != nil {
+			return err
+		}
+		p.Response = Response{StatusCode: resp.StatusCode, Header: resp.Header, RateLimit: parseRateLimit(resp.Header, c.cfg.now())}
+		if err := decodeListAnswer(resp, &p.Items, pageItemLimit(size, p.PageSize), c.cfg.maxResponseBytes, &c.cfg.listBodies, r.Claim); err != nil {
+			return err
+		}
+		page = p
+		return nil
+	}}
+	if _, err := c.do(ctx, cl, opts); err != nil {
+		return nil, err
 	}
-	return pager.Stable(ctx, src, &rc.stable.cur.c, w, rc.prefetch), nil
+	return page, nil
 }
 
 // items flattens pages into their items, moving a stable iteration's

@@ -1,10 +1,8 @@
 package billing
 
 import (
-	"context"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -91,13 +89,9 @@ type Page[T any] struct {
 	// Response is the HTTP answer the page came in.
 	Response Response
 
-	// requested is the page number that was asked for; it stands in for
-	// CurrentPage when the server leaves that header out.
-	requested     int
-	requestedSize int
-	// nextHeader records whether X-NextPage was sent: -1 then means "no
-	// next page", while an absent header says nothing.
-	nextHeader bool
+	// info is what the iteration engine reads of the page: the paging
+	// headers, whether X-NextPage was sent at all, and what was asked for.
+	info pager.Info
 	// cursor is the Stable cursor whose pending positions are this page's
 	// items, so that items can move it item by item.
 	cursor *pager.Cursor
@@ -109,12 +103,10 @@ func newPage[T any](h http.Header, requested, requestedSize int) (*Page[T], erro
 	if err != nil {
 		return nil, err
 	}
-	return &Page[T]{
-		PageInfo:      info,
-		requested:     requested,
-		requestedSize: requestedSize,
-		nextHeader:    len(h.Values("X-NextPage")) > 0,
-	}, nil
+	return &Page[T]{PageInfo: info, info: pager.Info{
+		Count: info.Count, CurrentPage: info.CurrentPage, NextPage: info.NextPage, PageSize: info.PageSize, MaxPageIndex: info.MaxPageIndex,
+		NextHeader: len(h.Values("X-NextPage")) > 0, Requested: requested, RequestedSize: requestedSize,
+	}}, nil
 }
 
 // parsePageInfo reads the paging headers of an answer. A header that is
@@ -160,46 +152,15 @@ func pagingHeader(h http.Header, name string) (int, error) {
 	return n, nil
 }
 
-// info is what the iteration engine reads of the page.
-func (p *Page[T]) info() pager.Info {
-	return pager.Info{
-		Count: p.Count, CurrentPage: p.CurrentPage, NextPage: p.NextPage, PageSize: p.PageSize, MaxPageIndex: p.MaxPageIndex,
-		NextHeader: p.nextHeader, Requested: p.requested, RequestedSize: p.requestedSize,
-	}
-}
-
 // HasNext reports whether another page follows, from whichever headers the
 // server sent: an empty page, an X-NextPage that does not move forward, an
 // X-MaxPageIndex or X-Count that this page reaches, or (with none of those)
 // a page shorter than its size all mean this is the last page.
-func (p *Page[T]) HasNext() bool { return p.info().HasNext(len(p.Items)) }
+func (p *Page[T]) HasNext() bool { return p.info.HasNext(len(p.Items)) }
 
 // NextPageNumber is the number of the page after this one: X-NextPage when
 // it moves forward, else the current page plus one.
-func (p *Page[T]) NextPageNumber() int { return p.info().NextPageNumber() }
-
-// listPage sends one GET for a list endpoint and decodes the page.
-// claim, inside an iteration's pipeline, is the gate its attempts pass.
-func listPage[T any](ctx context.Context, c *Client, lc listCall, q url.Values, pageNumber, pageSize int, claim *pager.Claim, opts []RequestOption) (*Page[T], error) {
-	var page *Page[T]
-	cl := &call{op: lc.op, method: http.MethodGet, path: lc.path, query: q, claim: claim, read: func(resp *http.Response) error {
-		defer drainAndClose(resp.Body)
-		p, err := newPage[T](resp.Header, pageNumber, pageSize)
-		if err != nil {
-			return err
-		}
-		p.Response = Response{StatusCode: resp.StatusCode, Header: resp.Header, RateLimit: parseRateLimit(resp.Header, c.cfg.now())}
-		if err := decodeListAnswer(resp, &p.Items, pageItemLimit(pageSize, p.PageSize), c.cfg.maxResponseBytes, &c.cfg.listBodies, claim); err != nil {
-			return err
-		}
-		page = p
-		return nil
-	}}
-	if _, err := c.do(ctx, cl, opts); err != nil {
-		return nil, err
-	}
-	return page, nil
-}
+func (p *Page[T]) NextPageNumber() int { return p.info.NextPageNumber() }
 
 // identified is an entity with an id; every listed entity has one.
 type identified interface{ entityID() int64 }

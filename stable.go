@@ -147,9 +147,16 @@ func resolveKey(filter any, asked, fromCursor string) (stableKey, error) {
 }
 
 // bind binds the cursor to the endpoint, its filter and key, before any
-// request: a cursor from another endpoint, filter or key, or a sort
-// other than the key ascending, is refused. It returns the key.
+// request: a page number or a page of one item, a cursor from another
+// endpoint, filter or key, or a sort other than the key ascending, is
+// refused. It returns the key.
 func (cfg *stableConfig) bind(lc listCall, q url.Values) (stableKey, error) {
+	switch {
+	case lc.lo.PageNumber != 0:
+		return stableKey{}, invalid("pageNumber", "stable iteration starts from its cursor; leave PageNumber 0")
+	case lc.lo.PageSize == 1:
+		return stableKey{}, invalid("pageSize", "stable iteration needs pages of at least 2 items")
+	}
 	st := &cfg.cur.c.State
 	key, err := resolveKey(lc.filter, cfg.key, st.Key)
 	if err != nil {

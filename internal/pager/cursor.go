@@ -77,17 +77,16 @@ func (c *Cursor) Reached(n int) { c.upto = n }
 // Settle folds the positions that count into State.
 func (c *Cursor) Settle() {
 	for ; c.applied < c.upto && c.applied < len(c.pending); c.applied++ {
-		c.State.apply(c.pending[c.applied])
+		m := c.pending[c.applied]
+		c.State.advance(m.frontier)
+		c.State.record(m.id, m.key)
+		c.State.Pos = m.pos
 	}
 }
 
-// startPage makes marks the pending positions of the page being yielded,
-// all of them counting until the consumer says otherwise.
-func (c *Cursor) startPage(marks []mark) {
-	c.pending, c.upto, c.applied = marks, len(marks), 0
-}
-
-// endPage folds the positions reached into State, all of them when the
+// endPage ends the page being yielded, whose positions pending holds (all
+// of them counting until the consumer says otherwise): it folds the
+// positions reached into State, all of them when the
 // consumer took the whole page, and forgets the page.
 func (c *Cursor) endPage(whole bool) {
 	if whole {
@@ -95,13 +94,6 @@ func (c *Cursor) endPage(whole bool) {
 	}
 	c.Settle()
 	c.pending, c.upto, c.applied = nil, 0, 0
-}
-
-// apply moves the state past one item.
-func (s *State) apply(m mark) {
-	s.advance(m.frontier)
-	s.record(m.id, m.key)
-	s.Pos = m.pos
 }
 
 // frontier is the key before which everything has been delivered.
@@ -143,11 +135,4 @@ func (s *State) record(id int64, k keyAt) {
 	}
 	s.IDs = append(s.IDs, id)
 	s.Keys = append(s.Keys, k.ns)
-}
-
-// clone is a copy that shares no slice with s.
-func (s State) clone() State {
-	s.IDs = append([]int64(nil), s.IDs...)
-	s.Keys = append([]int64(nil), s.Keys...)
-	return s
 }

@@ -75,8 +75,12 @@ func (g *Gate) pause(d time.Duration) {
 func (g *Gate) waitPause(ctx context.Context) {
 	for {
 		g.mu.Lock()
-		d := g.until.Sub(g.clock.Now())
+		until := g.until
 		g.mu.Unlock()
+		if until.IsZero() {
+			return // never paused: no clock to read
+		}
+		d := until.Sub(g.clock.Now())
 		if d <= 0 {
 			return
 		}
@@ -129,46 +133,33 @@ func (c *Claim) Acquire(ctx context.Context) {
 			}
 			c.turn = nil
 		}
-		if !c.takeOthers(ctx) {
-			return
+		if !c.heldOthers.Load() && c.head != nil {
+			select {
+			case <-c.head:
+			case c.gate.others <- struct{}{}:
+				c.heldOthers.Store(true)
+				select {
+				case <-c.head: // became the head meanwhile: not needed
+					c.giveOthers()
+				default:
+				}
+			case <-ctx.Done():
+				return
+			}
 		}
 		select {
 		case c.gate.slots <- struct{}{}:
 			c.held = true
-			c.passTurn()
+			if c.took != nil {
+				close(c.took) // the next task's turn
+				c.took = nil
+			}
 		case <-ctx.Done():
 			c.Release()
 			return
 		}
 	}
 	c.gate.waitPause(ctx)
-}
-
-// takeOthers takes one of the slots shared by tasks other than the head,
-// unless the task is (or becomes) the head; false when ctx is done.
-func (c *Claim) takeOthers(ctx context.Context) bool {
-	if c.heldOthers.Load() || c.head == nil {
-		return true
-	}
-	select {
-	case <-c.head:
-		return true
-	default:
-	}
-	select {
-	case c.gate.others <- struct{}{}:
-		c.heldOthers.Store(true)
-		select {
-		case <-c.head: // became the head meanwhile: the slot is not needed
-			c.giveOthers()
-		default:
-		}
-		return true
-	case <-c.head:
-		return true
-	case <-ctx.Done():
-		return false
-	}
 }
 
 // Release gives the slot back once an attempt's answer has been read,
@@ -187,17 +178,14 @@ func (c *Claim) Release() {
 }
 
 // giveOthers gives back the slot shared by the tasks other than the head,
-// if the claim holds one.
+// if the claim holds one. The pipeline calls it too, when the task becomes
+// the head: a request it has on the wire then stops counting against the
+// others', so that the tasks behind it keep n requests on the wire.
 func (c *Claim) giveOthers() {
 	if c.heldOthers.CompareAndSwap(true, false) {
 		<-c.gate.others
 	}
 }
-
-// becameHead is called, with head closed, when the task becomes the head:
-// a request it has on the wire stops counting against the others', so that
-// the tasks behind it keep n requests on the wire.
-func (c *Claim) becameHead() { c.giveOthers() }
 
 // Pause holds every request of the gate back for d: the service throttled
 // one of them, and asked the client, not the request, to wait.
@@ -226,10 +214,6 @@ func (c *Claim) Done() {
 		return
 	}
 	c.Release()
-	c.passTurn()
-}
-
-func (c *Claim) passTurn() {
 	if c.took != nil {
 		close(c.took)
 		c.took = nil

@@ -71,14 +71,6 @@ func (i Info) current() int {
 	return i.Requested
 }
 
-// size is the page's size: X-PageSize, else the one asked for.
-func (i Info) size() int {
-	if i.PageSize > 0 {
-		return i.PageSize
-	}
-	return i.RequestedSize
-}
-
 // HasNext reports whether another page follows a page of n items, from
 // whichever headers the server sent: an empty page, an X-NextPage that
 // does not move forward, an X-MaxPageIndex or X-Count that this page
@@ -88,7 +80,10 @@ func (i Info) HasNext(n int) bool {
 	if n == 0 {
 		return false
 	}
-	cur, size := i.current(), i.size()
+	cur, size := i.current(), i.PageSize
+	if size <= 0 {
+		size = i.RequestedSize
+	}
 	switch {
 	case i.NextHeader && (i.NextPage < 0 || i.NextPage <= cur):
 		return false
@@ -114,7 +109,10 @@ func (i Info) NextPageNumber() int {
 // lastPageIndex is the index of the last page as the headers tell it, or
 // -1 when they do not.
 func (i Info) lastPageIndex() int {
-	size := i.size()
+	size := i.PageSize
+	if size <= 0 {
+		size = i.RequestedSize
+	}
 	if i.Count <= 0 || size <= 0 {
 		return -1
 	}

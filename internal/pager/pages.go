@@ -127,7 +127,7 @@ func prefetchRange[T any](ctx context.Context, src Source[T], head *Page[T], siz
 	for want := from; ; want++ {
 		r, ok := pl.Next()
 		if !ok {
-			if err := pl.Err(); err != nil {
+			if err := ctx.Err(); err != nil {
 				yield(nil, err)
 				return prev, false
 			}

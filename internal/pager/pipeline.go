@@ -35,7 +35,6 @@ type Pipeline[R any] struct {
 	ahead  chan struct{} // nil when Ahead is 0: no result goes ahead
 	succ   <-chan *taskRec[R]
 	cur    *taskRec[R] // the head
-	err    error
 }
 
 // taskRec is a task that has been started: its results, in order, and
@@ -125,21 +124,20 @@ func (p *Pipeline[R]) emit(rec *taskRec[R], r R) bool {
 }
 
 // Next returns the next result in task order. It returns false when every
-// task has ended, or when the context is done (Err says so): results that
-// arrived ahead are then dropped, as a sequential reading would not have
-// fetched them.
+// task has ended, or when the context is done (the caller's ctx.Err() says
+// so): results that arrived ahead are then dropped, as a sequential
+// reading would not have fetched them.
 func (p *Pipeline[R]) Next() (R, bool) {
 	var zero R
 	for {
 		if p.cur == nil {
 			rec, ok := <-p.succ
 			if !ok {
-				p.err = p.ctx.Err()
 				return zero, false
 			}
 			p.cur, p.succ = rec, rec.succ
 			close(rec.head)
-			rec.claim.becameHead()
+			rec.claim.giveOthers()
 		}
 		m, ok := <-p.cur.results
 		if !ok {
@@ -149,16 +147,12 @@ func (p *Pipeline[R]) Next() (R, bool) {
 		if m.ahead {
 			<-p.ahead
 		}
-		if err := p.ctx.Err(); err != nil {
-			p.err = err
+		if p.ctx.Err() != nil {
 			return zero, false
 		}
 		return m.r, true
 	}
 }
-
-// Err is the context's error that ended Next, if any.
-func (p *Pipeline[R]) Err() error { return p.err }
 
 // Stop cancels every task and waits for them and for next: no goroutine
 // of the pipeline outlives it.

@@ -177,7 +177,7 @@ func (s *stable[T]) sequential(ctx context.Context, end time.Time, lead *leadPag
 			page := *p
 			page.Items = sc.out
 			page.Cursor = s.cur
-			s.cur.startPage(sc.marks)
+			s.cur.pending, s.cur.upto, s.cur.applied = sc.marks, len(sc.marks), 0
 			if !yield(&page, nil) {
 				s.cur.endPage(false)
 				return false

@@ -63,12 +63,6 @@ const pagesAheadPerWorker = 8
 // past its end, so a larger n does not send more.
 const firstRequests = 8
 
-// placeAhead is how many windows past the one being started have their
-// start asked for, per request of Prefetch(n): enough that a window's end
-// is known by the time a reader is free for it, few enough that those
-// requests do not take the slots the windows' pages wait for.
-func placeAhead(n int) int { return max(2, n/4) }
-
 // windows is the stable iteration through a pipeline of n requests: the
 // windows are its tasks, 2n at once, with 8n pages held ahead.
 func (s *stable[T]) windows(ctx context.Context, n int, yield func(*Page[T], error) bool) {
@@ -102,15 +96,21 @@ func (s *stable[T]) windows(ctx context.Context, n int, yield func(*Page[T], err
 		return
 	}
 	plan.place(second.total)
-	atCursor := s.cur.State.clone() // the consumer moves s.cur while windows start
+	// The consumer moves s.cur while windows start: the first reads a copy.
+	atCursor := s.cur.State
+	atCursor.IDs, atCursor.Keys = slices.Clone(atCursor.IDs), slices.Clone(atCursor.Keys)
 	// Window i reads from the end of window i-1 (the first from the
 	// cursor) to the start of window i+1, the last one open-ended; a
 	// window whose end is not past its start is empty, and no task. They
 	// start in order, as soon as their end is known.
-	i, first := 0, true
+	// placeAhead is how many windows past the one being started have their
+	// start asked for: enough that a window's end is known by the time a
+	// task is free for it, few enough that those requests do not take the
+	// slots the windows' pages wait for.
+	i, first, placeAhead := 0, true, max(2, n/4)
 	pl := Start(ctx, g, Config{Tasks: 2 * n, Ahead: pagesAheadPerWorker * n}, func(ctx context.Context) (Task[windowMsg[T]], bool) {
 		for ; i < len(plan.starts); i++ {
-			plan.findUpTo(i + 1 + placeAhead(n))
+			plan.findUpTo(i + 1 + placeAhead)
 			var end time.Time
 			if i+1 < len(plan.starts) {
 				b := plan.starts[i+1]
@@ -143,9 +143,27 @@ func (s *stable[T]) windows(ctx context.Context, n int, yield func(*Page[T], err
 			if end.IsZero() {
 				i = len(plan.starts)
 			}
+			// The window's task: once its start is known, a sequential
+			// stable iteration of its range, its pages emitted with their
+			// cursor positions.
 			return func(ctx context.Context, c *Claim, emit func(windowMsg[T]) bool) {
 				w.claim = c
-				w.read(ctx, lower, end, start, emit)
+				select {
+				case <-start.done:
+				case <-ctx.Done():
+					return
+				}
+				if start.err != nil {
+					emit(windowMsg[T]{err: start.err})
+					return
+				}
+				w.sequential(ctx, end, w.leadFor(start, lower, end), func(p *Page[T], err error) bool {
+					if err != nil {
+						return emit(windowMsg[T]{err: err})
+					}
+					p.Cursor = nil
+					return emit(windowMsg[T]{page: p, marks: slices.Clone(w.cur.pending)})
+				})
 			}, true
 		}
 		return nil, false
@@ -154,7 +172,7 @@ func (s *stable[T]) windows(ctx context.Context, n int, yield func(*Page[T], err
 	for {
 		m, ok := pl.Next()
 		if !ok {
-			if err := pl.Err(); err != nil {
+			if err := ctx.Err(); err != nil {
 				yield(nil, err)
 			}
 			return
@@ -163,7 +181,7 @@ func (s *stable[T]) windows(ctx context.Context, n int, yield func(*Page[T], err
 			yield(nil, m.err)
 			return
 		}
-		s.cur.startPage(m.marks)
+		s.cur.pending, s.cur.upto, s.cur.applied = m.marks, len(m.marks), 0
 		m.page.Cursor = s.cur
 		if !yield(m.page, nil) {
 			s.cur.endPage(false)
@@ -171,27 +189,6 @@ func (s *stable[T]) windows(ctx context.Context, n int, yield func(*Page[T], err
 		}
 		s.cur.endPage(true)
 	}
-}
-
-// read reads one window, from second from up to end (zero: open), once
-// its start is known, emitting its pages with their cursor positions.
-func (w *stable[T]) read(ctx context.Context, from int64, end time.Time, start *windowStart[T], emit func(windowMsg[T]) bool) {
-	select {
-	case <-start.done:
-	case <-ctx.Done():
-		return
-	}
-	if start.err != nil {
-		emit(windowMsg[T]{err: start.err})
-		return
-	}
-	w.sequential(ctx, end, w.leadFor(start, from, end), func(p *Page[T], err error) bool {
-		if err != nil {
-			return emit(windowMsg[T]{err: err})
-		}
-		p.Cursor = nil
-		return emit(windowMsg[T]{page: p, marks: slices.Clone(w.cur.pending)})
-	})
 }
 
 // leadPage is a page that stands for the answer to a window's first
