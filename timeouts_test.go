@@ -3,6 +3,7 @@ package billing_test
 import (
 	"context"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +12,9 @@ import (
 
 	"github.com/billingapi/billing-go"
 )
+
+// Each attempt is bounded by WithTimeout, or by the caller's own
+// http.Client.Timeout, body included.
 
 // A caller's http.Client keeps its own Timeout: a 50 ms timeout stops an
 // answer that takes seconds, as it would without the SDK. WithTimeout,
@@ -48,83 +52,92 @@ func TestWithHTTPClientKeepsTheCallersTimeout(t *testing.T) {
 	}
 }
 
-// A partly filled policy keeps the defaults for what it leaves zero;
-// NoRetries is the way to say none.
-func TestRetryPolicyKeepsDefaultsForZeroFields(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		policy   billing.RetryPolicy
-		wantSent int32
-	}{
-		{billing.RetryPolicy{MinBackoff: time.Millisecond, MaxBackoff: time.Millisecond}, 3}, // the default 2 retries
-		{billing.RetryPolicy{MaxRetries: 1, MinBackoff: time.Millisecond, MaxBackoff: time.Millisecond}, 2},
-		{billing.RetryPolicy{MaxRetries: billing.NoRetries}, 1},
-	}
-	for _, tt := range tests {
-		srv, hits := scriptServer(t, 503)
-		c := newLoopbackClient(t, srv.URL, billing.WithRetryPolicy(tt.policy))
-		if err := readInvoice(c); !errors.Is(err, billing.ErrServer) {
-			t.Fatalf("%+v: err = %v", tt.policy, err)
-		}
-		if got := hits.Load(); got != tt.wantSent {
-			t.Errorf("%+v: sent %d requests, want %d", tt.policy, got, tt.wantSent)
-		}
-	}
-	if _, err := billing.NewClient(testKey, billing.WithBaseURL(testBaseURL), billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: -2})); !errors.Is(err, billing.ErrInvalidParams) {
-		t.Errorf("MaxRetries -2: err = %v, want ErrInvalidParams", err)
-	}
+// isTimeout reports whether err is a timeout: the context's deadline or a
+// net.Error that says so.
+func isTimeout(err error) bool {
+	var netErr net.Error
+	return errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &netErr) && netErr.Timeout())
 }
 
-// Every error the SDK returns before sending anything matches
-// ErrInvalidParams, whatever its type.
-func TestErrorsBeforeSendingMatchErrInvalidParams(t *testing.T) {
-	t.Parallel()
-	w := newWire(t)
-	ctx := context.Background()
-	calls := map[string]func() error{
-		"NewClient without a base URL": func() error { _, err := billing.NewClient(testKey); return err },
-		"NewClient with an empty key":  func() error { _, err := billing.NewClient("", billing.WithBaseURL(testBaseURL)); return err },
-		"a wallet agreement without token or baid": func() error {
-			_, err := w.client.PaymentMethods.CreateWalletAgreement(ctx, billing.WalletProviderPaypal, &billing.WalletAgreementParams{CustomerID: 1, Source: billing.PaymentSourceManual})
-			return err
-		},
-		"a provider that is not one segment": func() error {
-			_, err := w.client.PaymentMethods.CreateWalletAgreement(ctx, "Pay/pal", &billing.WalletAgreementParams{Token: "t", CustomerID: 1, Source: billing.PaymentSourceManual})
-			return err
-		},
-		"a negative id": func() error { _, err := w.client.Invoices.Get(ctx, -1, nil); return err },
-		"a bad request option": func() error {
-			_, err := w.client.Invoices.Get(ctx, 1, nil, billing.WithHeader("Authorization", "x"))
-			return err
-		},
-		"a bad iterator option": func() error {
-			for _, err := range w.client.Invoices.All(ctx, nil, billing.Prefetch(-1)) {
-				return err
+// A server that sends a byte every 100 ms is cut off by WithTimeout,
+// whether it trickles the headers or the body, for reads, writes and the
+// PDF stream.
+func TestHostileTrickleIsCutOffByTheTimeout(t *testing.T) {
+	// trickle writes a byte every 100 ms until a write fails, the client
+	// goes away (done) or the test ends (stop).
+	trickle := func(w io.Writer, flush func(), done, stop <-chan struct{}) {
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-stop:
+				return
+			case <-tick.C:
+				if _, err := w.Write([]byte("x")); err != nil {
+					return
+				}
+				flush()
 			}
-			return nil
-		},
-		"a nil iterator option": func() error {
-			for _, err := range w.client.Invoices.All(ctx, nil, nil) {
-				return err
-			}
-			return nil
-		},
-		"a negative page size": func() error {
-			_, err := w.client.Invoices.List(ctx, &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: -1}})
-			return err
-		},
-		"a nil context": func() error {
-			//lint:ignore SA1012 the nil context is what is under test
-			_, err := w.client.Invoices.Get(nil, 1, nil)
-			return err
-		},
-	}
-	for name, call := range calls {
-		if err := call(); !errors.Is(err, billing.ErrInvalidParams) {
-			t.Errorf("%s: err = %v, want ErrInvalidParams", name, err)
 		}
 	}
-	if w.sent() != 0 {
-		t.Errorf("sent %d requests, want none", w.sent())
+	bodyServer := func(contentType, prefix string) func(stop <-chan struct{}) *httptest.Server {
+		return func(stop <-chan struct{}) *httptest.Server {
+			return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				_, _ = io.Copy(io.Discard, r.Body)
+				w.Header().Set("Content-Type", contentType)
+				w.WriteHeader(http.StatusOK)
+				_, _ = io.WriteString(w, prefix)
+				flush := w.(http.Flusher).Flush
+				flush()
+				trickle(w, flush, r.Context().Done(), stop)
+			}))
+		}
+	}
+	headerServer := func(stop <-chan struct{}) *httptest.Server {
+		return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			_, _ = io.Copy(io.Discard, r.Body)
+			conn, buf, err := w.(http.Hijacker).Hijack()
+			if err != nil {
+				return
+			}
+			defer conn.Close()
+			_, _ = buf.WriteString("HTTP/1.1 200 OK\r\nX-Slow: ")
+			_ = buf.Flush()
+			trickle(buf, func() { _ = buf.Flush() }, nil, stop)
+		}))
+	}
+	tests := []struct {
+		name string
+		op   hostileOp
+		srv  func(stop <-chan struct{}) *httptest.Server
+	}{
+		{"Get, body", opGet, bodyServer("application/json", `{"id":7,"notes":"`)},
+		{"Get, headers", opGet, headerServer},
+		{"List, body", opList, bodyServer("application/json", `[{"id":7},{"id":8,"notes":"`)},
+		{"WriteOff, body", opWriteOff, bodyServer("application/json", `{"id":7,"notes":"`)},
+		{"WriteOff, headers", opWriteOff, headerServer},
+		{"PDF stream", opPDF, bodyServer("application/pdf", "%PDF-1.4\n")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			stop := make(chan struct{})
+			srv := tt.srv(stop)
+			t.Cleanup(srv.Close)
+			t.Cleanup(func() { close(stop) }) // runs before srv.Close: hijacked trickles end too
+			c := hostileClient(t, srv.URL, billing.WithTimeout(500*time.Millisecond))
+			err := noHang(t, func() error { return tt.op.call(context.Background(), c) })
+			if err == nil {
+				t.Fatal("a trickling server gave no error")
+			}
+			if !isTimeout(err) {
+				t.Errorf("err = %v (%T), want a timeout (context.DeadlineExceeded or a net.Error that is a Timeout)", err, err)
+			}
+			if got := errors.Is(err, billing.ErrOutcomeUnknown); got != tt.op.write {
+				t.Errorf("ErrOutcomeUnknown = %v, want %v: %v", got, tt.op.write, err)
+			}
+		})
 	}
 }
