@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"reflect"
 	"testing"
 	"time"
 
@@ -273,16 +272,14 @@ func TestProcessBulkJob(t *testing.T) {
 		}
 		assertCommonHeaders(t, r, true)
 		assertJSON(t, r.Body, `{"id":77}`)
-		if job.ID != 77 {
-			t.Errorf("ID = %d, want 77", job.ID)
-		}
-		wantExtra := billing.Extra{
+		// The members other than the id are kept in Extra, as sent.
+		want := &billing.BulkJob{ID: 77, Extra: billing.Extra{
 			"status":           json.RawMessage(`"Processing"`),
 			"type":             json.RawMessage(`"PriceChange"`),
 			"createdTimestamp": json.RawMessage(`"2024-03-01T10:00:00"`),
-		}
-		if !reflect.DeepEqual(job.Extra, wantExtra) {
-			t.Errorf("Extra = %s, want %s", job.Extra, wantExtra)
+		}}
+		if d := diff(want, job); d != "" {
+			t.Errorf("Process returned another job:\n%s", d)
 		}
 		// The id, then the other members in the order of their names.
 		const again = `{"id":77,"createdTimestamp":"2024-03-01T10:00:00","status":"Processing","type":"PriceChange"}`

@@ -3,6 +3,7 @@ package billing_test
 import (
 	"context"
 	"errors"
+	"net/http"
 	"strconv"
 	"strings"
 	"testing"
@@ -10,6 +11,10 @@ import (
 	billing "github.com/billingapi/billing-go"
 	"github.com/billingapi/billing-go/query"
 )
+
+// The errors a caller branches on: an *APIError for each status with its
+// category, its message and body excerpt, and the errors returned before
+// anything is sent.
 
 func TestAPIErrorCategories(t *testing.T) {
 	categories := []error{billing.ErrBadRequest, billing.ErrUnauthorized, billing.ErrForbidden, billing.ErrNotFound,
@@ -96,6 +101,40 @@ func TestAPIErrorFromHTMLPage(t *testing.T) {
 	}
 }
 
+// An HTML error page from a proxy is an *APIError with the page's text as
+// an excerpt, not a decode error.
+func TestHostileHTMLErrorPage(t *testing.T) {
+	page := "<!DOCTYPE html>\n<html>\n<head><title>502 Bad Gateway</title></head>\n<body>\n<center><h1>502 Bad Gateway</h1></center>\n" +
+		strings.Repeat("<!-- padding -->\n", 200) + "</body>\n</html>\n"
+	for _, op := range []hostileOp{opGet, opList, opWriteOff, opPDF} {
+		t.Run(op.name, func(t *testing.T) {
+			srv, hits := fixedServer(t, http.StatusBadGateway, page, "Content-Type", "text/html")
+			err := noHang(t, func() error { return op.call(context.Background(), hostileClient(t, srv.URL)) })
+			var apiErr *billing.APIError
+			if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusBadGateway || !errors.Is(err, billing.ErrServer) {
+				t.Fatalf("err = %v (%T), want an *APIError 502", err, err)
+			}
+			if !strings.Contains(apiErr.Body, "<title>502 Bad Gateway</title>") || len(apiErr.Body) > 512 || strings.Contains(apiErr.Body, "\n") {
+				t.Errorf("Body = %q, want a one-line excerpt of the page, at most 512 bytes", apiErr.Body)
+			}
+			if !strings.Contains(err.Error(), "502 Bad Gateway") {
+				t.Errorf("err = %q, want the page's excerpt in the message", err)
+			}
+			// A gateway's 502 does not say whether the service acted.
+			if got := errors.Is(err, billing.ErrOutcomeUnknown); got != op.write {
+				t.Errorf("errors.Is(err, ErrOutcomeUnknown) = %v for a 502 to a %s, want %v", got, op.name, op.write)
+			}
+			want := int32(2) // a read is retried once
+			if op.write {
+				want = 1
+			}
+			if n := hits.Load(); n != want {
+				t.Errorf("requests = %d, want %d", n, want)
+			}
+		})
+	}
+}
+
 func TestAPIErrorWithEmptyBody(t *testing.T) {
 	w := newWire(t)
 	w.on("GET", "/v1/Invoices/5", 401, "")
@@ -114,5 +153,59 @@ func TestValidationErrorMessage(t *testing.T) {
 	assertValidation(t, err, "invoiceId")
 	if got := err.Error(); got != "billing: invalid invoiceId: must be a positive id, got -3" {
 		t.Errorf("message = %q", got)
+	}
+}
+
+// Every error the SDK returns before sending anything matches
+// ErrInvalidParams, whatever its type.
+func TestErrorsBeforeSendingMatchErrInvalidParams(t *testing.T) {
+	t.Parallel()
+	w := newWire(t)
+	ctx := context.Background()
+	calls := map[string]func() error{
+		"NewClient without a base URL": func() error { _, err := billing.NewClient(testKey); return err },
+		"NewClient with an empty key":  func() error { _, err := billing.NewClient("", billing.WithBaseURL(testBaseURL)); return err },
+		"a wallet agreement without token or baid": func() error {
+			_, err := w.client.PaymentMethods.CreateWalletAgreement(ctx, billing.WalletProviderPaypal, &billing.WalletAgreementParams{CustomerID: 1, Source: billing.PaymentSourceManual})
+			return err
+		},
+		"a provider that is not one segment": func() error {
+			_, err := w.client.PaymentMethods.CreateWalletAgreement(ctx, "Pay/pal", &billing.WalletAgreementParams{Token: "t", CustomerID: 1, Source: billing.PaymentSourceManual})
+			return err
+		},
+		"a negative id": func() error { _, err := w.client.Invoices.Get(ctx, -1, nil); return err },
+		"a bad request option": func() error {
+			_, err := w.client.Invoices.Get(ctx, 1, nil, billing.WithHeader("Authorization", "x"))
+			return err
+		},
+		"a bad iterator option": func() error {
+			for _, err := range w.client.Invoices.All(ctx, nil, billing.Prefetch(-1)) {
+				return err
+			}
+			return nil
+		},
+		"a nil iterator option": func() error {
+			for _, err := range w.client.Invoices.All(ctx, nil, nil) {
+				return err
+			}
+			return nil
+		},
+		"a negative page size": func() error {
+			_, err := w.client.Invoices.List(ctx, &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: -1}})
+			return err
+		},
+		"a nil context": func() error {
+			//lint:ignore SA1012 the nil context is what is under test
+			_, err := w.client.Invoices.Get(nil, 1, nil)
+			return err
+		},
+	}
+	for name, call := range calls {
+		if err := call(); !errors.Is(err, billing.ErrInvalidParams) {
+			t.Errorf("%s: err = %v, want ErrInvalidParams", name, err)
+		}
+	}
+	if w.sent() != 0 {
+		t.Errorf("sent %d requests, want none", w.sent())
 	}
 }

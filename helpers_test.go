@@ -2,19 +2,34 @@ package billing_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"iter"
+	"maps"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"reflect"
 	"regexp"
+	"slices"
+	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest"
 	"github.com/jarcoal/httpmock"
+	"github.com/shopspring/decimal"
 )
+
+// The helpers that tests of several subjects share. A helper that one
+// subject's tests use lives in that subject's file.
 
 const (
 	testKey     = "test-key-7f3a9c"
@@ -184,6 +199,187 @@ func assertValidation(t *testing.T, err error, field string) {
 	}
 }
 
+// ---------------------------------------------------------------------------
+// Comparing whole values
+// ---------------------------------------------------------------------------
+
+// diff compares a whole expected value with the one a test got, as
+// cmp.Diff would (go-cmp is not a dependency of the module). It returns ""
+// when they are equal, and otherwise one line per difference, "path: got
+// X, want Y". A type with an Equal method of its own type is compared with
+// it (decimals by value: 1.50 equals 1.5); nil and empty slices and maps
+// differ; every field counts. Two rules are stricter than cmp's: a
+// time.Time must be the same instant in the same location, and a
+// json.RawMessage the same JSON document, numbers by their text (as in
+// assertJSON: 10.50 and 10.5 differ, white space does not count).
+func diff(want, got any) string {
+	var d differ
+	d.walk("", reflect.ValueOf(want), reflect.ValueOf(got))
+	return strings.Join(d.lines, "\n")
+}
+
+// differ collects the differences diff finds.
+type differ struct{ lines []string }
+
+var (
+	timeType = reflect.TypeFor[time.Time]()
+	rawType  = reflect.TypeFor[json.RawMessage]()
+)
+
+func (d *differ) report(path, got, want string) {
+	if path == "" {
+		path = "(the value)"
+	}
+	d.lines = append(d.lines, fmt.Sprintf("%s: got %s, want %s", path, got, want))
+}
+
+func (d *differ) walk(path string, want, got reflect.Value) {
+	if !want.IsValid() || !got.IsValid() {
+		if want.IsValid() != got.IsValid() {
+			d.report(path, show(got), show(want))
+		}
+		return
+	}
+	t := want.Type()
+	if t != got.Type() {
+		d.report(path, "a "+got.Type().String(), "a "+t.String())
+		return
+	}
+	switch {
+	case t == timeType && want.CanInterface():
+		w, g := want.Interface().(time.Time), got.Interface().(time.Time)
+		if !w.Equal(g) || w.Location() != g.Location() {
+			d.report(path, show(got), show(want))
+		}
+		return
+	case t == rawType:
+		if !sameJSON(want.Bytes(), got.Bytes()) {
+			d.report(path, show(got), show(want))
+		}
+		return
+	}
+	if m, ok := t.MethodByName("Equal"); ok && want.CanInterface() && m.Type.NumIn() == 2 && m.Type.In(1) == t &&
+		m.Type.NumOut() == 1 && m.Type.Out(0).Kind() == reflect.Bool {
+		if !want.Method(m.Index).Call([]reflect.Value{got})[0].Bool() {
+			d.report(path, show(got), show(want))
+		}
+		return
+	}
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if want.IsNil() || got.IsNil() {
+			if want.IsNil() != got.IsNil() {
+				d.report(path, show(got), show(want))
+			}
+			return
+		}
+		d.walk(path, want.Elem(), got.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			d.walk(joinPath(path, t.Field(i).Name), want.Field(i), got.Field(i))
+		}
+	case reflect.Slice, reflect.Array:
+		if t.Kind() == reflect.Slice && want.IsNil() != got.IsNil() {
+			d.report(path, show(got), show(want))
+			return
+		}
+		for i := range max(want.Len(), got.Len()) {
+			at := fmt.Sprintf("%s[%d]", path, i)
+			switch {
+			case i >= got.Len():
+				d.report(at, "nothing", show(want.Index(i)))
+			case i >= want.Len():
+				d.report(at, show(got.Index(i)), "nothing")
+			default:
+				d.walk(at, want.Index(i), got.Index(i))
+			}
+		}
+	case reflect.Map:
+		if want.IsNil() != got.IsNil() {
+			d.report(path, show(got), show(want))
+			return
+		}
+		keys := map[string]reflect.Value{}
+		for _, k := range append(want.MapKeys(), got.MapKeys()...) {
+			keys[fmt.Sprint(k)] = k
+		}
+		for _, name := range slices.Sorted(maps.Keys(keys)) {
+			k, at := keys[name], fmt.Sprintf("%s[%q]", path, name)
+			w, g := want.MapIndex(k), got.MapIndex(k)
+			switch {
+			case !g.IsValid():
+				d.report(at, "nothing", show(w))
+			case !w.IsValid():
+				d.report(at, show(g), "nothing")
+			default:
+				d.walk(at, w, g)
+			}
+		}
+	default:
+		if w, g := fmt.Sprintf("%#v", want), fmt.Sprintf("%#v", got); w != g {
+			d.report(path, show(got), show(want))
+		}
+	}
+}
+
+func joinPath(path, field string) string {
+	if path == "" {
+		return field
+	}
+	return path + "." + field
+}
+
+// sameJSON reports whether a and b are the same JSON document, numbers
+// compared by their text; two empty values are the same, and bytes that
+// are not JSON are compared as they are.
+func sameJSON(a, b []byte) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return len(a) == len(b)
+	}
+	decode := func(b []byte) (any, error) {
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.UseNumber()
+		var v any
+		return v, dec.Decode(&v)
+	}
+	va, errA := decode(a)
+	vb, errB := decode(b)
+	if errA != nil || errB != nil {
+		return bytes.Equal(a, b)
+	}
+	return reflect.DeepEqual(va, vb)
+}
+
+// show writes a value for diff's report.
+func show(v reflect.Value) string {
+	switch {
+	case !v.IsValid():
+		return "nothing"
+	case (v.Kind() == reflect.Pointer || v.Kind() == reflect.Slice || v.Kind() == reflect.Map || v.Kind() == reflect.Interface) && v.IsNil():
+		return "nil"
+	case !v.CanInterface():
+		return fmt.Sprintf("%+v", v)
+	}
+	switch x := v.Interface().(type) {
+	case time.Time:
+		return x.Format(time.RFC3339Nano) + " (" + x.Location().String() + ")"
+	case json.RawMessage:
+		return string(x)
+	case string:
+		return strconv.Quote(x)
+	case fmt.Stringer:
+		return x.String()
+	}
+	if v.Kind() == reflect.Pointer {
+		return "&" + show(v.Elem())
+	}
+	return fmt.Sprintf("%+v", v.Interface())
+}
+
+// ---------------------------------------------------------------------------
+// Secrets
+// ---------------------------------------------------------------------------
+
 // numberOf matches a number as printed: digits, with decimal parts.
 var numberOf = regexp.MustCompile(`[0-9]+(?:\.[0-9]+)*`)
 
@@ -197,4 +393,397 @@ func leaksCVV(out, cvv string) bool {
 		}
 	}
 	return false
+}
+
+const (
+	// Long and distinctive: no id, amount, timestamp or duration in the
+	// output holds the card number by chance, and the CVV is looked for
+	// only as a whole number (see leaksCVV), never inside another one.
+	secCard = "4111111111111111"
+	secCVV  = "8146"
+)
+
+// secParams is a replace-card request without pointer fields, so that the
+// only addresses in fmt output are those of the test's own pointers.
+func secParams() billing.ReplaceCreditCardParams {
+	return billing.ReplaceCreditCardParams{
+		ID: 1001, CustomerID: 42, CardNumber: secCard, CVV: secCVV,
+		FirstName: "Ada", LastName: "Lovelace", ExpirationMonth: 7, ExpirationYear: 29,
+		City: "Toronto", PostalZip: "M5V 2T6",
+	}
+}
+
+// ---------------------------------------------------------------------------
+// Clients of in-process test servers, and a guard against hangs
+// ---------------------------------------------------------------------------
+
+// fastRetries keeps retry waits short so the tests do not sleep.
+var fastRetries = billing.RetryPolicy{MaxRetries: 2, MinBackoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond, MaxRetryAfter: time.Minute}
+
+// newLoopbackClient is a client of the test server at url, with
+// fastRetries unless opts say otherwise.
+func newLoopbackClient(t *testing.T, url string, opts ...billing.Option) *billing.Client {
+	t.Helper()
+	c, err := billing.NewClient(testKey, append([]billing.Option{billing.WithBaseURL(url), billing.WithRetryPolicy(fastRetries)}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// hostileClient is a client for a test server: one retry, millisecond
+// waits, and its own transport, closed when the test ends.
+func hostileClient(t *testing.T, url string, opts ...billing.Option) *billing.Client {
+	t.Helper()
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	t.Cleanup(tr.CloseIdleConnections)
+	base := []billing.Option{
+		billing.WithHTTPClient(&http.Client{Transport: tr}),
+		billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: 1, MinBackoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond, MaxRetryAfter: time.Second}),
+	}
+	return newLoopbackClient(t, url, append(base, opts...)...)
+}
+
+// readInvoice reads invoice 7.
+func readInvoice(c *billing.Client) error {
+	_, err := c.Invoices.Get(context.Background(), 7, nil)
+	return err
+}
+
+// fixedServer answers every request with status, body and header pairs,
+// counting the requests.
+func fixedServer(t *testing.T, status int, body string, header ...string) (*httptest.Server, *atomic.Int32) {
+	t.Helper()
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		_, _ = io.Copy(io.Discard, r.Body)
+		for i := 0; i+1 < len(header); i += 2 {
+			w.Header().Set(header[i], header[i+1])
+		}
+		w.WriteHeader(status)
+		_, _ = io.WriteString(w, body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &hits
+}
+
+// noHang runs call and returns its error; it fails the test if call
+// panics or has not returned after 10 s (a hang guard, not a timing
+// assertion: the calls it guards return in well under a second).
+func noHang(t *testing.T, call func() error) error {
+	t.Helper()
+	type outcome struct {
+		err      error
+		panicked any
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		var o outcome
+		defer func() {
+			if p := recover(); p != nil {
+				o.panicked = p
+			}
+			done <- o
+		}()
+		o.err = call()
+	}()
+	select {
+	case o := <-done:
+		if o.panicked != nil {
+			t.Fatalf("the call panicked: %v", o.panicked)
+		}
+		return o.err
+	case <-time.After(10 * time.Second):
+		t.Fatal("the call has not returned after 10s: it hangs")
+		return nil
+	}
+}
+
+// ---------------------------------------------------------------------------
+// SDK calls as values, for tests that must hold for every call of a kind
+// ---------------------------------------------------------------------------
+
+// hostileOp is one SDK call against a test server, with the path it uses.
+type hostileOp struct {
+	name  string
+	path  string
+	write bool
+	call  func(ctx context.Context, c *billing.Client) error
+}
+
+var (
+	opGet = hostileOp{name: "Get", path: "/v1/Invoices/7", call: func(ctx context.Context, c *billing.Client) error {
+		_, err := c.Invoices.Get(ctx, 7, nil)
+		return err
+	}}
+	opList = hostileOp{name: "List", path: "/v1/Invoices", call: func(ctx context.Context, c *billing.Client) error {
+		_, err := c.Invoices.List(ctx, nil)
+		return err
+	}}
+	opWriteOff = hostileOp{name: "WriteOff", path: "/v1/invoices/writeoff", write: true, call: func(ctx context.Context, c *billing.Client) error {
+		_, err := c.Invoices.WriteOff(ctx, &billing.WriteOffParams{InvoiceID: 7, Amount: billing.Ptr(decimal.NewFromInt(5))})
+		return err
+	}}
+	opPDF = hostileOp{name: "PDF", path: "/v1/draftInvoices/pdf/3", call: func(ctx context.Context, c *billing.Client) error {
+		rc, err := c.DraftInvoices.PDF(ctx, 3, nil)
+		if err != nil {
+			return err
+		}
+		defer rc.Close()
+		_, err = io.Copy(io.Discard, rc)
+		return err
+	}}
+)
+
+// The five writes, each as a hostileOp, for tests that must hold for every
+// write.
+var (
+	opReplaceCard = hostileOp{name: "ReplaceCreditCard", path: "/v1/paymentMethods/creditCard", write: true, call: func(ctx context.Context, c *billing.Client) error {
+		p := secParams()
+		_, err := c.PaymentMethods.ReplaceCreditCard(ctx, &p)
+		return err
+	}}
+	opWallet = hostileOp{name: "CreateWalletAgreement", path: "/v1/Paypal", write: true, call: func(ctx context.Context, c *billing.Client) error {
+		_, err := c.PaymentMethods.CreateWalletAgreement(ctx, "Paypal", &billing.WalletAgreementParams{Baid: "B-7XK12345", CustomerID: 42, Source: billing.PaymentSourceAutomatic})
+		return err
+	}}
+	opTrackingCode = hostileOp{name: "SalesTrackingCodes.Create", path: "/v1/salesTrackingCodes", write: true, call: func(ctx context.Context, c *billing.Client) error {
+		_, err := c.SalesTrackingCodes.Create(ctx, &billing.CreateSalesTrackingCodeParams{Type: billing.TrackingCodeType1, Code: "SPRING", Name: "Spring"})
+		return err
+	}}
+	opBulkProcess = hostileOp{name: "Bulk.Process", path: "/v1/BulkApi/Process", write: true, call: func(ctx context.Context, c *billing.Client) error {
+		_, err := c.Bulk.Process(ctx, 910602)
+		return err
+	}}
+	allWrites = []hostileOp{opWriteOff, opReplaceCard, opWallet, opTrackingCode, opBulkProcess}
+)
+
+// ---------------------------------------------------------------------------
+// A fake seeded for every operation, and every operation and iterator as one
+// call: the leak, iterator-stop and concurrency tests run them all
+// ---------------------------------------------------------------------------
+
+// leakItems is how many items each list holds: four pages of leakPageSize.
+const (
+	leakItems    = 40
+	leakPageSize = 10
+)
+
+// leakFixture is what the operations act on.
+type leakFixture struct {
+	customer, invoice, draft, card, job, plan, product int64
+	balance                                            decimal.Decimal
+}
+
+// leakServer starts a fake (closed before verifyNoLeaks checks, which the
+// caller registered first) seeded with lists of leakItems and one of each
+// thing the writes act on.
+func leakServer(t *testing.T) (*billingtest.Server, leakFixture) {
+	t.Helper()
+	srv := billingtest.NewServer()
+	t.Cleanup(srv.Close)
+	var f leakFixture
+	var firstErr error
+	must := func(id int64, err error) int64 {
+		if err != nil && firstErr == nil {
+			firstErr = err
+		}
+		return id
+	}
+	f.customer = must(srv.AddCustomer(billingtest.Customer{FirstName: "Grace", LastName: "Hopper"}))
+	for i := range leakItems {
+		amount := decimal.NewFromInt(int64(10 + i))
+		id := must(srv.AddInvoice(billingtest.Invoice{CustomerID: f.customer, Charges: []billingtest.Charge{
+			{Name: "Plan", Quantity: decimal.NewFromInt(1), UnitPrice: amount, Amount: amount},
+		}}))
+		if i == 0 {
+			f.invoice = id
+		}
+	}
+	f.draft = must(srv.AddDraftInvoice(billingtest.DraftInvoice{CustomerID: f.customer, Lines: []billingtest.DraftLine{
+		{Description: "Plan", Quantity: decimal.NewFromInt(1), Amount: decimal.NewFromInt(99)},
+	}}))
+	f.card = must(srv.AddCreditCard(billingtest.CreditCard{CustomerID: f.customer, Last4: "0004", CardType: "Visa", ExpirationMonth: 1, ExpirationYear: 27}))
+	f.job = must(srv.AddBulkJob(billingtest.BulkJob{Type: "PriceChange", Validated: true}))
+	f.plan = 900
+	sub := must(srv.AddSubscription(billingtest.Subscription{CustomerID: f.customer, PlanID: f.plan, Name: "Gold", Products: []billingtest.SubscriptionProduct{
+		{PlanProductID: 901, ProductID: 902, Name: "Seat", Price: decimal.NewFromInt(10), PlanPrice: decimal.NewFromInt(12)},
+	}}))
+	if firstErr != nil {
+		t.Fatal(firstErr)
+	}
+	s, _ := srv.Subscription(sub)
+	f.product = s.Products[0].ID
+	for i := range leakItems {
+		must(srv.AddSubscriptionProductItem(billingtest.SubscriptionProductItem{SubscriptionProductID: f.product, Name: fmt.Sprintf("item %d", i)}))
+	}
+	if firstErr != nil {
+		t.Fatal(firstErr)
+	}
+	inv, _ := srv.Invoice(f.invoice)
+	f.balance = inv.OutstandingBalance
+	return srv, f
+}
+
+// leakClient is a client of the fake that retries once, without waiting
+// long.
+func leakClient(srv *billingtest.Server) *billing.Client {
+	return srv.Client(billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: 1, MinBackoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond, MaxRetryAfter: time.Second}))
+}
+
+// The twelve operations of the API, each as one call.
+var leakOps = []struct {
+	name  string
+	route billingtest.Route
+	call  func(ctx context.Context, c *billing.Client, f leakFixture) error
+}{
+	{"Invoices.List", billingtest.RouteInvoicesList, func(ctx context.Context, c *billing.Client, f leakFixture) error {
+		_, err := c.Invoices.List(ctx, &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: leakPageSize}})
+		return err
+	}},
+	{"Invoices.ListByCustomer", billingtest.RouteInvoicesListByCustomer, func(ctx context.Context, c *billing.Client, f leakFixture) error {
+		_, err := c.Invoices.ListByCustomer(ctx, f.customer, nil)
+		return err
+	}},
+	{"Invoices.Get", billingtest.RouteInvoicesGet, func(ctx context.Context, c *billing.Client, f leakFixture) error {
+		_, err := c.Invoices.Get(ctx, f.invoice, &billing.GetInvoiceParams{GroupCharges: true})
+		return err
+	}},
+	{"InvoiceSummaries.List", billingtest.RouteInvoiceSummariesList, func(ctx context.Context, c *billing.Client, f leakFixture) error {
+		_, err := c.InvoiceSummaries.List(ctx, f.customer, nil)
+		return err
+	}},
+	{"DraftInvoices.PDF", billingtest.RouteDraftInvoicesPDF, func(ctx context.Context, c *billing.Client, f leakFixture) error {
+		rc, err := c.DraftInvoices.PDF(ctx, f.draft, nil)
+		if err != nil {
+			return err
+		}
+		defer rc.Close()
+		_, err = io.Copy(io.Discard, rc)
+		return err
+	}},
+	{"Invoices.WriteOff", billingtest.RouteInvoicesWriteOff, func(ctx context.Context, c *billing.Client, f leakFixture) error {
+		_, err := c.Invoices.WriteOff(ctx, &billing.WriteOffParams{InvoiceID: f.invoice, Amount: &f.balance})
+		return err
+	}},
+	{"PaymentMethods.ReplaceCreditCard", billingtest.RoutePaymentMethodsReplaceCreditCard, func(ctx context.Context, c *billing.Client, f leakFixture) error {
+		_, err := c.PaymentMethods.ReplaceCreditCard(ctx, &billing.ReplaceCreditCardParams{
+			ID: f.card, CustomerID: f.customer, CardNumber: "4111111111111111", CVV: "123", ExpirationMonth: 12, ExpirationYear: 30,
+		})
+		return err
+	}},
+	{"PaymentMethods.CreateWalletAgreement", billingtest.RoutePaymentMethodsCreateWalletAgreement, func(ctx context.Context, c *billing.Client, f leakFixture) error {
+		_, err := c.PaymentMethods.CreateWalletAgreement(ctx, "Paypal", &billing.WalletAgreementParams{Token: "tok-1", CustomerID: f.customer, Source: billing.PaymentSourceManual})
+		return err
+	}},
+	{"SalesTrackingCodes.Create", billingtest.RouteSalesTrackingCodesCreate, func(ctx context.Context, c *billing.Client, f leakFixture) error {
+		_, err := c.SalesTrackingCodes.Create(ctx, &billing.CreateSalesTrackingCodeParams{Type: billing.TrackingCodeType2, Code: "LEAK", Name: "Leak check"})
+		return err
+	}},
+	{"SubscriptionItems.List", billingtest.RouteSubscriptionItemsList, func(ctx context.Context, c *billing.Client, f leakFixture) error {
+		_, err := c.SubscriptionItems.List(ctx, f.product, nil)
+		return err
+	}},
+	{"Bulk.PreviewPriceChange", billingtest.RouteBulkPreviewPriceChange, func(ctx context.Context, c *billing.Client, f leakFixture) error {
+		_, err := c.Bulk.PreviewPriceChange(ctx, f.plan, &billing.BulkPriceChangeParams{SelectAll: true})
+		return err
+	}},
+	{"Bulk.Process", billingtest.RouteBulkProcess, func(ctx context.Context, c *billing.Client, f leakFixture) error {
+		_, err := c.Bulk.Process(ctx, f.job)
+		return err
+	}},
+}
+
+// itemIDs and pageIDs flatten an iterator of items or of pages into the
+// ids it yields, so that every iterator can be driven the same way.
+func itemIDs[T any](seq iter.Seq2[T, error], id func(T) int64) iter.Seq2[int64, error] {
+	return func(yield func(int64, error) bool) {
+		for it, err := range seq {
+			if err != nil {
+				yield(0, err)
+				return
+			}
+			if !yield(id(it), nil) {
+				return
+			}
+		}
+	}
+}
+
+func pageIDs[T any](seq iter.Seq2[*billing.Page[T], error], id func(T) int64) iter.Seq2[int64, error] {
+	return func(yield func(int64, error) bool) {
+		for p, err := range seq {
+			if err != nil {
+				yield(0, err)
+				return
+			}
+			for _, it := range p.Items {
+				if !yield(id(it), nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
+func invoiceID(v billing.Invoice) int64              { return v.ID }
+func summaryID(v billing.InvoiceSummary) int64       { return v.ID }
+func itemID(v billing.SubscriptionProductItem) int64 { return v.ID }
+func listOpts(pageNumber int) billing.ListOptions {
+	return billing.ListOptions{PageNumber: pageNumber, PageSize: leakPageSize}
+}
+
+// leakIterators are the All and Pages iterators of the four list
+// endpoints, and their Count.
+var leakIterators = []struct {
+	name  string
+	route billingtest.Route
+	seq   func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[int64, error]
+	count func(ctx context.Context, c *billing.Client, f leakFixture) (int, error)
+}{
+	{"Invoices.All", billingtest.RouteInvoicesList,
+		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[int64, error] {
+			return itemIDs(c.Invoices.All(ctx, &billing.ListInvoicesParams{ListOptions: listOpts(0)}, opts...), invoiceID)
+		},
+		func(ctx context.Context, c *billing.Client, f leakFixture) (int, error) {
+			return c.Invoices.Count(ctx, nil)
+		}},
+	{"Invoices.Pages", billingtest.RouteInvoicesList,
+		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[int64, error] {
+			return pageIDs(c.Invoices.Pages(ctx, &billing.ListInvoicesParams{ListOptions: listOpts(0)}, opts...), invoiceID)
+		}, nil},
+	{"Invoices.AllByCustomer", billingtest.RouteInvoicesListByCustomer,
+		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[int64, error] {
+			return itemIDs(c.Invoices.AllByCustomer(ctx, f.customer, &billing.ListCustomerInvoicesParams{ListOptions: listOpts(0)}, opts...), invoiceID)
+		},
+		func(ctx context.Context, c *billing.Client, f leakFixture) (int, error) {
+			return c.Invoices.CountByCustomer(ctx, f.customer, nil)
+		}},
+	{"Invoices.PagesByCustomer", billingtest.RouteInvoicesListByCustomer,
+		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[int64, error] {
+			return pageIDs(c.Invoices.PagesByCustomer(ctx, f.customer, &billing.ListCustomerInvoicesParams{ListOptions: listOpts(0)}, opts...), invoiceID)
+		}, nil},
+	{"InvoiceSummaries.All", billingtest.RouteInvoiceSummariesList,
+		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[int64, error] {
+			return itemIDs(c.InvoiceSummaries.All(ctx, f.customer, &billing.ListInvoiceSummariesParams{ListOptions: listOpts(0)}, opts...), summaryID)
+		},
+		func(ctx context.Context, c *billing.Client, f leakFixture) (int, error) {
+			return c.InvoiceSummaries.Count(ctx, f.customer, nil)
+		}},
+	{"InvoiceSummaries.Pages", billingtest.RouteInvoiceSummariesList,
+		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[int64, error] {
+			return pageIDs(c.InvoiceSummaries.Pages(ctx, f.customer, &billing.ListInvoiceSummariesParams{ListOptions: listOpts(0)}, opts...), summaryID)
+		}, nil},
+	{"SubscriptionItems.All", billingtest.RouteSubscriptionItemsList,
+		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[int64, error] {
+			return itemIDs(c.SubscriptionItems.All(ctx, f.product, &billing.ListSubscriptionItemsParams{ListOptions: listOpts(0)}, opts...), itemID)
+		},
+		func(ctx context.Context, c *billing.Client, f leakFixture) (int, error) {
+			return c.SubscriptionItems.Count(ctx, f.product, nil)
+		}},
+	{"SubscriptionItems.Pages", billingtest.RouteSubscriptionItemsList,
+		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[int64, error] {
+			return pageIDs(c.SubscriptionItems.Pages(ctx, f.product, &billing.ListSubscriptionItemsParams{ListOptions: listOpts(0)}, opts...), itemID)
+		}, nil},
 }

@@ -176,54 +176,36 @@ func TestReplaceCreditCardDecodesResponse(t *testing.T) {
 	if err != nil {
 		t.Fatalf("ReplaceCreditCard: %v", err)
 	}
-	t.Run("new id and original id", func(t *testing.T) {
-		if card.ID != 2002 {
-			t.Errorf("ID = %d, want the new id 2002", card.ID)
-		}
-		if card.OriginalPaymentMethodID == nil || *card.OriginalPaymentMethodID != 1001 {
-			t.Errorf("OriginalPaymentMethodID = %v, want 1001", card.OriginalPaymentMethodID)
-		}
-	})
-	t.Run("masked number and card fields", func(t *testing.T) {
-		if card.MaskedCardNumber != "************1111" {
-			t.Errorf("MaskedCardNumber = %q", card.MaskedCardNumber)
-		}
-		if card.CardType != "Visa" || card.FirstName != "Ada" || card.LastName != "Lovelace" {
-			t.Errorf("card = %+v", card)
-		}
-		if card.ExpirationMonth != 7 || card.ExpirationYear != 29 || card.CustomerID != 42 {
-			t.Errorf("expiration/customer = %d/%d/%d", card.ExpirationMonth, card.ExpirationYear, card.CustomerID)
-		}
-		if !card.IsDefault || !card.StoredInServiceVault || card.IsUsedForBillingPeriodOverride {
-			t.Errorf("flags = %v %v %v", card.IsDefault, card.StoredInServiceVault, card.IsUsedForBillingPeriodOverride)
-		}
-	})
-	t.Run("nullable fields", func(t *testing.T) {
-		if card.URI == nil || *card.URI != "https://billing.example.test/v1/paymentMethods/2002" {
-			t.Errorf("URI = %v", card.URI)
-		}
-		if card.Address2 != nil || card.ExternalCustomerID != nil || card.Email != nil {
-			t.Errorf("null fields decoded as non-nil: %v %v %v", card.Address2, card.ExternalCustomerID, card.Email)
-		}
-		if card.ExternalCardID == nil || *card.ExternalCardID != "card_ext_9" {
-			t.Errorf("ExternalCardID = %v", card.ExternalCardID)
-		}
-		if card.Country == nil || *card.Country != "Canada" || card.CountryID == nil || *card.CountryID != 124 {
-			t.Errorf("country = %v/%v", card.Country, card.CountryID)
-		}
-		if card.State == nil || *card.State != "Ontario" || card.StateID == nil || *card.StateID != 9 {
-			t.Errorf("state = %v/%v", card.State, card.StateID)
-		}
-		if card.City == nil || *card.City != "Toronto" || card.PostalZip == nil || *card.PostalZip != "M5V 2T6" {
-			t.Errorf("city/zip = %v/%v", card.City, card.PostalZip)
-		}
-	})
-	t.Run("modified date with seven fractional digits", func(t *testing.T) {
-		want := time.Date(2024, 3, 1, 10, 15, 0, 123456700, time.UTC)
-		if !card.ModifiedDate.Equal(want) {
-			t.Errorf("ModifiedDate = %v, want %v", card.ModifiedDate.Time, want)
-		}
-	})
+	// The replacement: a new id, the replaced card's id as the original,
+	// the number masked, nulls as nil, and a modified date with seven
+	// fractional digits.
+	want := &billing.CreditCard{
+		ID:                             2002,
+		URI:                            billing.Ptr("https://billing.example.test/v1/paymentMethods/2002"),
+		CustomerID:                     42,
+		MaskedCardNumber:               "************1111",
+		CardType:                       "Visa",
+		FirstName:                      "Ada",
+		LastName:                       "Lovelace",
+		ExpirationMonth:                7,
+		ExpirationYear:                 29,
+		Address1:                       billing.Ptr("1 Main Street"),
+		CountryID:                      billing.Ptr[int64](124),
+		Country:                        billing.Ptr("Canada"),
+		StateID:                        billing.Ptr[int64](9),
+		State:                          billing.Ptr("Ontario"),
+		City:                           billing.Ptr("Toronto"),
+		PostalZip:                      billing.Ptr("M5V 2T6"),
+		IsDefault:                      true,
+		ExternalCardID:                 billing.Ptr("card_ext_9"),
+		StoredInServiceVault:           true,
+		ModifiedDate:                   billing.NewTimestamp(time.Date(2024, 3, 1, 10, 15, 0, 123456700, time.UTC)),
+		OriginalPaymentMethodID:        billing.Ptr[int64](1001),
+		IsUsedForBillingPeriodOverride: false,
+	}
+	if d := diff(want, card); d != "" {
+		t.Errorf("ReplaceCreditCard returned another card:\n%s", d)
+	}
 }
 
 func TestCreateWalletAgreementRequest(t *testing.T) {
@@ -292,10 +274,8 @@ func TestCreateWalletAgreementDecodesResponse(t *testing.T) {
 		StoredInServiceVault: false,
 		ModifiedDate:         billing.NewTimestamp(time.Date(2024, 3, 1, 10, 15, 0, 0, time.UTC)),
 	}
-	if pm.ID != want.ID || pm.CustomerID != want.CustomerID || pm.FirstName != want.FirstName ||
-		pm.LastName != want.LastName || pm.IsDefault != want.IsDefault || pm.StoredInServiceVault != want.StoredInServiceVault ||
-		!pm.ModifiedDate.Equal(want.ModifiedDate.Time) {
-		t.Errorf("wallet = %+v, want %+v", *pm, want)
+	if d := diff(&want, pm); d != "" {
+		t.Errorf("CreateWalletAgreement returned another payment method:\n%s", d)
 	}
 }
 

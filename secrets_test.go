@@ -20,23 +20,10 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-const (
-	// Long and distinctive: no id, amount, timestamp or duration in the
-	// output holds the card number by chance, and the CVV is looked for
-	// only as a whole number (see leaksCVV), never inside another one.
-	secCard = "4111111111111111"
-	secCVV  = "8146"
-)
-
-// secParams is a replace-card request without pointer fields, so that the
-// only addresses in fmt output are those of the test's own pointers.
-func secParams() billing.ReplaceCreditCardParams {
-	return billing.ReplaceCreditCardParams{
-		ID: 1001, CustomerID: 42, CardNumber: secCard, CVV: secCVV,
-		FirstName: "Ada", LastName: "Lovelace", ExpirationMonth: 7, ExpirationYear: 29,
-		City: "Toronto", PostalZip: "M5V 2T6",
-	}
-}
+// The card number, the CVV and the API key appear in no fmt or slog output
+// of any value, no error and no log line of the client. Secrets a server
+// echoes back: secrets_echoed_test.go; every operation, failing and
+// retried: secrets_sweep_test.go.
 
 // secAddr matches heap addresses as fmt prints them, with or without 0x,
 // so that a pointer that happens to contain the digits 987 is not a leak.
@@ -253,6 +240,20 @@ func TestSecretsClientFmt(t *testing.T) {
 		slog.New(slog.NewJSONHandler(&buf, nil)).Info("client", "client", c, "value", *c)
 		secAssertNoSecrets(t, "slog of client", buf.String())
 	})
+}
+
+func TestClientPrintsNoKey(t *testing.T) {
+	c, err := billing.NewClient(testKey, billing.WithBaseURL(testBaseURL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []string{"%v", "%+v", "%#v", "%s"} {
+		for _, v := range []any{c, *c, c.Invoices, *c.Invoices} {
+			if out := fmt.Sprintf(format, v); strings.Contains(out, testKey) {
+				t.Errorf("%s of %T leaks the key: %s", format, v, out)
+			}
+		}
+	}
 }
 
 func TestSecretsErrors(t *testing.T) {

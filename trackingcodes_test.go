@@ -78,17 +78,17 @@ func TestCreateSalesTrackingCodeDecodesResponse(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if code.ID != 501 || code.Type != billing.TrackingCodeType1 || code.Code != "SUMMER24" || code.Name != "Summer campaign" || !code.Deletable {
-			t.Errorf("code = %+v", code)
+		want := &billing.SalesTrackingCode{
+			ID: 501, URI: billing.Ptr("https://billing.example.test/v1/salesTrackingCodes/501"),
+			Type: billing.TrackingCodeType1, Code: "SUMMER24", Name: "Summer campaign",
+			Description: nil, Email: nil, // null
+			Status: billing.TrackingCodeStatusActive, Deletable: true,
 		}
-		if code.URI == nil || *code.URI != "https://billing.example.test/v1/salesTrackingCodes/501" {
-			t.Errorf("URI = %v", code.URI)
+		if d := diff(want, code); d != "" {
+			t.Errorf("Create returned another code:\n%s", d)
 		}
-		if code.Description != nil || code.Email != nil {
-			t.Errorf("Description/Email = %v/%v, want nil for null", code.Description, code.Email)
-		}
-		if code.Status != billing.TrackingCodeStatusActive || !code.Status.IsKnown() {
-			t.Errorf("Status = %q (known %v), want Active", code.Status, code.Status.IsKnown())
+		if !code.Status.IsKnown() {
+			t.Errorf("Status %q is not known, want Active known", code.Status)
 		}
 	})
 	t.Run("retired status is kept and not known", func(t *testing.T) {
@@ -100,17 +100,16 @@ func TestCreateSalesTrackingCodeDecodesResponse(t *testing.T) {
 		if err != nil {
 			t.Fatalf("an unknown status must decode without error: %v", err)
 		}
-		if code.Status != "Retired" {
-			t.Errorf("Status = %q, want Retired as sent", code.Status)
+		want := &billing.SalesTrackingCode{
+			ID: 502, Type: "Region", Code: "OLD", Name: "Old region",
+			Description: billing.Ptr("gone"), Email: billing.Ptr("ops@example.com"),
+			Status: "Retired", // as sent
+		}
+		if d := diff(want, code); d != "" {
+			t.Errorf("Create returned another code:\n%s", d)
 		}
 		if code.Status.IsKnown() {
 			t.Errorf("Retired.IsKnown() = true, want false")
-		}
-		if code.Type != "Region" || code.Deletable || code.URI != nil {
-			t.Errorf("code = %+v", code)
-		}
-		if code.Description == nil || *code.Description != "gone" || code.Email == nil || *code.Email != "ops@example.com" {
-			t.Errorf("Description/Email = %v/%v", code.Description, code.Email)
 		}
 	})
 }

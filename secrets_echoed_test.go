@@ -1,11 +1,13 @@
 package billing_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -15,6 +17,100 @@ import (
 
 	"github.com/billingapi/billing-go"
 )
+
+// Secrets a server or a proxy echoes back, in a body or in headers, are
+// scrubbed from errors, logs and captured responses, whatever their
+// grouping; the numbers the SDK reads are left alone.
+
+// echoCard is a card number long and distinctive enough not to turn up by
+// chance; echoCVV likewise, and the test looks for it only as a whole
+// number.
+const (
+	echoCard = "4929381761045378"
+	echoCVV  = "8146"
+)
+
+// leaksCard reports whether s holds the card's digits in order, with any
+// separators between them.
+func leaksCard(s string) bool {
+	var digits strings.Builder
+	for _, r := range s {
+		if r >= '0' && r <= '9' {
+			digits.WriteRune(r)
+		} else if !strings.ContainsRune(" -.", r) {
+			digits.WriteByte('|')
+		}
+	}
+	return strings.Contains(digits.String(), echoCard)
+}
+
+// A card number the server echoes back is scrubbed whatever its grouping,
+// from the error, every fmt verb of it and the log; the CVV is scrubbed
+// where it stands as a number, and other numbers that contain its digits
+// are left alone.
+func TestEchoedCardNumberIsScrubbedInAnyFormat(t *testing.T) {
+	t.Parallel()
+	grouped := "4929 3817 6104 5378"
+	echoes := []struct{ name, sent, echo string }{
+		{"spaces", echoCard, grouped},
+		{"dashes", echoCard, "4929-3817-6104-5378"},
+		{"dots", echoCard, "4929.3817.6104.5378"},
+		{"mixed", echoCard, "4929 - 3817 - 6104 - 5378"},
+		{"plain digits for a spaced number", grouped, echoCard},
+		{"grouped differently", grouped, "49293 81761 045378"},
+	}
+	for _, e := range echoes {
+		for _, where := range []string{"envelope", "html", "header"} {
+			t.Run(e.name+"/"+where, func(t *testing.T) {
+				t.Parallel()
+				msg := fmt.Sprintf("card %s with cvv %s refused for invoice 1%s2 of %s.50", e.echo, echoCVV, echoCVV, echoCVV)
+				srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					switch where {
+					case "envelope":
+						w.Header().Set("Content-Type", "application/json")
+						w.WriteHeader(http.StatusBadRequest)
+						_, _ = io.WriteString(w, errorBody(400, "cardNumber "+e.echo, msg))
+					case "html":
+						w.Header().Set("Content-Type", "text/html")
+						w.WriteHeader(http.StatusBadGateway)
+						_, _ = io.WriteString(w, "<html><body>"+msg+"</body></html>")
+					case "header":
+						w.Header().Set("X-Debug", msg)
+						w.WriteHeader(http.StatusConflict)
+					}
+				}))
+				t.Cleanup(srv.Close)
+				var logs bytes.Buffer
+				c := hostileClient(t, srv.URL, billing.WithLogger(slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+				p := secParams()
+				p.CardNumber, p.CVV = e.sent, echoCVV
+				_, err := c.PaymentMethods.ReplaceCreditCard(context.Background(), &p)
+				var apiErr *billing.APIError
+				if !errors.As(err, &apiErr) {
+					t.Fatalf("err = %v, want an *APIError", err)
+				}
+				outs := map[string]string{"log": logs.String()}
+				for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q"} {
+					outs["err "+verb] = fmt.Sprintf(verb, err)
+					outs["*APIError "+verb] = fmt.Sprintf(verb, apiErr)
+					outs["APIError "+verb] = fmt.Sprintf(verb, *apiErr)
+				}
+				for what, out := range outs {
+					if leaksCard(out) {
+						t.Errorf("%s leaks the card number:\n%s", what, out)
+					}
+					if leaksCVV(out, echoCVV) {
+						t.Errorf("%s leaks the CVV:\n%s", what, out)
+					}
+				}
+				// Other numbers stay, even where they contain the CVV's digits.
+				if where != "header" && !strings.Contains(err.Error(), "1"+echoCVV+"2") || where != "header" && !strings.Contains(err.Error(), echoCVV+".50") {
+					t.Errorf("numbers that merely contain the CVV were scrubbed: %v", err)
+				}
+			})
+		}
+	}
+}
 
 // echoGroupings are the ways an echoing proxy writes echoCard back.
 var echoGroupings = []string{echoCard, "4929 3817 6104 5378", "4929-3817-6104-5378", "4929.3817.6104.5378", "49293 81761 045378"}
