@@ -13,49 +13,29 @@ import (
 	"github.com/billingapi/billing-go/query"
 )
 
-// Stable makes a list iterator (Pages, All and their variants on every
-// list endpoint) page by key instead of by page number, so that it yields
-// every item exactly once while the account keeps changing, and can
-// resume from cur after a restart. It pages on the endpoint's default key:
-// postedTimestamp for invoices and invoice summaries, createdTimestamp for
-// subscription product items; [StableBy] picks another.
+// Stable makes a list iterator (Pages, All and their variants) page by key
+// instead of by page number, on the endpoint's default key
+// (postedTimestamp for invoices and invoice summaries, createdTimestamp
+// for subscription product items; [StableBy] picks another), and moves
+// cur past each item before yielding it.
 //
-// Guarantees, within one run and across runs resumed from a saved cursor,
-// whatever the service does where the API reference is silent (its page
-// cap, said in X-PageSize or not; the order of items with equal keys,
-// even one that changes between requests; either reading of X-NextPage
-// and X-MaxPageIndex; 0 to 7 fractional digits in timestamps):
+// Guarantees, within a run and across runs resumed from a saved cursor,
+// whatever the service does where the API reference is silent: every item
+// that matches the filter for the whole run and keeps its key is yielded
+// exactly once, or the run ends with an error matching [ErrPagination]
+// that says why; no item is yielded twice at the same key (under a
+// modification-time key, a changed item comes again); items come in
+// ascending key order, by second. Items inserted or whose key changes
+// during the run may or may not be yielded; inside a group of equal keys
+// larger than a page that the service reorders between requests while an
+// item of it is deleted and another added, one item may be missed.
 //
-//   - every item that matches the filter for the whole run and whose key
-//     does not change is yielded exactly once, whatever else changes
-//     meanwhile, or the run ends with an error that matches
-//     [ErrPagination] and says why (a server that ignores the key range
-//     or the sort, or a group of equal keys larger than a page that the
-//     service keeps reordering while it changes);
-//   - no item is yielded twice at the same key; under a modification-time
-//     key, an item that changed is yielded again after its change (an
-//     incremental "what changed since" sync);
-//   - items come in ascending key order, by second.
-//
-// Items inserted during the run, or whose key changes, may or may not be
-// yielded. One case is beyond what any answer can show: inside a group of
-// equal keys larger than a page, an item deleted and another added to the
-// same second while the service also reorders the group between requests
-// may hide one item of the group.
-//
-// Cost: one request per page, plus about one for each second that holds
-// more than half a page; a group of equal keys larger than a page is read
-// in about two passes (more while it changes). With [Prefetch](n), n ≥ 2,
-// windows of the key range are read concurrently with every guarantee
-// above; on a list of fewer than 25 pages up to 7 of its requests find
-// nothing. The cursor's size is given at [Cursor].
-//
-// To resume, save cur.MarshalText after each item or batch you handled,
-// and restore it with UnmarshalText. The caller's Sort must be empty or
-// the key ascending, PageNumber 0 and PageSize 0 (1,000) or at least 2; a
-// cursor from another endpoint, filter or key is a [ValidationError], not
-// a silent restart. A Pages loop receives only the items not yielded
-// before. How it works is described in package internal/pager.
+// Cost: one request per page, plus about one per second that holds more
+// than half a page; [Prefetch] reads windows of the key range at once.
+// To resume, save cur.MarshalText after the items you handled and restore
+// it with UnmarshalText ([Cursor] gives its size). Sort must be empty or
+// the key ascending, PageNumber 0, PageSize 0 (1,000) or at least 2; a
+// cursor from another endpoint, filter or key is a [ValidationError].
 func Stable(cur *Cursor) IterOption { return StableBy(cur, "") }
 
 // StableBy is [Stable] on the given key field: a date filter name of the

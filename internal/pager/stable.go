@@ -59,26 +59,10 @@ const maxFruitlessPasses = 3
 // sequential pages through the key range up to end (zero: open), one
 // request at a time. It returns false when the iteration must stop. A
 // lead, when given, stands for the answer to the first request.
-//
-// What a page proves: a page is a contiguous run of the server's order by
-// key at the moment it was read, so every item whose key lies strictly
-// between its first and last item's keys is on it (from the range's start,
-// for page 0 of a range; to the range's end, for a page with nothing
-// announced after it). The cursor's frontier F is a key before which
-// every item that keeps its key for the whole run has been delivered; a
-// page whose first key is before F (or page 0) carries F to its last key.
-// Neither positions nor the order of items sharing a key enter the proof:
-// positions only choose which page to read, and the ids delivered at or
-// after F, kept with their keys, only keep items from being yielded twice.
-//
-// A second with more items than a page is read by page number inside it.
-// When a group of items sharing one key is too large for a page to reach
-// past it, no page can carry F across it; the second is then read in
-// passes from its start, and left only when the pages of passes during
-// which its X-Count stayed the same showed as many distinct items as that
-// count. A pass that neither proves that nor shows anything new counts
-// against maxFruitlessPasses: a server whose order of equal keys keeps
-// changing while the second keeps changing too ends in ErrPagination.
+// Each page carries the frontier only as far as it proves (see the
+// package documentation); a second with more items than half a page is
+// read by page number inside it, in passes when a group of equal keys is
+// larger than a page.
 func (s *stable[T]) sequential(ctx context.Context, end time.Time, lead *leadPage[T], yield func(*Page[T], error) bool) bool {
 	stalls := 0
 	for {

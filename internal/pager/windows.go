@@ -8,30 +8,6 @@ import (
 	"time"
 )
 
-// Stable iteration with Prefetch(n): the key range still to read is split
-// into windows of whole seconds, of about windowPages pages each (the
-// first and the last tailWindows one page), each read as a sequential
-// stable iteration of its own range, their pages yielded in key order. A
-// window starts at the second of the item at a page's start (page q of
-// the key range from the cursor's second), which a one-item request finds
-// while earlier windows are read. A second never spans two windows, so
-// each keeps every guarantee of the sequential iteration; the last window
-// is open, so that items added at the end are read as sequentially.
-//
-// The first requests go out at once: page 0, which is the first window's
-// first page, and the starts of the next windows (see firstRequests),
-// before any answer has told how many items there are (X-Count, which
-// the first of those starts brings). The first windows can then start a
-// round trip sooner than if they waited for it.
-//
-// Up to 2n windows are read at once, with at most n requests on the wire
-// (see requestSlots): a window decoding its last page has no request out,
-// and another one's can go. One of the n is kept for the window being
-// yielded (the head), whose pages the loop waits for. Only the head is
-// read at the pace of the loop; the others read ahead into a shared
-// allowance of 8n pages. A window that has used the allowance waits until
-// pages before it are yielded, or until it becomes the head.
-
 // windowMsg is one page of a window, with the cursor positions of its
 // items, or the window's error.
 type windowMsg[T any] struct {
