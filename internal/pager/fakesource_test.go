@@ -3,6 +3,7 @@ package pager
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
@@ -81,6 +82,9 @@ type service struct {
 	hide int64
 }
 
+// errFailing is the error of a fakeSource that has gone down.
+var errFailing = errors.New("the service is down")
+
 // fakeSource is a list endpoint with the caller's criteria.
 type fakeSource struct {
 	svc service
@@ -97,6 +101,9 @@ type fakeSource struct {
 	// mutate, when set, runs under the lock before each answer: call is
 	// the number of the request (from 1).
 	mutate func(call int, f *fakeSource)
+	// failFrom, when not 0, makes every request from that number on fail
+	// with errFailing: a service that goes down.
+	failFrom int
 
 	mu      sync.Mutex
 	items   []item // in insertion order
@@ -233,6 +240,9 @@ func (f *fakeSource) answer(r Request) (*Page[item], error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.calls++
+	if f.failFrom > 0 && f.calls >= f.failFrom {
+		return nil, errFailing
+	}
 	if f.mutate != nil {
 		f.mutate(f.calls, f)
 	}
