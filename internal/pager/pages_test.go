@@ -201,6 +201,7 @@ func TestPagesRefusesAServerThatRepeatsOrSkipsPages(t *testing.T) {
 				synctest.Test(t, func(t *testing.T) {
 					f := newFakeSource(tt.svc, keysEvery(35, time.Second))
 					f.size = 10
+					f.failFrom = 100 // the guard of an iteration that does not end
 					got, err := runPages(t.Context(), f.source(), 0, prefetch, nil)
 					if !errors.Is(err, ErrPagination) {
 						t.Fatalf("error %v, want ErrPagination", err)
@@ -395,5 +396,52 @@ func TestPagesEndsOnAnError(t *testing.T) {
 				})
 			})
 		}
+	}
+}
+
+// TestPagesKeepsNRequestsOnTheWire: with prefetch n, n requests are on
+// the wire while the consumer waits, one of them the head's.
+func TestPagesKeepsNRequestsOnTheWire(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{2, 3, 8} {
+		t.Run(fmt.Sprint("prefetch ", n), func(t *testing.T) {
+			t.Parallel()
+			synctest.Test(t, func(t *testing.T) {
+				f := newFakeSource(service{}, keysEvery(300, time.Second))
+				f.size = 10
+				release := make(chan struct{})
+				f.block = func(ctx context.Context, r Request) error {
+					if r.Page > 0 {
+						select {
+						case <-release:
+						case <-ctx.Done():
+							return ctx.Err()
+						}
+					}
+					return nil
+				}
+				type run struct {
+					got [][]int64
+					err error
+				}
+				done := make(chan run)
+				go func() {
+					got, err := runPages(t.Context(), f.source(), 0, n, nil)
+					done <- run{got, err}
+				}()
+				synctest.Wait()
+				if got := f.onWire.Load(); got != int64(n) {
+					t.Errorf("%d requests on the wire while the consumer waits, want %d", got, n)
+				}
+				close(release)
+				r := <-done
+				if r.err != nil {
+					t.Fatal(r.err)
+				}
+				if d := diff(inPages(idRange(1, 300), 10), r.got); d != "" {
+					t.Fatalf("pages:\n%s", d)
+				}
+			})
+		})
 	}
 }
