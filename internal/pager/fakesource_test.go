@@ -114,9 +114,8 @@ type fakeSource struct {
 	history map[item]bool   // every id and key an item has had
 	touched map[int64]bool  // ids inserted, deleted or moved since the start
 
-	inFlight, maxInFlight atomic.Int64 // Fetch calls running
-	onWire, maxOnWire     atomic.Int64 // between Acquire and Release
-	fetches               atomic.Int64
+	inFlight          atomic.Int64 // Fetch calls running
+	onWire, maxOnWire atomic.Int64 // between Acquire and Release
 }
 
 // newFakeSource is a source of items, with ids from 1 in their order.
@@ -209,8 +208,7 @@ func raise(m *atomic.Int64, v int64) {
 // attempts do (Acquire before sending, Release once the answer is read,
 // Decode around decoding).
 func (f *fakeSource) fetch(ctx context.Context, r Request) (*Page[item], error) {
-	f.fetches.Add(1)
-	raise(&f.maxInFlight, f.inFlight.Add(1))
+	f.inFlight.Add(1)
 	defer f.inFlight.Add(-1)
 	r.Claim.Acquire(ctx)
 	if err := ctx.Err(); err != nil {
@@ -391,8 +389,7 @@ func hideFrom(items []item, id int64, start, end int) {
 	items[to] = it
 }
 
-// keysEvery is n keys from second base on, one every step, with nanos
-// added to the i-th.
+// keysEvery is n keys from baseKey on, one every step.
 func keysEvery(n int, step time.Duration) []time.Time {
 	keys := make([]time.Time, n)
 	for i := range keys {
