@@ -32,6 +32,9 @@ func Pages[T any](ctx context.Context, src Source[T], first, prefetch int) iter.
 				return
 			}
 			asked, capped := p.Info.RequestedSize, false
+			if asked == 0 {
+				asked = max(p.Info.PageSize, 0)
+			}
 			if asked > 0 && len(p.Items) > 0 && len(p.Items) < asked && p.Info.moreAfter(n*asked, len(p.Items)) {
 				capped, size = true, len(p.Items)
 				if n > 0 && (p.Info.PageSize <= 0 || p.Info.PageSize >= asked) {

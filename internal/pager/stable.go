@@ -243,6 +243,7 @@ type passProof struct {
 	// to the next.
 	grew, shrank bool
 	fruitless    int
+	least        int // the lowest count of the second so far
 }
 
 // notePass adds the ids of page p, read inside second sec, to pp; start
@@ -251,6 +252,9 @@ func notePass[T any](pp *passProof, src Source[T], sec int64, p *Page[T], start 
 	count := p.Info.Count
 	changed := pp.seen == nil || pp.sec != sec || pp.count != count
 	pp.shrank = pp.seen != nil && pp.sec == sec && count < pp.count
+	if same := pp.seen != nil && pp.sec == sec; !same || count < pp.least {
+		pp.least, pp.grew = count, pp.grew || same // a second that drains is progress
+	}
 	if changed {
 		pp.sec, pp.count, pp.seen = sec, count, make(map[int64]struct{}, len(p.Items))
 		pp.passOK = false
@@ -262,7 +266,7 @@ func notePass[T any](pp *passProof, src Source[T], sec int64, p *Page[T], start 
 		id := src.ID(&p.Items[i])
 		if _, ok := pp.seen[id]; !ok {
 			pp.seen[id] = struct{}{}
-			pp.grew = true
+			pp.grew = pp.grew || !changed
 		}
 		if pp.pass != nil {
 			pp.pass[id] = struct{}{}

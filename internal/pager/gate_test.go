@@ -1,0 +1,444 @@
+package pager
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// The gate's tests run in synctest bubbles: synctest.Wait returns once
+// every goroutine of the test is blocked, so that "still waiting" is a
+// fact, not a guess after a sleep, and a goroutine left blocked fails the
+// test.
+
+// gateState is what a gate holds: slots taken, of them those taken by
+// tasks other than the head, and decoders running.
+type gateState struct{ Slots, Others, Decoders int }
+
+func stateOf(g *Gate) gateState {
+	return gateState{Slots: len(g.slots), Others: len(g.others), Decoders: len(g.decoders)}
+}
+
+// acquiring runs c.Acquire on a goroutine; the returned flag is set once
+// it has returned.
+func acquiring(ctx context.Context, c *Claim) *atomic.Bool {
+	var done atomic.Bool
+	go func() {
+		c.Acquire(ctx)
+		done.Store(true)
+	}()
+	return &done
+}
+
+// taskClaim is a claim as a pipeline makes it for a task, whose head is
+// closed when it becomes the head.
+func taskClaim(g *Gate) (*Claim, chan struct{}) {
+	head := make(chan struct{})
+	return &Claim{gate: g, head: head}, head
+}
+
+func TestGateBoundsRequestsAndKeepsOneForTheHead(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{2, 3, 5} {
+		t.Run(fmt.Sprint("n=", n), func(t *testing.T) {
+			t.Parallel()
+			synctest.Test(t, func(t *testing.T) {
+				ctx := t.Context()
+				g := NewGate(n, newManualClock())
+				var others []*Claim
+				for range n - 1 {
+					c := g.Claim(false)
+					c.Acquire(ctx) // n-1 slots are free for the others
+					others = append(others, c)
+				}
+				late := g.Claim(false)
+				lateDone := acquiring(ctx, late)
+				synctest.Wait()
+				if lateDone.Load() {
+					t.Fatalf("a request not of the head went out with %d others on the wire", n-1)
+				}
+				head := g.Claim(true)
+				head.Acquire(ctx) // the kept slot: returns at once
+				if d := diff(gateState{Slots: n, Others: n - 1}, stateOf(g)); d != "" {
+					t.Fatalf("with the head's and n-1 others' requests out:\n%s", d)
+				}
+				head2 := g.Claim(true)
+				head2Done := acquiring(ctx, head2)
+				synctest.Wait()
+				if head2Done.Load() {
+					t.Fatalf("a request went out with %d on the wire", n)
+				}
+				// One slot frees: exactly one of the two waiting goes.
+				others[0].Done()
+				synctest.Wait()
+				if lateDone.Load() == head2Done.Load() {
+					t.Fatalf("after one release: late other went %v, second head went %v; want exactly one", lateDone.Load(), head2Done.Load())
+				}
+				if got := stateOf(g).Slots; got != n {
+					t.Fatalf("slots held = %d, want %d", got, n)
+				}
+				head.Done()
+				synctest.Wait()
+				if !lateDone.Load() || !head2Done.Load() {
+					t.Fatalf("after two releases: late other went %v, second head went %v; want both", lateDone.Load(), head2Done.Load())
+				}
+				for _, c := range append(others[1:], late, head2) {
+					c.Done()
+				}
+				if d := diff(gateState{}, stateOf(g)); d != "" {
+					t.Fatalf("after every claim is done:\n%s", d)
+				}
+			})
+		})
+	}
+}
+
+// TestGateNeverExceedsItsBounds: many claims acquiring and releasing at
+// once never hold more than n slots, nor more than n-1 outside the head.
+func TestGateNeverExceedsItsBounds(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{2, 3, 8} {
+		t.Run(fmt.Sprint("n=", n), func(t *testing.T) {
+			t.Parallel()
+			synctest.Test(t, func(t *testing.T) {
+				g := NewGate(n, newManualClock())
+				var all, others, maxAll, maxOthers atomic.Int64
+				var wg sync.WaitGroup
+				for w := range 4 * n {
+					wg.Go(func() {
+						for range 50 {
+							c := g.Claim(w == 0) // one head, as in a pipeline
+							c.Acquire(t.Context())
+							raise(&maxAll, all.Add(1))
+							if w != 0 {
+								raise(&maxOthers, others.Add(1))
+								others.Add(-1)
+							}
+							all.Add(-1)
+							c.Done()
+						}
+					})
+				}
+				wg.Wait()
+				if maxAll.Load() > int64(n) || maxOthers.Load() > int64(n-1) {
+					t.Fatalf("held at once: %d in all (bound %d), %d not of the head (bound %d)", maxAll.Load(), n, maxOthers.Load(), n-1)
+				}
+				if d := diff(gateState{}, stateOf(g)); d != "" {
+					t.Fatalf("after every claim is done:\n%s", d)
+				}
+			})
+		})
+	}
+}
+
+// TestClaimThatBecomesTheHeadGivesBackTheOthersSlot: a task whose request
+// went out while it was not the head stops counting against the others
+// once it is, so that the tasks behind it keep n requests on the wire.
+func TestClaimThatBecomesTheHeadGivesBackTheOthersSlot(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		ctx := t.Context()
+		g := NewGate(2, newManualClock())
+		a, aHead := taskClaim(g)
+		a.Acquire(ctx)
+		if d := diff(gateState{Slots: 1, Others: 1}, stateOf(g)); d != "" {
+			t.Fatalf("one task not the head on the wire:\n%s", d)
+		}
+		b, _ := taskClaim(g)
+		bDone := acquiring(ctx, b)
+		synctest.Wait()
+		if bDone.Load() {
+			t.Fatal("a second task not the head went out beside the first, with n = 2")
+		}
+		close(aHead)
+		a.giveOthers() // as Pipeline.Next does when a becomes the head
+		synctest.Wait()
+		if !bDone.Load() {
+			t.Fatal("the next task did not go out once the first became the head")
+		}
+		if d := diff(gateState{Slots: 2, Others: 1}, stateOf(g)); d != "" {
+			t.Fatalf("the head and the next task on the wire:\n%s", d)
+		}
+		a.giveOthers() // again: nothing more to give back
+		a.Release()
+		if d := diff(gateState{Slots: 1, Others: 1}, stateOf(g)); d != "" {
+			t.Fatalf("after the head's request is read (the others' slot given back once):\n%s", d)
+		}
+		b.Done()
+		a.Done()
+		if d := diff(gateState{}, stateOf(g)); d != "" {
+			t.Fatalf("after every claim is done:\n%s", d)
+		}
+	})
+}
+
+// TestClaimWaitingForTheOthersSlotGoesWhenItBecomesTheHead: a task that
+// waits for one of the others' slots goes as soon as it is the head.
+func TestClaimWaitingForTheOthersSlotGoesWhenItBecomesTheHead(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		ctx := t.Context()
+		g := NewGate(2, newManualClock())
+		other := g.Claim(false)
+		other.Acquire(ctx)
+		a, aHead := taskClaim(g)
+		aDone := acquiring(ctx, a)
+		synctest.Wait()
+		if aDone.Load() {
+			t.Fatal("went out while not the head, with the others' slot taken")
+		}
+		close(aHead)
+		synctest.Wait()
+		if !aDone.Load() {
+			t.Fatal("still waiting after becoming the head")
+		}
+		if d := diff(gateState{Slots: 2, Others: 1}, stateOf(g)); d != "" {
+			t.Fatalf("the head went out on the kept slot:\n%s", d)
+		}
+		a.Done()
+		other.Done()
+		if d := diff(gateState{}, stateOf(g)); d != "" {
+			t.Fatalf("after every claim is done:\n%s", d)
+		}
+	})
+}
+
+// pauseStep is a step of a pause test: advance the clock, then pause for
+// pause (if not 0).
+type pauseStep struct {
+	advance, pause time.Duration
+}
+
+func TestGatePauseHoldsEveryRequestUntilItEnds(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		steps []pauseStep
+		until time.Duration // from the clock's start
+	}{
+		{"one pause", []pauseStep{{pause: 10 * time.Second}}, 10 * time.Second},
+		{"a shorter one does not shorten it", []pauseStep{{pause: 10 * time.Second}, {pause: 3 * time.Second}}, 10 * time.Second},
+		{"a longer one extends it", []pauseStep{{pause: 10 * time.Second}, {pause: 30 * time.Second}}, 30 * time.Second},
+		{"later and ending sooner", []pauseStep{{pause: 10 * time.Second}, {advance: 5 * time.Second, pause: 2 * time.Second}}, 10 * time.Second},
+		{"later and ending later", []pauseStep{{pause: 10 * time.Second}, {advance: 5 * time.Second, pause: 8 * time.Second}}, 13 * time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			synctest.Test(t, func(t *testing.T) {
+				ctx := t.Context()
+				clock := newManualClock()
+				g := NewGate(4, clock)
+				pauser := g.Claim(false)
+				for _, s := range tt.steps {
+					clock.Advance(s.advance)
+					pauser.Pause(s.pause)
+				}
+				until := clockStart.Add(tt.until)
+				if !g.until.Equal(until) {
+					t.Fatalf("pause until %v, want %v", g.until.Sub(clockStart), tt.until)
+				}
+				// Three requests, one of them the head's, all held.
+				var mu sync.Mutex
+				var wentAt []time.Time
+				var wg sync.WaitGroup
+				for i := range 3 {
+					wg.Go(func() {
+						c := g.Claim(i == 0)
+						defer c.Done()
+						c.Acquire(ctx)
+						mu.Lock()
+						wentAt = append(wentAt, clock.Now())
+						mu.Unlock()
+					})
+				}
+				synctest.Wait()
+				if got := clock.pending(); got != 3 {
+					t.Fatalf("%d requests wait for the pause's end, want 3", got)
+				}
+				clock.Advance(until.Sub(clock.Now()) - time.Nanosecond)
+				synctest.Wait()
+				mu.Lock()
+				early := len(wentAt)
+				mu.Unlock()
+				if early != 0 {
+					t.Fatalf("%d requests went out a nanosecond before the pause ended", early)
+				}
+				clock.Advance(time.Nanosecond)
+				wg.Wait()
+				if d := diff([]time.Time{until, until, until}, wentAt); d != "" {
+					t.Fatalf("times the requests went out:\n%s", d)
+				}
+			})
+		})
+	}
+}
+
+// TestGatePauseHoldsARequestThatGotItsSlotDuringIt: a request that waited
+// for its slot while a pause began does not go out inside the pause.
+func TestGatePauseHoldsARequestThatGotItsSlotDuringIt(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		ctx := t.Context()
+		clock := newManualClock()
+		g := NewGate(2, clock)
+		first := g.Claim(false)
+		first.Acquire(ctx) // the others' only slot
+		second := g.Claim(false)
+		var wentAt time.Time
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			second.Acquire(ctx)
+			wentAt = clock.Now()
+		}()
+		synctest.Wait() // second has found no pause, and waits for a slot
+		first.Pause(10 * time.Second)
+		synctest.Wait()
+		if got := clock.pending(); got != 0 {
+			t.Fatalf("%d timers: the request should wait for a slot, not for the pause", got)
+		}
+		first.Done()
+		synctest.Wait()
+		if got := clock.pending(); got != 1 {
+			t.Fatalf("%d timers after the slot was freed: the request should wait for the pause's end", got)
+		}
+		clock.Advance(10 * time.Second)
+		<-done
+		if want := clockStart.Add(10 * time.Second); !wentAt.Equal(want) {
+			t.Fatalf("went out at +%v, want at the pause's end, +10s", wentAt.Sub(clockStart))
+		}
+		second.Done()
+		if d := diff(gateState{}, stateOf(g)); d != "" {
+			t.Fatalf("after every claim is done:\n%s", d)
+		}
+	})
+}
+
+// TestClaimAcquireReturnsWhenTheContextIsDone: whatever a request waits
+// for, a done context releases it, holding nothing that the gate counts.
+func TestClaimAcquireReturnsWhenTheContextIsDone(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		// setup fills the gate of n = 2 so that the claim returned waits;
+		// held is what the gate holds meanwhile.
+		setup func(ctx context.Context, g *Gate) *Claim
+		held  gateState
+	}{
+		{
+			name: "the pause",
+			setup: func(ctx context.Context, g *Gate) *Claim {
+				g.Claim(false).Pause(time.Minute)
+				return g.Claim(false)
+			},
+		},
+		{
+			name: "the others' slot",
+			setup: func(ctx context.Context, g *Gate) *Claim {
+				g.Claim(false).Acquire(ctx)
+				c, _ := taskClaim(g)
+				return c
+			},
+			held: gateState{Slots: 1, Others: 1},
+		},
+		{
+			name: "a slot, as the head",
+			setup: func(ctx context.Context, g *Gate) *Claim {
+				g.Claim(false).Acquire(ctx)
+				g.Claim(true).Acquire(ctx)
+				return g.Claim(true)
+			},
+			held: gateState{Slots: 2, Others: 1},
+		},
+		{
+			name: "its turn",
+			setup: func(ctx context.Context, g *Gate) *Claim {
+				c := g.Claim(true)
+				c.turn = make(chan struct{}) // the task before it has not gone
+				return c
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			synctest.Test(t, func(t *testing.T) {
+				g := NewGate(2, newManualClock())
+				c := tt.setup(t.Context(), g)
+				ctx, cancel := context.WithCancel(t.Context())
+				done := acquiring(ctx, c)
+				synctest.Wait()
+				if done.Load() {
+					t.Fatal("did not wait")
+				}
+				cancel()
+				synctest.Wait()
+				if !done.Load() {
+					t.Fatal("still waiting with its context done")
+				}
+				c.Release()
+				if d := diff(tt.held, stateOf(g)); d != "" {
+					t.Fatalf("the gate after the cancelled claim's release:\n%s", d)
+				}
+			})
+		})
+	}
+}
+
+func TestNilClaimPassesNoGate(t *testing.T) {
+	t.Parallel()
+	var c *Claim
+	ctx, cancel := context.WithCancel(t.Context())
+	c.Acquire(ctx)
+	cancel()
+	c.Acquire(ctx)
+	c.Pause(time.Hour)
+	end := c.Decode()
+	end()
+	c.Release()
+	c.Done()
+	c.Release()
+}
+
+// TestClaimDecodeBoundsDecoders: no more answers are decoded at once than
+// there are processors, across every claim of a gate.
+func TestClaimDecodeBoundsDecoders(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		procs := runtime.GOMAXPROCS(0)
+		g := NewGate(2, newManualClock())
+		var ends []func()
+		for i := range procs {
+			ends = append(ends, g.Claim(i%2 == 0).Decode())
+		}
+		if d := diff(gateState{Decoders: procs}, stateOf(g)); d != "" {
+			t.Fatalf("decoders at the bound:\n%s", d)
+		}
+		var started atomic.Bool
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			end := g.Claim(false).Decode()
+			started.Store(true)
+			end()
+		}()
+		synctest.Wait()
+		if started.Load() {
+			t.Fatalf("%d decoders at once on %d processors", procs+1, procs)
+		}
+		ends[0]()
+		<-done
+		for _, end := range ends[1:] {
+			end()
+		}
+		if d := diff(gateState{}, stateOf(g)); d != "" {
+			t.Fatalf("after every decoder ended:\n%s", d)
+		}
+	})
+}
