@@ -147,28 +147,31 @@ func TestStableExactlyOnceOnEveryVariation(t *testing.T) {
 
 // TestPlainIterationOnEveryVariation: All, sequential and prefetched, on a
 // quiet account, yields every invoice exactly once whatever the service
-// does where the reference is silent.
+// does where the reference is silent, with a page size asked for or left
+// to the server (whose default page is larger than its silent cap).
 func TestPlainIterationOnEveryVariation(t *testing.T) {
 	t.Parallel()
 	for _, v := range variations {
 		for _, n := range []int{0, 3} {
-			t.Run(fmt.Sprintf("%s, prefetch %d", v.name, n), func(t *testing.T) {
-				t.Parallel()
-				srv, _, ids := variedFake(t, v.frozen, v.opts...)
-				var opts []billing.IterOption
-				if n > 0 {
-					opts = append(opts, billing.Prefetch(n))
-				}
-				params := &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 7}, Filter: filterFor(v.frozen)}
-				got, err := runGuarded(t, srv.Client().Invoices.All(context.Background(), params, opts...), nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				checkExactlyOnce(t, got, ids)
-				if len(got) != len(ids) {
-					t.Fatalf("got %d of %d", len(got), len(ids))
-				}
-			})
+			for _, size := range []int{7, 0} {
+				t.Run(fmt.Sprintf("%s, pages of %d, prefetch %d", v.name, size, n), func(t *testing.T) {
+					t.Parallel()
+					srv, _, ids := variedFake(t, v.frozen, v.opts...)
+					var opts []billing.IterOption
+					if n > 0 {
+						opts = append(opts, billing.Prefetch(n))
+					}
+					params := &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: size}, Filter: filterFor(v.frozen)}
+					got, err := runGuarded(t, srv.Client().Invoices.All(context.Background(), params, opts...), nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					checkExactlyOnce(t, got, ids)
+					if len(got) != len(ids) {
+						t.Fatalf("got %d of %d", len(got), len(ids))
+					}
+				})
+			}
 		}
 	}
 }
