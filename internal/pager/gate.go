@@ -93,7 +93,8 @@ func (g *Gate) waitPause(ctx context.Context) {
 }
 
 // Claim is one task's hold on a gate. The requests of a task run one after
-// another, so a claim holds at most one slot, and its fields need no lock.
+// another, so a claim holds at most one slot, and its fields but
+// heldOthers need no lock.
 // Every method does nothing on a nil Claim: a request outside a pipeline
 // passes no gate.
 type Claim struct {
@@ -104,12 +105,12 @@ type Claim struct {
 	head <-chan struct{}
 	held bool
 	// heldOthers is also cleared by the consumer when the task becomes
-	// the head (becameHead): whoever clears it gives the slot back.
+	// the head (Pipeline.Next, through giveOthers): whoever clears it
+	// gives the slot back.
 	heldOthers atomic.Bool
-	// turn, when set, is closed once the task before this one has taken
-	// its first slot, and took is closed when this one has: tasks get
-	// slots in task order, not in the order their goroutines happen to
-	// run, so that a late task does not hold up the ones before it.
+	// turn, when set (Config.InOrder), is closed once the task before
+	// this one has taken its first slot, and took is closed when this one
+	// has: tasks get slots in task order.
 	turn <-chan struct{}
 	took chan struct{}
 }
