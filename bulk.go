@@ -284,6 +284,10 @@ type BulkJob struct {
 // it, and its error matches [ErrOutcomeUnknown] whenever the answer does not
 // prove it was not applied.
 //
+// An answer without an id (or with id 0) is about the job submitted: the
+// job returned then carries jobID. Only an answer naming another job is a
+// [*DecodeError] matching [ErrWrongResource].
+//
 // When the outcome is unknown, send it again: for a job that was
 // validated when it was first sent, [ErrConflict] can only mean that it
 // was already submitted, which proves the first attempt landed.
@@ -299,7 +303,15 @@ func (s *BulkService) Process(ctx context.Context, jobID int64, opts ...RequestO
 	var job BulkJob
 	cl := &call{op: Operation{Name: "Bulk.Process", Method: http.MethodPost, PathTemplate: "/v1/BulkApi/Process"},
 		method: http.MethodPost, path: "/v1/BulkApi/Process", body: body, write: true,
-		answer: func() error { return sameResource("bulk job", jobID, job.ID) }}
+		answer: func() error {
+			if job.ID == 0 {
+				// The service's processed job may carry no id: an answer
+				// that names no job is about the one submitted. Only
+				// another id is another resource.
+				job.ID = jobID
+			}
+			return sameResource("bulk job", jobID, job.ID)
+		}}
 	if _, err := s.client.doJSON(ctx, cl, opts, &job); err != nil {
 		return nil, err
 	}

@@ -15,13 +15,13 @@ type Cursor struct {
 
 // State is what a cursor's text carries.
 //
-// The position is a frontier, a key at full precision (Sec and Nanos):
-// every item whose key stays the same for the whole run and is before the
-// frontier has been delivered. The items delivered at or after it, all of
-// them inside second Sec (in practice those that share the frontier's
-// key), are listed with their keys, so that they are not delivered again
-// unless their key changes, and so that an item whose key moved is never
-// taken for one that did not.
+// The position is a frontier, second Sec: every item whose key stays the
+// same for the whole run and lies in a second before Sec has been
+// delivered (a cursor of an earlier format may carry Nanos, a frontier
+// inside Sec: items before that instant were delivered too). The items
+// delivered inside Sec are listed with their keys, so that none comes
+// twice at the same key, and an item whose key moved comes again at its
+// new key.
 type State struct {
 	// Path and Fingerprint bind the cursor to one endpoint and filter;
 	// both are empty until the iteration starts.
@@ -34,18 +34,19 @@ type State struct {
 	Started bool `json:"s,omitempty"`
 	// Sec is the second of the frontier (Unix seconds).
 	Sec int64 `json:"t,omitempty"`
-	// Nanos is the frontier's fraction of Sec, in nanoseconds.
+	// Nanos is the frontier's fraction of Sec, in nanoseconds: 0, but in
+	// a cursor of an earlier format.
 	Nanos int64 `json:"ns,omitempty"`
 	// IDs are the ids delivered at keys from the frontier on, inside Sec,
-	// in delivery order.
+	// in delivery order; an id whose key changed inside Sec is listed once
+	// per key.
 	IDs []int64 `json:"i,omitempty"`
 	// Keys are the keys of IDs, one each: nanoseconds into Sec in memory
 	// (the text form counts them past the frontier); AnyKey stands for any
 	// instant of Sec.
 	Keys []int64 `json:"d,omitempty"`
-	// Pos is how many items of Sec, in the server's order, precede the
-	// next one as last seen: where paging by number inside the second
-	// goes on. A hint only: the iterator proves what it reads by keys.
+	// Pos was a position hint of an earlier format: read, and no longer
+	// used.
 	Pos int `json:"n,omitempty"`
 }
 
@@ -61,12 +62,11 @@ func keyOfTime(t time.Time) keyAt { return keyAt{t.Unix(), int64(t.Nanosecond())
 func (a keyAt) less(b keyAt) bool { return a.sec < b.sec || a.sec == b.sec && a.ns < b.ns }
 
 // mark is where the cursor stands after one item: the item's id and key,
-// the frontier after it, and the position hint.
+// and the frontier after it.
 type mark struct {
 	id       int64
 	key      keyAt
 	frontier keyAt
-	pos      int
 }
 
 // Reached says the consumer is past the first n items of the page being
@@ -80,7 +80,7 @@ func (c *Cursor) Settle() {
 		m := c.pending[c.applied]
 		c.State.advance(m.frontier)
 		c.State.record(m.id, m.key)
-		c.State.Pos = m.pos
+		c.State.Pos = 0
 	}
 }
 
@@ -121,18 +121,27 @@ func (s *State) advance(f keyAt) {
 }
 
 // record notes that id was delivered at key k, unless k is before the
-// frontier (and so needs no note); a later delivery of the same id, after
-// a change of its key, replaces the earlier one.
+// frontier (and so needs no note). An id delivered again at another key
+// (its key changed) is noted once per key, so that it comes at most once
+// at each; the caller never records the same id and key twice.
 func (s *State) record(id int64, k keyAt) {
 	if !s.Started || k.sec != s.Sec || k.ns < s.Nanos {
 		return
 	}
-	for i, have := range s.IDs {
-		if have == id {
-			s.Keys[i] = k.ns
-			return
-		}
-	}
 	s.IDs = append(s.IDs, id)
 	s.Keys = append(s.Keys, k.ns)
+}
+
+// idKey is an id delivered at a key: second and nanoseconds into it
+// (AnyKey: at an instant of that second the cursor does not know).
+type idKey struct{ id, sec, ns int64 }
+
+// delivered returns the ids delivered at keys from the frontier on, with
+// their keys, as a set the caller may add to.
+func (s *State) delivered() map[idKey]struct{} {
+	m := make(map[idKey]struct{}, len(s.IDs)+8)
+	for i, id := range s.IDs {
+		m[idKey{id, s.Sec, s.Keys[i]}] = struct{}{}
+	}
+	return m
 }

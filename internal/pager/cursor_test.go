@@ -31,83 +31,83 @@ func TestCursorSettleAppliesEachPosition(t *testing.T) {
 	}{
 		{
 			name:  "the first item starts the state",
-			marks: []mark{{id: 1, key: at(100, 0), frontier: at(100, 0), pos: 1}},
-			want:  State{Started: true, Sec: 100, IDs: []int64{1}, Keys: []int64{0}, Pos: 1},
+			marks: []mark{{id: 1, key: at(100, 0), frontier: at(100, 0)}},
+			want:  State{Started: true, Sec: 100, IDs: []int64{1}, Keys: []int64{0}},
 		},
 		{
 			name: "items at the frontier's key are kept",
 			marks: []mark{
-				{id: 1, key: at(100, 5), frontier: at(100, 5), pos: 1},
-				{id: 2, key: at(100, 5), frontier: at(100, 5), pos: 2},
+				{id: 1, key: at(100, 5), frontier: at(100, 5)},
+				{id: 2, key: at(100, 5), frontier: at(100, 5)},
 			},
-			want: State{Started: true, Sec: 100, Nanos: 5, IDs: []int64{1, 2}, Keys: []int64{5, 5}, Pos: 2},
+			want: State{Started: true, Sec: 100, Nanos: 5, IDs: []int64{1, 2}, Keys: []int64{5, 5}},
 		},
 		{
 			name: "a later key in the second forgets those before it",
 			marks: []mark{
-				{id: 1, key: at(100, 5), frontier: at(100, 5), pos: 1},
-				{id: 2, key: at(100, 9), frontier: at(100, 9), pos: 2},
+				{id: 1, key: at(100, 5), frontier: at(100, 5)},
+				{id: 2, key: at(100, 9), frontier: at(100, 9)},
 			},
-			want: State{Started: true, Sec: 100, Nanos: 9, IDs: []int64{2}, Keys: []int64{9}, Pos: 2},
+			want: State{Started: true, Sec: 100, Nanos: 9, IDs: []int64{2}, Keys: []int64{9}},
 		},
 		{
 			name: "a new second forgets the last one",
 			marks: []mark{
-				{id: 1, key: at(100, 5), frontier: at(100, 5), pos: 1},
-				{id: 2, key: at(101, 0), frontier: at(101, 0), pos: 1},
+				{id: 1, key: at(100, 5), frontier: at(100, 5)},
+				{id: 2, key: at(101, 0), frontier: at(101, 0)},
 			},
-			want: State{Started: true, Sec: 101, IDs: []int64{2}, Keys: []int64{0}, Pos: 1},
+			want: State{Started: true, Sec: 101, IDs: []int64{2}, Keys: []int64{0}},
 		},
 		{
 			name: "an item past a frontier that does not move is kept with its key",
 			marks: []mark{
-				{id: 1, key: at(100, 5), frontier: at(100, 5), pos: 1},
-				{id: 2, key: at(100, 7), frontier: at(100, 5), pos: 2},
-				{id: 3, key: at(100, 6), frontier: at(100, 5), pos: 3},
+				{id: 1, key: at(100, 5), frontier: at(100, 5)},
+				{id: 2, key: at(100, 7), frontier: at(100, 5)},
+				{id: 3, key: at(100, 6), frontier: at(100, 5)},
 			},
-			want: State{Started: true, Sec: 100, Nanos: 5, IDs: []int64{1, 2, 3}, Keys: []int64{5, 7, 6}, Pos: 3},
+			want: State{Started: true, Sec: 100, Nanos: 5, IDs: []int64{1, 2, 3}, Keys: []int64{5, 7, 6}},
 		},
 		{
 			name: "moving the frontier keeps the items at or after it",
 			marks: []mark{
-				{id: 1, key: at(100, 5), frontier: at(100, 5), pos: 1},
-				{id: 2, key: at(100, 8), frontier: at(100, 5), pos: 2},
-				{id: 3, key: at(100, 7), frontier: at(100, 7), pos: 3},
+				{id: 1, key: at(100, 5), frontier: at(100, 5)},
+				{id: 2, key: at(100, 8), frontier: at(100, 5)},
+				{id: 3, key: at(100, 7), frontier: at(100, 7)},
 			},
-			want: State{Started: true, Sec: 100, Nanos: 7, IDs: []int64{2, 3}, Keys: []int64{8, 7}, Pos: 3},
+			want: State{Started: true, Sec: 100, Nanos: 7, IDs: []int64{2, 3}, Keys: []int64{8, 7}},
 		},
 		{
-			name: "an item delivered again at another key replaces its key",
+			name: "an item delivered again at another key is noted at each",
 			marks: []mark{
-				{id: 1, key: at(100, 5), frontier: at(100, 5), pos: 1},
-				{id: 2, key: at(100, 8), frontier: at(100, 5), pos: 2},
-				{id: 1, key: at(100, 9), frontier: at(100, 5), pos: 3},
+				{id: 1, key: at(100, 5), frontier: at(100, 5)},
+				{id: 2, key: at(100, 8), frontier: at(100, 5)},
+				{id: 1, key: at(100, 9), frontier: at(100, 5)},
 			},
-			want: State{Started: true, Sec: 100, Nanos: 5, IDs: []int64{1, 2}, Keys: []int64{9, 8}, Pos: 3},
+			want: State{Started: true, Sec: 100, Nanos: 5, IDs: []int64{1, 2, 1}, Keys: []int64{5, 8, 9}},
 		},
 		{
 			name:  "the frontier never moves back",
 			from:  State{Started: true, Sec: 100, Nanos: 5, IDs: []int64{1}, Keys: []int64{5}},
-			marks: []mark{{id: 2, key: at(100, 6), frontier: at(99, 0), pos: 4}},
-			want:  State{Started: true, Sec: 100, Nanos: 5, IDs: []int64{1, 2}, Keys: []int64{5, 6}, Pos: 4},
+			marks: []mark{{id: 2, key: at(100, 6), frontier: at(99, 0)}},
+			want:  State{Started: true, Sec: 100, Nanos: 5, IDs: []int64{1, 2}, Keys: []int64{5, 6}},
 		},
 		{
 			name:  "an item before the frontier needs no note",
 			from:  State{Started: true, Sec: 100, Nanos: 5, IDs: []int64{1}, Keys: []int64{5}},
-			marks: []mark{{id: 2, key: at(100, 3), frontier: at(100, 5), pos: 2}},
-			want:  State{Started: true, Sec: 100, Nanos: 5, IDs: []int64{1}, Keys: []int64{5}, Pos: 2},
+			marks: []mark{{id: 2, key: at(100, 3), frontier: at(100, 5)}},
+			want:  State{Started: true, Sec: 100, Nanos: 5, IDs: []int64{1}, Keys: []int64{5}},
 		},
 		{
 			name:  "ids of an unknown instant stay until the second ends",
 			from:  State{Started: true, Sec: 100, IDs: []int64{7, 8}, Keys: []int64{AnyKey, AnyKey}},
-			marks: []mark{{id: 1, key: at(100, 5), frontier: at(100, 5), pos: 3}},
-			want:  State{Started: true, Sec: 100, Nanos: 5, IDs: []int64{7, 8, 1}, Keys: []int64{AnyKey, AnyKey, 5}, Pos: 3},
+			marks: []mark{{id: 1, key: at(100, 5), frontier: at(100, 5)}},
+			want:  State{Started: true, Sec: 100, Nanos: 5, IDs: []int64{7, 8, 1}, Keys: []int64{AnyKey, AnyKey, 5}},
 		},
 		{
 			name:  "and go with it",
 			from:  State{Started: true, Sec: 100, IDs: []int64{7, 8}, Keys: []int64{AnyKey, AnyKey}},
-			marks: []mark{{id: 1, key: at(101, 5), frontier: at(101, 5), pos: 1}},
-			want:  State{Started: true, Sec: 101, Nanos: 5, IDs: []int64{1}, Keys: []int64{5}, Pos: 1},
+			marks: []mark{{id: 1, key: at(101, 5), frontier: at(101, 5)}},
+			want:  State{Started: true, Sec: 101, Nanos: 5, IDs: []int64{1}, Keys: []int64{5}},
 		},
 	}
 	for _, tt := range tests {
@@ -129,9 +129,9 @@ func TestCursorSettleAppliesEachPosition(t *testing.T) {
 func TestCursorCountsWhatTheConsumerReached(t *testing.T) {
 	t.Parallel()
 	page := []mark{
-		{id: 1, key: at(100, 0), frontier: at(100, 0), pos: 1},
-		{id: 2, key: at(101, 0), frontier: at(101, 0), pos: 1},
-		{id: 3, key: at(102, 0), frontier: at(102, 0), pos: 1},
+		{id: 1, key: at(100, 0), frontier: at(100, 0)},
+		{id: 2, key: at(101, 0), frontier: at(101, 0)},
+		{id: 3, key: at(102, 0), frontier: at(102, 0)},
 	}
 	after := func(n int) State {
 		c := Cursor{pending: page[:n], upto: n}
@@ -183,8 +183,8 @@ func TestCursorSettleIsIncremental(t *testing.T) {
 	t.Parallel()
 	var c Cursor
 	startPage(&c, []mark{
-		{id: 1, key: at(100, 0), frontier: at(100, 0), pos: 1},
-		{id: 2, key: at(100, 0), frontier: at(100, 0), pos: 2},
+		{id: 1, key: at(100, 0), frontier: at(100, 0)},
+		{id: 2, key: at(100, 0), frontier: at(100, 0)},
 	})
 	var want []State
 	var got []State
@@ -196,8 +196,8 @@ func TestCursorSettleIsIncremental(t *testing.T) {
 	}
 	want = append(want,
 		State{},
-		State{Started: true, Sec: 100, IDs: []int64{1}, Keys: []int64{0}, Pos: 1},
-		State{Started: true, Sec: 100, IDs: []int64{1, 2}, Keys: []int64{0, 0}, Pos: 2},
+		State{Started: true, Sec: 100, IDs: []int64{1}, Keys: []int64{0}},
+		State{Started: true, Sec: 100, IDs: []int64{1, 2}, Keys: []int64{0, 0}},
 	)
 	if d := diff(want, got); d != "" {
 		t.Fatalf("states:\n%s", d)

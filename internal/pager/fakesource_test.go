@@ -11,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/shopspring/decimal"
 )
 
 // The fake source: an in-memory list endpoint that answers Requests as
@@ -23,6 +25,7 @@ import (
 // and counts the Fetch calls in flight.
 
 // item is a listed entity: an id and the key stable iteration pages on.
+// Its values of the split fields follow from its id (fakeSource.vals).
 type item struct {
 	ID  int64
 	Key time.Time
@@ -104,15 +107,23 @@ type fakeSource struct {
 	// failFrom, when not 0, makes every request from that number on fail
 	// with errFailing: a service that goes down.
 	failFrom int
+	// splits is how many split fields the endpoint has: 0, 1 (val) or 2
+	// (val, then val2); vals gives an item's values of them, in cents, by
+	// its id (nil: id×7 mod 1000 and the id). Set both before the run.
+	splits int
+	vals   func(id int64) (val, val2 int64)
+	// clock, when set, is the service's clock, sent as each answer's
+	// Date; it is read under the lock, after mutate.
+	clock func() time.Time
 
 	mu      sync.Mutex
 	items   []item // in insertion order
 	nextID  int64
 	calls   int
-	asked   map[Request]int // how often each request was answered
-	log     []call          // every request answered
-	history map[item]bool   // every id and key an item has had
-	touched map[int64]bool  // ids inserted, deleted or moved since the start
+	asked   map[string]int // how often each request was answered
+	log     []call         // every request answered
+	history map[item]bool  // every id and key an item has had
+	touched map[int64]bool // ids inserted, deleted or moved since the start
 
 	inFlight          atomic.Int64 // Fetch calls running
 	onWire, maxOnWire atomic.Int64 // between Acquire and Release
@@ -120,7 +131,7 @@ type fakeSource struct {
 
 // newFakeSource is a source of items, with ids from 1 in their order.
 func newFakeSource(svc service, keys []time.Time) *fakeSource {
-	f := &fakeSource{svc: svc, asked: map[Request]int{}, history: map[item]bool{}, touched: map[int64]bool{}}
+	f := &fakeSource{svc: svc, asked: map[string]int{}, history: map[item]bool{}, touched: map[int64]bool{}, splits: 1}
 	for _, k := range keys {
 		f.add(k)
 	}
@@ -130,12 +141,22 @@ func newFakeSource(svc service, keys []time.Time) *fakeSource {
 
 // source is the fake as the engine sees it.
 func (f *fakeSource) source() Source[item] {
-	return Source[item]{
+	src := Source[item]{
 		Fetch:   f.fetch,
 		ID:      func(it *item) int64 { return it.ID },
 		Key:     func(it *item) time.Time { return it.Key },
 		KeyName: "key",
 	}
+	vals := f.vals
+	if vals == nil {
+		vals = func(id int64) (int64, int64) { return id * 7 % 1000, id }
+	}
+	splits := []Split[item]{
+		{Name: "val", Value: func(it *item) decimal.Decimal { v, _ := vals(it.ID); return decimal.New(v, -2) }},
+		{Name: "val2", Value: func(it *item) decimal.Decimal { _, v := vals(it.ID); return decimal.New(v, -2) }},
+	}
+	src.Splits = splits[:f.splits]
+	return src
 }
 
 // add inserts an item at key k; under the lock (or before any request).
@@ -244,10 +265,11 @@ func (f *fakeSource) answer(r Request) (*Page[item], error) {
 	if f.mutate != nil {
 		f.mutate(f.calls, f)
 	}
-	f.log = append(f.log, call{Request: Request{Page: r.Page, Size: r.Size, Lower: r.Lower, Upper: r.Upper}, Gated: r.Claim != nil})
+	f.log = append(f.log, call{Request: Request{Page: r.Page, Size: r.Size, Lower: r.Lower, Upper: r.Upper, Parts: r.Parts}, Gated: r.Claim != nil})
 	r.Claim = nil
-	rep := f.asked[r]
-	f.asked[r]++
+	sig := fmt.Sprint(r.Page, r.Size, r.Lower, r.Upper, r.Parts)
+	rep := f.asked[sig]
+	f.asked[sig]++
 
 	lo, hi := r.Lower, r.Upper
 	if !f.filterUpper.IsZero() && (hi.IsZero() || f.filterUpper.Before(hi)) {
@@ -260,8 +282,13 @@ func (f *fakeSource) answer(r Request) (*Page[item], error) {
 		lo, hi = time.Time{}, f.filterUpper
 	}
 	var matched []item
+	src := f.source()
 	for _, it := range f.items {
-		if (lo.IsZero() || !it.Key.Before(lo)) && (hi.IsZero() || it.Key.Before(hi)) {
+		in := (lo.IsZero() || !it.Key.Before(lo)) && (hi.IsZero() || it.Key.Before(hi))
+		for _, p := range r.Parts {
+			in = in && p.contains(src.Splits[p.Split].Value(&it))
+		}
+		if in {
 			matched = append(matched, it)
 		}
 	}
@@ -308,6 +335,9 @@ func (f *fakeSource) answer(r Request) (*Page[item], error) {
 		pages = (count-1)/offset + 1
 	}
 	info := Info{Count: -1, CurrentPage: -1, NextPage: -1, PageSize: -1, MaxPageIndex: -1, Requested: r.Page, RequestedSize: requested}
+	if f.clock != nil {
+		info.Date = f.clock().Truncate(time.Second)
+	}
 	switch f.svc.headers {
 	case headersReference, headersOther:
 		info.Count, info.CurrentPage, info.PageSize, info.NextHeader = count, page, header, true

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/shopspring/decimal"
 )
 
 // ErrPagination matches a failed iteration: the server's answers cannot be
@@ -27,6 +29,10 @@ type Info struct {
 	// CurrentPage when the server leaves that header out. RequestedSize is
 	// the size asked for, 0 for the server's default.
 	Requested, RequestedSize int
+	// Date is the answer's Date header, the server's clock when it
+	// answered (zero when absent): a key second before it can receive no
+	// more writes.
+	Date time.Time
 }
 
 // Page is one answer of a list endpoint.
@@ -43,13 +49,37 @@ type Page[T any] struct {
 
 // Request is one page to fetch: page Page of size Size (0: the size the
 // caller's params ask for) of the items in [Lower, Upper) by key, each end
-// open when zero (only stable iterations set them). Claim, inside a
+// open when zero (only stable iterations set them), and, when Parts is
+// not empty, whose split fields lie in those ranges. Claim, inside a
 // pipeline, is the gate every attempt of the request passes (Claim.Acquire
 // before it is sent, Claim.Release once its answer is read); nil outside.
 type Request struct {
 	Page, Size   int
 	Lower, Upper time.Time
+	Parts        []Range
 	Claim        *Claim
+}
+
+// Range is lower <= v < upper on the split field Source.Splits[Split], an
+// end open when not Valid: one part of a second that holds more items
+// than a page.
+type Range struct {
+	Split        int
+	Lower, Upper decimal.NullDecimal
+}
+
+// contains reports whether v lies in r.
+func (r Range) contains(v decimal.Decimal) bool {
+	return (!r.Lower.Valid || !v.LessThan(r.Lower.Decimal)) && (!r.Upper.Valid || v.LessThan(r.Upper.Decimal))
+}
+
+// Split is a numeric field the endpoint can filter on by range: a second
+// holding more items than a page is read in parts of its domain.
+type Split[T any] struct {
+	// Name is the filter name, e.g. closingArBalance.
+	Name string
+	// Value reads the item's value of the field.
+	Value func(*T) decimal.Decimal
 }
 
 // Source is one list endpoint with the caller's criteria: how to fetch a
@@ -61,6 +91,10 @@ type Source[T any] struct {
 	// errors.
 	Key     func(*T) time.Time
 	KeyName string
+	// Splits are the fields a second that holds more items than a page is
+	// split on, in the order tried; none: such a second cannot be proven
+	// read, and the iteration ends with ErrPagination.
+	Splits []Split[T]
 }
 
 // current is the page's number: CurrentPage, else the one asked for.

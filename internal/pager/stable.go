@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"maps"
+	"slices"
 	"time"
+
+	"github.com/shopspring/decimal"
 )
 
 // Stable iterates over the pages of src by key, from cur on, in pages of
@@ -32,6 +34,9 @@ const keyLayout = "2006-01-02T15:04:05"
 // minKeySec is the first second a key can have.
 var minKeySec = time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
 
+// secTime is the start of Unix second sec.
+func secTime(sec int64) time.Time { return time.Unix(sec, 0).UTC() }
+
 // stable is one stable iteration in progress, or one window of it.
 type stable[T any] struct {
 	src Source[T]
@@ -39,376 +44,399 @@ type stable[T any] struct {
 	w   int
 	// claim, inside a pipeline, is the window's hold on its gate.
 	claim *Claim
-	// inside says the iteration pages by number inside the frontier's
-	// second, which holds more items than a page; leaving says that items
-	// already delivered leave that second as it is read, so that paging
-	// from its start finds the next ones.
-	inside, leaving bool
-	// forward says a page of this pass proved nothing (it started at the
-	// frontier's key or past it): the pass then reads on to the second's
-	// end, to be proven by count.
-	forward bool
-	pass    passProof
+	// open says the frontier's second was read whole while it could still
+	// receive writes (its answers' Date was in it): the iteration reads on
+	// from the next second, and reads it again before leaving it.
+	open bool
 }
 
-// maxFruitlessPasses is how many passes in a row over one second may end
-// without proving that every item of it was read, and without showing
-// anything new, before the iteration gives up with ErrPagination.
-const maxFruitlessPasses = 3
+// maxDensePage bounds the page size asked for one whole second, so that a
+// server that honours any size does not send more than the client's
+// response limit holds: a larger second is read in parts.
+const maxDensePage = 10000
 
 // sequential pages through the key range up to end (zero: open), one
-// request at a time. It returns false when the iteration must stop. A
-// lead, when given, stands for the answer to the first request.
-// Each page carries the frontier only as far as it proves (see the
-// package documentation); a second with more items than half a page is
-// read by page number inside it, in passes when a group of equal keys is
-// larger than a page.
+// request at a time, always page 0 of the range from the frontier's
+// second. It returns false when the iteration must stop. A lead, when
+// given, stands for the answer to the first request. See the package
+// documentation for what each answer proves.
 func (s *stable[T]) sequential(ctx context.Context, end time.Time, lead *leadPage[T], yield func(*Page[T], error) bool) bool {
-	stalls := 0
 	for {
 		if err := ctx.Err(); err != nil {
 			yield(nil, err)
 			return false
 		}
 		st := &s.cur.State
-		req := Request{Upper: end, Claim: s.claim}
+		req := Request{Upper: end, Size: s.w, Claim: s.claim}
 		if st.Started {
-			req.Lower = time.Unix(st.Sec, 0).UTC()
+			req.Lower = secTime(st.Sec)
 		}
-		inside := s.inside && st.Started
-		n, l := 0, s.w
-		if inside {
-			if next := req.Lower.Add(time.Second); end.IsZero() || next.Before(end) {
-				req.Upper = next
-			}
-			n, l = stableWindow(st.Pos, s.w)
-			if s.forward {
-				n, l = st.Pos/s.w, s.w
+		probe := s.open
+		if probe {
+			req.Lower = secTime(st.Sec + 1)
+			if !end.IsZero() && !req.Lower.Before(end) {
+				return true // the open second ends the range
 			}
 		}
 		var p *Page[T]
-		var err error
-		more := false
-		if lead != nil && !inside {
-			p, more = lead.page, lead.full
+		var complete bool
+		if lead != nil {
+			p, complete, lead = lead.page, lead.complete, nil
 		} else {
-			req.Page, req.Size = n, l
-			if p, err = s.src.Fetch(ctx, req); err == nil {
-				more = p.Info.moreAfter(n*l, len(p.Items))
+			var err error
+			p, err = s.src.Fetch(ctx, req)
+			if errors.Is(err, ErrEmptyRange) {
+				return true
 			}
+			if err != nil {
+				yield(nil, err)
+				return false
+			}
+			complete = !p.Info.moreAfter(0, len(p.Items))
 		}
-		lead = nil
-		if errors.Is(err, ErrEmptyRange) {
-			return true
-		}
-		if err != nil {
+		if err := s.check(p, req); err != nil {
 			yield(nil, err)
 			return false
 		}
-		if p.Info.PageSize > 0 && p.Info.PageSize < l {
-			// The server caps pages below what was asked: page numbers
-			// mean other positions. Go on with its size.
-			s.w = max(p.Info.PageSize, 2)
-			if stalls++; stalls > 3 {
-				yield(nil, fmt.Errorf("%w: the server keeps cutting the page size", ErrPagination))
-				return false
+		if probe {
+			s.open = false
+			if len(p.Items) == 0 && complete {
+				// Nothing after the open second: the run ends in it, and
+				// a run resumed from the cursor reads it again.
+				return true
 			}
-			continue
-		}
-		if len(p.Items) < l && more {
-			// Shorter than asked, with more announced after it: the
-			// server caps pages without saying so. Page 0 still holds the
-			// first items; other page numbers may mean other positions
-			// under the cap, so such a page is asked for again in its size.
-			if len(p.Items) < 2 {
-				yield(nil, fmt.Errorf("%w: a page of %d items where %d were asked for and X-Count announces more", ErrPagination, len(p.Items), l))
-				return false
-			}
-			s.w = len(p.Items)
-			if n > 0 {
-				if stalls++; stalls > 3 {
-					yield(nil, fmt.Errorf("%w: the server keeps cutting the page size", ErrPagination))
+			if d := p.Info.Date; d.IsZero() || d.Unix() > st.Sec {
+				// The open second is over: what it received after it was
+				// read is read now, before anything after it.
+				if _, ok := s.readSecond(ctx, st.Sec, end, s.w, yield); !ok {
 					return false
 				}
-				continue
 			}
+			st = &s.cur.State
+			st.advance(keyAt{st.Sec + 1, 0})
 		}
-		if !inside && len(p.Items) == 0 && !more {
-			return true
-		}
-		sec, before := st.Sec, st.frontier()
-		if inside {
-			notePass(&s.pass, s.src, sec, p, n == 0)
-		}
-		sc, err := s.scan(p, *st, req, n*l, n > 0, !more, inside)
-		if err != nil {
-			yield(nil, err)
+		if len(p.Items) == 0 {
+			if complete {
+				return true
+			}
+			yield(nil, fmt.Errorf("%w: an empty first page of %s from %s while more items are announced", ErrPagination, s.src.KeyName, req.Lower.Format(keyLayout)))
 			return false
 		}
-		proven := inside && !sc.progress && !more && s.pass.proven()
-		if proven {
-			// Every item of the second was seen while it held the same
-			// items: it is done, whatever the order of equal keys.
-			sc.progress, sc.end, sc.pos = true, keyAt{sec + 1, 0}, 0
+		first, last := s.sec(&p.Items[0]), s.sec(&p.Items[len(p.Items)-1])
+		if st.Started {
+			first = st.Sec
 		}
-		if sc.progress && len(sc.marks) > 0 {
-			// The last item's position carries the whole page's proof:
-			// the items after it on the page were delivered before.
-			last := &sc.marks[len(sc.marks)-1]
-			last.frontier, last.pos = sc.end, sc.pos
-		}
-		if len(sc.out) > 0 {
-			page := *p
-			page.Items = sc.out
-			page.Cursor = s.cur
-			s.cur.pending, s.cur.upto, s.cur.applied = sc.marks, len(sc.marks), 0
-			if !yield(&page, nil) {
-				s.cur.endPage(false)
-				return false
-			}
-			s.cur.endPage(true)
+		tail, bound := s.tail(p, last)
+		if !s.deliver(p, yield) {
+			return false
 		}
 		st = &s.cur.State
-		if sc.progress {
-			st.advance(sc.end)
-		}
-		st.Pos = sc.pos
-		advanced := before.less(st.frontier()) || !st.Started
-		if st.Sec != sec {
-			// A new second: whatever was learnt of the last one is moot.
-			s.inside, s.leaving, s.forward, s.pass = false, false, false, passProof{}
-		}
-		switch {
-		case inside && st.Sec != sec:
-			stalls = 0
-		case inside && !more:
-			// The end of the second, without a proof that it was all
-			// read: read it again from its start.
-			if s.pass.endPass(len(sc.out) > 0) {
-				yield(nil, fmt.Errorf("%w: cannot prove that every item with %s in second %s was read: %d passes in a row over it neither saw all of its X-Count of %d nor anything new (the order of items with equal keys changes between requests, or the second keeps changing)",
-					ErrPagination, s.src.KeyName, time.Unix(sec, 0).UTC().Format(keyLayout), maxFruitlessPasses, p.Info.Count))
-				return false
-			}
-			st.Pos, s.forward = 0, false
-		case inside && sc.overshoot && s.pass.shrank && !s.forward:
-			// The page starts past the frontier and the second shrank:
-			// items before the page left it, as delivered items do when
-			// the loop changes their key. Such a second is best followed
-			// from its start.
-			s.inside, s.leaving, st.Pos = false, true, 0
-		case inside:
-			// A page at the frontier's key, or past it while the second
-			// held the same number of items: no page can carry the
-			// frontier across the items at its key. Read on to the end
-			// of the second, which proves the pass by its count.
-			s.forward = s.forward || !sc.progress
-		case !more:
+		if complete {
 			return true
-		case advanced:
-			stalls = 0
-			if st.Pos*2 >= s.w && !s.leaving {
-				// The items of the frontier's second already read fill
-				// half a page: go on by page number inside it.
-				s.inside = true
+		}
+		if last > first {
+			// Page 0 of the range holds every item before the second of
+			// its last item.
+			st.advance(keyAt{last, 0})
+			if 2*tail < len(p.Items) {
+				continue
 			}
-		case len(sc.out) > 0:
-			stalls = 0
-		default:
-			// A page from the second's start brought nothing new: the
-			// second holds more than a page before the frontier.
-			s.inside, s.leaving = true, false
-			if stalls++; stalls > 3 {
-				yield(nil, fmt.Errorf("%w: a full page brought nothing new at key second %d", ErrPagination, sec))
-				return false
-			}
+			// Most of the page is that second: read it whole rather than
+			// page over the same items again.
+		}
+		over, ok := s.readSecond(ctx, last, end, bound, yield)
+		if !ok {
+			return false
+		}
+		st = &s.cur.State
+		if over {
+			st.advance(keyAt{last + 1, 0})
+		} else {
+			s.open = true
 		}
 	}
 }
 
-// passProof is what the pages read inside one second have shown, to prove
-// that every item of the second was seen whatever the order of its equal
-// keys (see sequential): either one pass, from the second's start to its
-// end, during which its X-Count stayed the same, showed that many
-// distinct items; or all passes since the count last changed did,
-// together (which a server that orders equal keys at random needs).
-type passProof struct {
-	sec   int64
-	count int
-	// seen are the ids shown since the count last changed; pass those of
-	// the current pass, which stayed at the count if passOK.
-	seen, pass map[int64]struct{}
-	passOK     bool
-	// grew says the current pass showed an item the earlier passes at
-	// the same count had not; shrank that the count fell from one page
-	// to the next.
-	grew, shrank bool
-	fruitless    int
-	least        int // the lowest count of the second so far
+// sec is the key second of an item.
+func (s *stable[T]) sec(it *T) int64 { return s.src.Key(it).Unix() }
+
+// tail counts the items of page p in second last, and bounds the items of
+// that second (from what the answer counted after the items before it),
+// for the page size that asks for all of it at once.
+func (s *stable[T]) tail(p *Page[T], last int64) (tail, bound int) {
+	for i := len(p.Items) - 1; i >= 0 && s.sec(&p.Items[i]) == last; i-- {
+		tail++
+	}
+	bound = s.w
+	if c := p.Info.Count; c >= 0 {
+		bound = max(bound, c-(len(p.Items)-tail))
+	}
+	return tail, min(bound, max(s.w, maxDensePage))
 }
 
-// notePass adds the ids of page p, read inside second sec, to pp; start
-// says p is the first page of a pass.
-func notePass[T any](pp *passProof, src Source[T], sec int64, p *Page[T], start bool) {
-	count := p.Info.Count
-	changed := pp.seen == nil || pp.sec != sec || pp.count != count
-	pp.shrank = pp.seen != nil && pp.sec == sec && count < pp.count
-	if same := pp.seen != nil && pp.sec == sec; !same || count < pp.least {
-		pp.least, pp.grew = count, pp.grew || same // a second that drains is progress
-	}
-	if changed {
-		pp.sec, pp.count, pp.seen = sec, count, make(map[int64]struct{}, len(p.Items))
-		pp.passOK = false
-	}
-	if start {
-		pp.pass, pp.passOK = make(map[int64]struct{}, len(p.Items)), true
-	}
+// check refuses an answer that does not keep to what was asked: an item
+// without a key, outside the key range or a part asked for, or out of
+// ascending key order by second.
+func (s *stable[T]) check(p *Page[T], req Request) error {
+	var prev int64
 	for i := range p.Items {
-		id := src.ID(&p.Items[i])
-		if _, ok := pp.seen[id]; !ok {
-			pp.seen[id] = struct{}{}
-			pp.grew = pp.grew || !changed
-		}
-		if pp.pass != nil {
-			pp.pass[id] = struct{}{}
-		}
-	}
-	if len(pp.seen) > pp.count {
-		// The second changed at the same count: what earlier passes saw
-		// no longer adds up. Keep the current pass's.
-		pp.seen = maps.Clone(pp.pass)
-	}
-}
-
-// proven reports whether every item of the second has been seen.
-func (pp *passProof) proven() bool {
-	return pp.count >= 0 && (pp.passOK && len(pp.pass) == pp.count || len(pp.seen) == pp.count)
-}
-
-// endPass closes a pass that ended without proof, delivered says it
-// yielded something; it reports whether to give up.
-func (pp *passProof) endPass(delivered bool) bool {
-	if pp.grew || delivered {
-		pp.fruitless = 0
-	} else {
-		pp.fruitless++
-	}
-	pp.grew = false
-	return pp.fruitless >= maxFruitlessPasses
-}
-
-// scanned is what scan found on a page.
-type scanned[T any] struct {
-	out   []T
-	marks []mark
-	// progress says the page carries the frontier on, to end.
-	progress bool
-	end      keyAt
-	// overshoot says a page inside a second starts past the frontier.
-	overshoot bool
-	// pos is the position hint after the page.
-	pos int
-}
-
-// scan picks the items of a page not delivered before, and works out what
-// the page proves (see sequential). st is the cursor before the page;
-// start is the position of the page's first item in the range asked for,
-// paged says it is not page 0 (which starts at the range's start), final
-// that nothing is announced after it, inside that the range is one
-// second. The items picked are moved to the front of p.Items, whose order
-// past them is then undefined: a page of 1,000 invoices is not copied.
-func (s *stable[T]) scan(p *Page[T], st State, req Request, start int, paged, final, inside bool) (scanned[T], error) {
-	var sc scanned[T]
-	items := p.Items
-	from := st.frontier()
-	if len(items) == 0 {
-		// Inside a second: an empty page 0 finds the second empty; an
-		// empty page further on proves nothing.
-		if !paged {
-			sc.progress, sc.end = true, keyAt{st.Sec + 1, 0}
-		}
-		return sc, nil
-	}
-	first := keyOfTime(s.src.Key(&items[0]))
-	sc.progress = !st.Started || !paged || first.less(from)
-	sc.overshoot = inside && !sc.progress && from.less(first)
-	seen := make(map[int64]keyAt, len(st.IDs))
-	for i, id := range st.IDs {
-		seen[id] = keyAt{st.Sec, st.Keys[i]}
-	}
-	sc.out = items[:0]
-	sc.marks = make([]mark, 0, len(items))
-	var prev keyAt
-	inLast := 0 // items at the last item's second
-	for i := range items {
-		it := &items[i]
+		it := &p.Items[i]
 		t := s.src.Key(it)
 		id := s.src.ID(it)
-		if t.IsZero() {
-			return sc, fmt.Errorf("%w: item %d has no %s, which the range filter excludes", ErrPagination, id, s.src.KeyName)
-		}
-		k := keyOfTime(t)
 		switch {
+		case t.IsZero():
+			return fmt.Errorf("%w: item %d has no %s, which the range filter excludes", ErrPagination, id, s.src.KeyName)
 		case !req.Lower.IsZero() && t.Before(req.Lower), !req.Upper.IsZero() && !t.Before(req.Upper):
-			return sc, fmt.Errorf("%w: item %d is outside the key range asked for; the server ignored the filter", ErrPagination, id)
-		case i > 0 && k.less(prev):
-			return sc, fmt.Errorf("%w: items are not in ascending %s order", ErrPagination, s.src.KeyName)
+			return fmt.Errorf("%w: item %d is outside the key range asked for; the server ignored the filter", ErrPagination, id)
+		case i > 0 && t.Unix() < prev:
+			return fmt.Errorf("%w: items are not in ascending %s order", ErrPagination, s.src.KeyName)
 		}
-		if i == 0 || k.sec != prev.sec {
-			inLast = 0
+		prev = t.Unix()
+		for _, r := range req.Parts {
+			if sp := s.src.Splits[r.Split]; !r.contains(sp.Value(it)) {
+				return fmt.Errorf("%w: item %d is outside the %s range asked for; the server ignored the filter", ErrPagination, id, sp.Name)
+			}
 		}
-		inLast++
-		prev = k
+	}
+	return nil
+}
+
+// deliver yields the items of p not delivered before (by the frontier,
+// or by their id at the same key), each moving the cursor to its own
+// second: the answer proves every item before it read. The items kept are
+// moved to the front of p.Items, whose order past them is then undefined:
+// a page of 1,000 invoices is not copied.
+func (s *stable[T]) deliver(p *Page[T], yield func(*Page[T], error) bool) bool {
+	st := &s.cur.State
+	from := st.frontier()
+	done := st.delivered()
+	items := p.Items
+	out := items[:0]
+	var marks []mark
+	for i := range items {
+		k := keyOfTime(s.src.Key(&items[i]))
+		id := s.src.ID(&items[i])
 		if st.Started && k.less(from) {
 			continue // before the frontier: delivered already
 		}
-		if e, ok := seen[id]; ok && e.sec == k.sec && (e.ns == AnyKey || e.ns == k.ns) {
-			continue // delivered at this key already
+		if _, ok := done[idKey{id, k.sec, AnyKey}]; ok && st.Started && k.sec == st.Sec {
+			continue // delivered in this second by a cursor of the earlier format
 		}
-		seen[id] = k
-		f := from
-		if sc.progress && (!st.Started || from.less(k)) {
-			f = k
+		if _, ok := done[idKey{id, k.sec, k.ns}]; ok {
+			continue // twice in one answer
 		}
-		sc.out = append(sc.out, *it)
-		sc.marks = append(sc.marks, mark{id: id, key: k, frontier: f, pos: st.Pos})
+		done[idKey{id, k.sec, k.ns}] = struct{}{}
+		if marks == nil {
+			marks = make([]mark, 0, len(items)-i)
+		}
+		marks = append(marks, mark{id: id, key: k, frontier: keyAt{k.sec, 0}})
+		out = append(out, items[i])
 	}
-	last := prev
-	switch {
-	case !sc.progress:
-		sc.pos = start + len(items)
-	case final && inside:
-		sc.end, sc.pos = keyAt{st.Sec + 1, 0}, 0
-	default:
-		sc.end = last
-		if st.Started && last.less(from) {
-			sc.end = from
-		}
-		sc.pos = inLast
-		if inside {
-			sc.pos = start + len(items)
-		}
+	if len(out) == 0 {
+		return true
 	}
-	return sc, nil
+	page := *p
+	page.Items = out
+	page.Cursor = s.cur
+	s.cur.pending, s.cur.upto, s.cur.applied = marks, len(marks), 0
+	if !yield(&page, nil) {
+		s.cur.endPage(false)
+		return false
+	}
+	s.cur.endPage(true)
+	return true
 }
 
-// stableWindow picks, for paging inside one second, a page size up to w
-// and a page number whose page holds position pos, where the next unread
-// item is thought to be, as many positions after it as possible and, when
-// it can, the two before it: a page that starts before the items at the
-// frontier's key proves what follows it (see sequential), while one that
-// starts at pos only delivers.
-func stableWindow(pos, w int) (n, size int) {
-	for back := min(pos, 2); back >= 0; back-- {
-		best, anchor := 0, pos-back
-		for l := w; l >= 2; l-- {
-			k := anchor / l
-			if gain := k*l + l - pos; gain > best {
-				best, n, size = gain, k, l
+// part is a part of one second's items: its range on each split field
+// tried so far, the last on the field being split. single says the last
+// range holds one value, as far as the samples show: it is split on the
+// next field.
+type part struct {
+	ranges []Range
+	single bool
+}
+
+// readSecond reads every item of second sec, which holds more items than
+// a page (see the package documentation): first all of it in one page of
+// size (the items the last answer counted from it on), then, where the
+// answer is capped, in parts of a split field's domain, each read whole in
+// one answer. It reports whether every answer came after the second was
+// over (by its Date), and false in ok when the iteration must stop.
+func (s *stable[T]) readSecond(ctx context.Context, sec int64, end time.Time, size int, yield func(*Page[T], error) bool) (over, ok bool) {
+	lo, hi := secTime(sec), secTime(sec+1)
+	if !end.IsZero() && end.Before(hi) {
+		hi = end
+	}
+	size = max(size, s.w)
+	todo := []part{{}}
+	over = true
+	budget := -1 // parts left to ask for, once the first split has sized it
+	for len(todo) > 0 {
+		if err := ctx.Err(); err != nil {
+			yield(nil, err)
+			return false, false
+		}
+		pt := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		req := Request{Lower: lo, Upper: hi, Size: size, Parts: pt.ranges, Claim: s.claim}
+		p, err := s.src.Fetch(ctx, req)
+		if errors.Is(err, ErrEmptyRange) {
+			continue // the caller's own filter leaves this part empty
+		}
+		if err == nil {
+			err = s.check(p, req)
+		}
+		if err != nil {
+			yield(nil, err)
+			return false, false
+		}
+		if d := p.Info.Date; !d.IsZero() && d.Unix() <= sec {
+			over = false
+		}
+		var more []part
+		if p.Info.moreAfter(0, len(p.Items)) {
+			// Capped: split the part, on what this answer shows of it.
+			if more, err = s.split(pt, p, sec); err == nil && budget < 0 {
+				budget = 4*len(more) + 16
+			}
+			if budget -= len(more); err == nil && budget < 0 {
+				err = fmt.Errorf("%w: second %s of %s keeps needing more parts than it can hold items", ErrPagination, lo.Format(keyLayout), s.src.KeyName)
+			}
+			if err != nil {
+				yield(nil, err)
+				return false, false
 			}
 		}
-		if best > 0 {
-			return n, size
+		if !s.deliver(p, yield) {
+			return false, false
+		}
+		for i := len(more) - 1; i >= 0; i-- {
+			todo = append(todo, more[i]) // the lowest part is read first
 		}
 	}
-	return pos / w, w
+	return over, true
+}
+
+// maxCuts bounds the parts one capped answer is split into.
+const maxCuts = 255
+
+// split divides a part whose answer p was capped into parts that tile it:
+// on the field being split, at values that cut the answer's items into
+// groups of about four fifths of its length, so that each part of the
+// items it counted fits in a page. A part of one value moves on to the
+// next split field; with none left, the second cannot be proven read.
+func (s *stable[T]) split(pt part, p *Page[T], sec int64) ([]part, error) {
+	n := len(p.Items)
+	count := p.Info.Count
+	if count < n {
+		count = 2 * n // not counted: at least one more page of them
+	}
+	f, r, kept := 0, Range{}, pt.ranges
+	if len(pt.ranges) > 0 {
+		last := pt.ranges[len(pt.ranges)-1]
+		f, r, kept = last.Split, last, pt.ranges[:len(pt.ranges)-1]
+		if pt.single {
+			f, r, kept = f+1, Range{Split: f + 1}, pt.ranges
+		}
+	}
+	if n == 0 || f >= len(s.src.Splits) {
+		return nil, s.unsplittable(sec, count, n)
+	}
+	sp := s.src.Splits[f]
+	vals := make([]decimal.Decimal, n)
+	for i := range p.Items {
+		vals[i] = sp.Value(&p.Items[i])
+	}
+	slices.SortFunc(vals, decimal.Decimal.Cmp)
+	parts := min(maxCuts+1, max(2, (5*count+4*n-1)/(4*n)))
+	var cuts []decimal.Decimal
+	for i := 1; i < parts; i++ {
+		cuts = addCut(cuts, r, vals[i*n/parts])
+	}
+	single := -1 // the index among cuts of a part holding one value
+	if len(cuts) == 0 {
+		// Every value sampled is the part's lower bound, or (few above it)
+		// the quantiles all fall on it: set the smallest value apart.
+		v := vals[0]
+		next := v.Add(decimal.New(1, -isolationDigits(vals)))
+		cuts = addCut(cuts, r, v)
+		single = len(cuts) // the part from v on
+		cuts = addCut(cuts, r, next)
+		if len(cuts) == 0 {
+			// The part is that one value already: split on the next field.
+			return s.split(part{ranges: append(slices.Clip(kept), r), single: true}, p, sec)
+		}
+	}
+	out := make([]part, 0, len(cuts)+1)
+	lower := r.Lower
+	for i := 0; i <= len(cuts); i++ {
+		pr := Range{Split: f, Lower: lower}
+		if i < len(cuts) {
+			pr.Upper = decimal.NewNullDecimal(cuts[i])
+			lower = pr.Upper
+		} else {
+			pr.Upper = r.Upper
+		}
+		out = append(out, part{ranges: append(slices.Clip(kept), pr), single: i == single})
+	}
+	return out, nil
+}
+
+// addCut appends c to ascending cuts when it lies strictly inside r and
+// past the last cut.
+func addCut(cuts []decimal.Decimal, r Range, c decimal.Decimal) []decimal.Decimal {
+	switch {
+	case r.Lower.Valid && !c.GreaterThan(r.Lower.Decimal), r.Upper.Valid && !c.LessThan(r.Upper.Decimal):
+		return cuts
+	case len(cuts) > 0 && !c.GreaterThan(cuts[len(cuts)-1]):
+		return cuts
+	}
+	return append(cuts, c)
+}
+
+// maxDecimalPlaces is the most decimal places a service amount has (.NET's
+// System.Decimal).
+const maxDecimalPlaces = 28
+
+// isolationDigits is the number of decimal places of the width of a part
+// that holds one value: two past the most any value sampled has, so that
+// another value falls in it only at a precision none of them shows.
+func isolationDigits(vals []decimal.Decimal) int32 {
+	var places int32
+	for _, v := range vals {
+		places = max(places, -v.Exponent())
+	}
+	return min(places+2, maxDecimalPlaces)
+}
+
+// unsplittable is the error for a second that no split can prove read.
+func (s *stable[T]) unsplittable(sec int64, count, page int) error {
+	why := "the endpoint has no numeric field to split it on"
+	if len(s.src.Splits) > 0 {
+		names := make([]string, len(s.src.Splits))
+		for i, sp := range s.src.Splits {
+			names[i] = sp.Name
+		}
+		why = fmt.Sprintf("more than a page of them share one value of %s", joinNames(names))
+	}
+	return fmt.Errorf("%w: cannot prove that every item with %s in second %s was read: the second holds %d items, the server gives at most %d in a page, and %s",
+		ErrPagination, s.src.KeyName, secTime(sec).Format(keyLayout), count, page, why)
+}
+
+// joinNames writes "a", "a and b", "a, b and c".
+func joinNames(names []string) string {
+	switch len(names) {
+	case 1:
+		return names[0]
+	case 2:
+		return names[0] + " and " + names[1]
+	}
+	out := ""
+	for i, n := range names[:len(names)-1] {
+		if i > 0 {
+			out += ", "
+		}
+		out += n
+	}
+	return out + " and " + names[len(names)-1]
 }

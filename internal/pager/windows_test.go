@@ -85,38 +85,6 @@ func TestWindowPlanBoundsWindows(t *testing.T) {
 	}
 }
 
-// TestStableWindowHoldsThePosition: the page stableWindow picks for paging
-// inside a second holds the position, is of a size from 2 to w, starts
-// two positions before it where some page can, and holds as many
-// positions after it as any page that starts as early.
-func TestStableWindowHoldsThePosition(t *testing.T) {
-	t.Parallel()
-	for w := 2; w <= 12; w++ {
-		for pos := 0; pos < 300; pos++ {
-			n, size := stableWindow(pos, w)
-			start, end := n*size, n*size+size
-			if size < 2 || size > w || start > pos || end <= pos {
-				t.Fatalf("stableWindow(%d, %d) = page %d of %d: [%d, %d) does not hold it", pos, w, n, size, start, end)
-			}
-			for back := min(pos, 2); back > 0; back-- {
-				bestEnd := 0 // the farthest end of a page holding pos-back and pos
-				for l := 2; l <= w; l++ {
-					if s := (pos - back) / l * l; s+l > pos {
-						bestEnd = max(bestEnd, s+l)
-					}
-				}
-				if bestEnd == 0 {
-					continue // no page holds both: try one position nearer
-				}
-				if start > pos-back || end != bestEnd {
-					t.Fatalf("stableWindow(%d, %d) = [%d, %d); a page [.., %d) holds %d before it", pos, w, start, end, bestEnd, back)
-				}
-				break
-			}
-		}
-	}
-}
-
 func TestLeadForCutsPageZeroToTheFirstWindow(t *testing.T) {
 	t.Parallel()
 	sec := func(s int64) time.Time { return baseKey.Add(time.Duration(s)*time.Second + time.Millisecond) }
@@ -128,8 +96,8 @@ func TestLeadForCutsPageZeroToTheFirstWindow(t *testing.T) {
 		return p
 	}
 	type lead struct {
-		IDs  []int64
-		Full bool
+		IDs      []int64
+		Complete bool
 	}
 	tests := []struct {
 		name string
@@ -139,13 +107,13 @@ func TestLeadForCutsPageZeroToTheFirstWindow(t *testing.T) {
 		want *lead
 	}{
 		{"no page 0: not the first window", nil, 0, 0, nil},
-		{"the whole list", page(5, 0, 0, 1, 2, 3), 0, 0, &lead{[]int64{1, 2, 3, 4, 5}, false}},
-		{"more after it", page(9, 0, 0, 1, 2, 3), 0, 0, &lead{[]int64{1, 2, 3, 4, 5}, true}},
-		{"cut at the window's end", page(9, 0, 0, 1, 2, 3), 0, 2, &lead{[]int64{1, 2, 3}, false}},
-		{"cut before the window's start", page(9, 0, 0, 1, 2, 3), 1, 0, &lead{[]int64{3, 4, 5}, true}},
+		{"the whole list", page(5, 0, 0, 1, 2, 3), 0, 0, &lead{[]int64{1, 2, 3, 4, 5}, true}},
+		{"more after it", page(9, 0, 0, 1, 2, 3), 0, 0, &lead{[]int64{1, 2, 3, 4, 5}, false}},
+		{"cut at the window's end", page(9, 0, 0, 1, 2, 3), 0, 2, &lead{[]int64{1, 2, 3}, true}},
+		{"cut before the window's start", page(9, 0, 0, 1, 2, 3), 1, 0, &lead{[]int64{3, 4, 5}, false}},
 		{"all before the window, more after", page(9, 0, 0, 1), 2, 0, nil},
-		{"all before the window, nothing after", page(3, 0, 0, 1), 2, 0, &lead{[]int64{}, false}},
-		{"all past the window's end", page(9, 3, 3, 4), 0, 2, &lead{[]int64{}, false}},
+		{"all before the window, nothing after", page(3, 0, 0, 1), 2, 0, &lead{[]int64{}, true}},
+		{"all past the window's end", page(9, 3, 3, 4), 0, 2, &lead{[]int64{}, true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -159,7 +127,7 @@ func TestLeadForCutsPageZeroToTheFirstWindow(t *testing.T) {
 			l := s.leadFor(&windowStart[item]{page: tt.page}, baseKey.Unix()+tt.from, end)
 			var got *lead
 			if l != nil {
-				got = &lead{ids(l.page.Items), l.full}
+				got = &lead{ids(l.page.Items), l.complete}
 			}
 			if d := diff(tt.want, got); d != "" {
 				t.Fatalf("lead page:\n%s", d)
