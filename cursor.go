@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/base64"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -176,10 +175,17 @@ func checkCursor(s *pager.State) error {
 			return fmt.Errorf("inconsistent cursor: bad key")
 		}
 	}
-	sorted := slices.Clone(s.IDs)
-	slices.Sort(sorted)
-	if len(slices.Compact(sorted)) != len(s.IDs) {
-		return fmt.Errorf("inconsistent cursor: repeated id")
+	type idKey struct{ id, key int64 }
+	pairs := make(map[idKey]struct{}, len(s.IDs))
+	for i, id := range s.IDs {
+		k := int64(pager.AnyKey)
+		if len(s.Keys) > 0 {
+			k = s.Keys[i]
+		}
+		if _, ok := pairs[idKey{id, k}]; ok {
+			return fmt.Errorf("inconsistent cursor: an id repeated at the same key")
+		}
+		pairs[idKey{id, k}] = struct{}{}
 	}
 	return nil
 }

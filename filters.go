@@ -27,8 +27,8 @@ type InvoiceFilter struct {
 	// same filter is a string on a customer's invoices. Use Raw to send a
 	// range.
 	PoNumber                        query.Text              `query:"poNumber"`
-	ClosingArBalance                query.DecimalRange      `query:"closingArBalance"`
-	OpeningArBalance                query.DecimalRange      `query:"openingArBalance"`
+	ClosingArBalance                query.DecimalRange      `query:"closingArBalance" split:"closingArBalance"`
+	OpeningArBalance                query.DecimalRange      `query:"openingArBalance" split:"openingArBalance"`
 	CustomerID                      query.Ints              `query:"customerId"`
 	InvoiceNumber                   query.Ints              `query:"invoiceNumber"`
 	ErpID                           query.Text              `query:"erpId"`
@@ -64,8 +64,8 @@ type CustomerInvoiceFilter struct {
 	CreatedTimestamp   query.TimeRange    `query:"createdTimestamp"`
 	EffectiveTimestamp query.TimeRange    `query:"effectiveTimestamp" stable:"effectiveTimestamp"`
 	PostedTimestamp    query.TimeRange    `query:"postedTimestamp" stable:"postedTimestamp,default"`
-	ClosingArBalance   query.DecimalRange `query:"closingArBalance"`
-	OpeningArBalance   query.DecimalRange `query:"openingArBalance"`
+	ClosingArBalance   query.DecimalRange `query:"closingArBalance" split:"closingArBalance"`
+	OpeningArBalance   query.DecimalRange `query:"openingArBalance" split:"openingArBalance"`
 	InvoiceNumber      query.Ints         `query:"invoiceNumber"`
 	PoNumber           query.Text         `query:"poNumber"`
 	ErpID              query.Text         `query:"erpId"`
@@ -91,7 +91,7 @@ type InvoiceSummaryFilter struct {
 	CustomerID    query.Ints         `query:"customerId"`
 	InvoiceNumber query.Ints         `query:"invoiceNumber"`
 	Reference     query.Text         `query:"reference"`
-	InvoiceAmount query.DecimalRange `query:"invoiceAmount"`
+	InvoiceAmount query.DecimalRange `query:"invoiceAmount" split:"invoiceAmount"`
 	// DueDate is a date range. The reference lists dueDate as a "Decimal
 	// range (as documented)", a slip it flags itself: a due date is a date
 	// and dates are what a range of it can compare. Use Raw to send other

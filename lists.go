@@ -111,6 +111,13 @@ func pagesOf[T any](ctx context.Context, c *Client, lc listCall, opts []IterOpti
 				yield(nil, err)
 				return
 			}
+			if src.Splits, err = splitsOf[T](lc.filter); err != nil {
+				yield(nil, err)
+				return
+			}
+			for _, sp := range src.Splits {
+				k.splits = append(k.splits, sp.Name)
+			}
 			key, src.KeyName = &k, k.name
 			w := cmp.Or(lc.lo.PageSize, stableDefaultPageSize)
 			seq = pager.Stable(ctx, src, &rc.stable.cur.c, w, rc.prefetch)
@@ -142,8 +149,8 @@ func pagesOf[T any](ctx context.Context, c *Client, lc listCall, opts []IterOpti
 
 // listPage sends one GET of a list endpoint and decodes the page: the
 // params' query q with the page and size r asks for (size 0: the params'),
-// and, for a stable iteration (key not nil), r's key range merged into the
-// filter and the sort on the key ascending. r.Claim, inside an iteration's
+// and, for a stable iteration (key not nil), r's key range and parts
+// merged into the filter and the sort on the key ascending. r.Claim, inside an iteration's
 // pipeline, is the gate every attempt passes.
 func listPage[T any](ctx context.Context, c *Client, lc listCall, q url.Values, key *stableKey, r pager.Request, opts []RequestOption) (*Page[T], error) {
 	q = maps.Clone(q)
@@ -156,6 +163,11 @@ func listPage[T any](ctx context.Context, c *Client, lc listCall, q url.Values, 
 	if key != nil {
 		if err := mergeKeyRange(q, key.name, r.Lower, r.Upper); err != nil {
 			return nil, err
+		}
+		for _, part := range r.Parts {
+			if err := mergeSplitRange(q, key.splits[part.Split], part.Lower, part.Upper); err != nil {
+				return nil, err
+			}
 		}
 		q.Set("sortExpression", key.name)
 		q.Set("sortOrder", string(query.Ascending))

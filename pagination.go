@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/billingapi/billing-go/internal/pager"
 	"github.com/billingapi/billing-go/query"
@@ -106,7 +107,19 @@ func newPage[T any](h http.Header, requested, requestedSize int) (*Page[T], erro
 	return &Page[T]{PageInfo: info, info: pager.Info{
 		Count: info.Count, CurrentPage: info.CurrentPage, NextPage: info.NextPage, PageSize: info.PageSize, MaxPageIndex: info.MaxPageIndex,
 		NextHeader: len(h.Values("X-NextPage")) > 0, Requested: requested, RequestedSize: requestedSize,
+		Date: answerDate(h),
 	}}, nil
+}
+
+// answerDate reads the answer's Date header, the server's clock when it
+// answered: zero when absent or unreadable, which stable iteration takes
+// as a clock it cannot see (every second already over).
+func answerDate(h http.Header) time.Time {
+	t, err := http.ParseTime(h.Get("Date"))
+	if err != nil {
+		return time.Time{}
+	}
+	return t.UTC()
 }
 
 // parsePageInfo reads the paging headers of an answer. A header that is

@@ -11,6 +11,7 @@ import (
 
 	"github.com/billingapi/billing-go/internal/pager"
 	"github.com/billingapi/billing-go/query"
+	"github.com/shopspring/decimal"
 )
 
 // Stable makes a list iterator (Pages, All and their variants) page by key
@@ -75,6 +76,9 @@ type stableKey struct {
 	name   string // filter name, e.g. postedTimestamp
 	entity string // JSON name of the item field holding it
 	def    bool
+	// splits are the filter names of the endpoint's split fields (see
+	// splitsOf), which pager.Range numbers.
+	splits []string
 }
 
 // stableKeysOf reads the `stable:"<item field>[,default]"` tags of a filter
@@ -99,6 +103,34 @@ func stableKeysOf(filter any) []stableKey {
 		keys = append(keys, stableKey{name: name, entity: entity, def: opt == "default"})
 	}
 	return keys
+}
+
+// splitsOf reads the `split:"<item field>"` tags of a filter struct: the
+// decimal range filters on which stable iteration splits a second that
+// holds more items than a page, in the order of the struct.
+func splitsOf[T any](filter any) ([]pager.Split[T], error) {
+	t := reflect.TypeOf(filter)
+	if t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil || t.Kind() != reflect.Struct {
+		return nil, nil
+	}
+	var splits []pager.Split[T]
+	for i := range t.NumField() {
+		f := t.Field(i)
+		entity, ok := f.Tag.Lookup("split")
+		if !ok {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("query"), ",")
+		read, err := fieldReader[T, decimal.Decimal](entity)
+		if err != nil {
+			return nil, err
+		}
+		splits = append(splits, pager.Split[T]{Name: name, Value: func(v *T) decimal.Decimal { return *read(v) }})
+	}
+	return splits, nil
 }
 
 // resolveKey picks the key: the one asked for, else the cursor's, else the
@@ -238,18 +270,79 @@ func formatKeyBound(t time.Time) string {
 // keyReader returns how to read the key's item field from a T, by its JSON
 // name.
 func keyReader[T any](jsonName string) (func(*T) time.Time, error) {
+	read, err := fieldReader[T, Timestamp](jsonName)
+	if err != nil {
+		return nil, err
+	}
+	return func(v *T) time.Time { return read(v).Time }, nil
+}
+
+// fieldReader returns how to reach the field of type F with the given JSON
+// name in a T: through a pointer, since boxing the value itself would
+// allocate for every item of every page.
+func fieldReader[T, F any](jsonName string) (func(*T) *F, error) {
 	t := reflect.TypeFor[T]()
-	tsType := reflect.TypeFor[Timestamp]()
 	for i := range t.NumField() {
 		f := t.Field(i)
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == jsonName && f.Type == tsType {
-			return func(v *T) time.Time {
-				// Through a pointer: boxing the Timestamp itself would
-				// allocate for every item of every page.
-				return reflect.ValueOf(v).Elem().Field(i).Addr().Interface().(*Timestamp).Time
+		if name == jsonName && f.Type == reflect.TypeFor[F]() {
+			return func(v *T) *F {
+				return reflect.ValueOf(v).Elem().Field(i).Addr().Interface().(*F)
 			}, nil
 		}
 	}
-	return nil, fmt.Errorf("billing: %v has no timestamp field %q to page on", t, jsonName)
+	return nil, fmt.Errorf("billing: %v has no %v field %q", t, reflect.TypeFor[F](), jsonName)
+}
+
+// mergeSplitRange adds lower <= name < upper (an end open when not
+// Valid) to q's filter, merged with the caller's own range on name as
+// mergeKeyRange does. It returns pager.ErrEmptyRange when nothing can
+// match.
+func mergeSplitRange(q url.Values, name string, lower, upper decimal.NullDecimal) error {
+	expr, err := query.Parse(q.Get("query"))
+	if err != nil {
+		return &ValidationError{Field: "query", Reason: err.Error()}
+	}
+	lo, hi := lower, upper
+	var kept query.Expr
+	for _, c := range expr {
+		if c.Kind == query.Range && strings.EqualFold(c.Name, name) {
+			l, okL := parseDecimalBound(c.Lower)
+			u, okU := parseDecimalBound(c.Upper)
+			if okL && okU {
+				if l.Valid && (!lo.Valid || l.Decimal.GreaterThan(lo.Decimal)) {
+					lo = l
+				}
+				if u.Valid && (!hi.Valid || u.Decimal.LessThan(hi.Decimal)) {
+					hi = u
+				}
+				continue
+			}
+		}
+		kept = append(kept, c)
+	}
+	if lo.Valid && hi.Valid && !lo.Decimal.LessThan(hi.Decimal) {
+		return pager.ErrEmptyRange
+	}
+	if lo.Valid || hi.Valid {
+		kept = append(kept, query.CondRange(name, formatDecimalBound(lo), formatDecimalBound(hi)))
+	}
+	q.Set("query", kept.String())
+	return nil
+}
+
+// parseDecimalBound reads a range bound that is "" or a decimal.
+func parseDecimalBound(s string) (decimal.NullDecimal, bool) {
+	if s == "" {
+		return decimal.NullDecimal{}, true
+	}
+	d, err := decimal.NewFromString(s)
+	return decimal.NewNullDecimal(d), err == nil
+}
+
+func formatDecimalBound(d decimal.NullDecimal) string {
+	if !d.Valid {
+		return ""
+	}
+	return d.Decimal.String()
 }

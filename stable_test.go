@@ -67,16 +67,30 @@ func stableFakeWith(t testing.TB, customer billingtest.Customer, opts ...billing
 
 func addInvoice(t testing.TB, srv *billingtest.Server, cust int64, posted time.Time) int64 {
 	t.Helper()
+	// Amounts and balances differ from invoice to invoice, as a real
+	// account's do: stable iteration splits a second larger than a page
+	// on them.
+	n := srv.Counts()["invoices"]
+	balance := decimal.New(int64(n*7919%100000), -2)
 	id, err := srv.AddInvoice(billingtest.Invoice{
 		CustomerID:        cust,
 		PostedTimestamp:   posted,
 		ModifiedTimestamp: posted,
-		Charges:           []billingtest.Charge{{Name: "Seat", Quantity: decimal.NewFromInt(1), UnitPrice: decimal.NewFromInt(10), Amount: decimal.NewFromInt(10)}},
+		OpeningArBalance:  balance,
+		ClosingArBalance:  balance.Add(decimal.NewFromInt(10)),
+		Charges:           []billingtest.Charge{seat(n)},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return id
+}
+
+// seat is the charge of the k-th invoice a test adds: one seat at a price
+// of its own, from 10.00 up.
+func seat(k int) billingtest.Charge {
+	price := decimal.New(int64(1000+k*7919%10000), -2)
+	return billingtest.Charge{Name: "Seat", Quantity: decimal.NewFromInt(1), UnitPrice: price, Amount: price}
 }
 
 // mutation is a change made from the loop body after a given yield; it

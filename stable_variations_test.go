@@ -15,7 +15,6 @@ import (
 
 	billing "github.com/billingapi/billing-go"
 	"github.com/billingapi/billing-go/billingtest"
-	"github.com/shopspring/decimal"
 )
 
 // variations are the services the reference allows, as billingtest can
@@ -297,7 +296,7 @@ func summariesApart(t testing.TB, n int, gap time.Duration) (*billingtest.Server
 			CustomerID:        cust,
 			PostedTimestamp:   stableBase,
 			ModifiedTimestamp: sec.Add(time.Duration(k) * gap),
-			Charges:           []billingtest.Charge{{Name: "Seat", Quantity: decimal.NewFromInt(1), UnitPrice: decimal.NewFromInt(10), Amount: decimal.NewFromInt(10)}},
+			Charges:           []billingtest.Charge{seat(k)},
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -271,6 +271,7 @@ func (s *stable[T]) readSecond(ctx context.Context, sec int64, end time.Time, si
 	todo := []part{{}}
 	over = true
 	budget := -1 // parts left to ask for, once the first split has sized it
+	regrown := 0 // times the page size grew to what a part counts
 	for len(todo) > 0 {
 		if err := ctx.Err(); err != nil {
 			yield(nil, err)
@@ -294,7 +295,15 @@ func (s *stable[T]) readSecond(ctx context.Context, sec int64, end time.Time, si
 			over = false
 		}
 		var more []part
-		if p.Info.moreAfter(0, len(p.Items)) {
+		switch {
+		case !p.Info.moreAfter(0, len(p.Items)):
+			// Read whole.
+		case len(p.Items) >= size && size < maxDensePage && regrown < maxRegrow:
+			// It holds all that was asked for, the part more (it grew, or
+			// the size was a guess): ask for all it counts, once more.
+			size = min(max(p.Info.Count, 2*size), max(s.w, maxDensePage))
+			more, regrown = []part{pt}, regrown+1
+		default:
 			// Capped: split the part, on what this answer shows of it.
 			if more, err = s.split(pt, p, sec); err == nil && budget < 0 {
 				budget = 4*len(more) + 16
@@ -316,6 +325,10 @@ func (s *stable[T]) readSecond(ctx context.Context, sec int64, end time.Time, si
 	}
 	return over, true
 }
+
+// maxRegrow bounds the times one second's page size grows to what an
+// answer counted, for a second that grows between requests.
+const maxRegrow = 3
 
 // maxCuts bounds the parts one capped answer is split into.
 const maxCuts = 255
