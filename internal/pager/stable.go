@@ -422,18 +422,20 @@ func isolationDigits(vals []decimal.Decimal) int32 {
 	return min(places+2, maxDecimalPlaces)
 }
 
-// unsplittable is the error for a second that no split can prove read.
+// unsplittable is the error for a second that no split can prove read:
+// count items (of the second, or of one value of its split fields) where
+// the server gives at most page.
 func (s *stable[T]) unsplittable(sec int64, count, page int) error {
-	why := "the endpoint has no numeric field to split it on"
-	if len(s.src.Splits) > 0 {
-		names := make([]string, len(s.src.Splits))
-		for i, sp := range s.src.Splits {
-			names[i] = sp.Name
-		}
-		why = fmt.Sprintf("more than a page of them share one value of %s", joinNames(names))
+	if len(s.src.Splits) == 0 {
+		return fmt.Errorf("%w: cannot prove that every item with %s in second %s was read: it holds %d items, more than the %d the server gives in a page, and the endpoint has no numeric field to split it on",
+			ErrPagination, s.src.KeyName, secTime(sec).Format(keyLayout), count, page)
 	}
-	return fmt.Errorf("%w: cannot prove that every item with %s in second %s was read: the second holds %d items, the server gives at most %d in a page, and %s",
-		ErrPagination, s.src.KeyName, secTime(sec).Format(keyLayout), count, page, why)
+	names := make([]string, len(s.src.Splits))
+	for i, sp := range s.src.Splits {
+		names[i] = sp.Name
+	}
+	return fmt.Errorf("%w: cannot prove that every item with %s in second %s was read: %d of its items, more than the %d the server gives in a page, share one value of %s",
+		ErrPagination, s.src.KeyName, secTime(sec).Format(keyLayout), count, page, joinNames(names))
 }
 
 // joinNames writes "a", "a and b", "a, b and c".
