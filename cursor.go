@@ -23,17 +23,16 @@ import (
 // the cursor past the whole page it is given.
 //
 // What it holds: the endpoint path, a fingerprint of the filter, the key
-// field, the frontier (the key, at full precision, before which every
-// item has been delivered), a position hint, and the ids delivered at or
-// after the frontier with their keys, so that an item is neither yielded
-// twice nor held back after its key changed. Its text is about 200 bytes
-// plus 9 to 14 per such id: those share the key of the last item
-// delivered, except inside a group of items with one key larger than a
-// page, where they are the items of that second delivered so far (up to
-// the size of the second: about 23 KB of text for 2,500 ids of 4 digits
-// at one instant). A
-// cursor written by an earlier version of the SDK, which kept ids without
-// their keys, is read as such and resumes correctly.
+// field, the frontier (the second before which every item has been
+// delivered), and the ids delivered inside that second with their keys,
+// so that an item is neither yielded twice at one key nor held back after
+// its key changed. Its text is about 200 bytes plus 9 to 14 per such id:
+// the items of the last second delivered, which is few when keys are
+// spread, and up to all of a second that holds more than a page while it
+// is read (about 23 KB of text for 2,500 ids of 4 digits). A cursor
+// written by an earlier version of the SDK, which kept ids without their
+// keys or a frontier inside a second, is read as such and resumes
+// correctly.
 //
 // A Cursor belongs to one iteration at a time. Read or save it in the loop
 // body, on the goroutine running the loop; it is not safe for concurrent
@@ -58,13 +57,9 @@ const fingerprintLen = 32
 // MarshalText encodes the cursor as short printable text: a version prefix
 // and base64url of JSON. The text is opaque; it carries the endpoint path,
 // a fingerprint of the filter and parameters, the key field, the frontier
-// (a key at full precision, before which everything was delivered), a
-// position hint, and the ids delivered at or after the frontier with
-// their keys. Those are the items that share the key of the last item
-// delivered, or (while a group of items sharing one key is larger than a
-// page) the items of that second delivered so far: the text grows by 9
+// second, and the ids delivered inside it with their keys: it grows by 9
 // to 14 bytes per such id (with the digits of the ids and keys), and is
-// about 200 bytes when keys differ.
+// about 200 bytes when keys are spread.
 func (c *Cursor) MarshalText() ([]byte, error) {
 	c.c.Settle()
 	st := c.c.State

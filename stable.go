@@ -21,23 +21,36 @@ import (
 // cur past each item before yielding it.
 //
 // Guarantees, within a run and across runs resumed from a saved cursor,
-// whatever the service does where the API reference is silent: every item
-// that matches the filter for the whole run and keeps its key is yielded
-// exactly once, or the run ends with an error matching [ErrPagination]
-// that says why; no item is yielded twice at the same key (under a
-// modification-time key, a changed item comes again); items come in
-// ascending key order, by second. Items inserted or whose key changes
-// during the run may or may not be yielded. Known gap, to be closed: in a
-// second that holds more items than a page, an item deleted and another
-// added to the same second between two requests (so that X-Count stays
-// the same) may hide one item of that second, without an error.
+// whatever the service does where the API reference is silent (its page
+// cap, the order of equal keys, its paging headers): every item that
+// matches the filter for the whole run and keeps its key and its split
+// field is yielded exactly once, or the run ends with an error matching
+// [ErrPagination] that says why; no item is yielded twice at the same key;
+// items come in ascending key order, by second. An item whose key changes
+// during the run may be yielded again at its new key. The split field
+// reads a second that holds more items than the server gives in a page:
+// an invoice keeps its posted time and its closing balance, or its opening
+// balance (closingArBalance, then openingArBalance, for both invoice
+// lists); an invoice summary its invoice amount (invoiceAmount).
+// Subscription product items have none: such a second ends the run with
+// ErrPagination naming it. So does a second where more than a page of
+// items share one value of every split field.
 //
-// Cost: one request per page, plus about one per second that holds more
-// than half a page; [Prefetch] reads windows of the key range at once.
-// To resume, save cur.MarshalText after the items you handled and restore
-// it with UnmarshalText ([Cursor] gives its size). Sort must be empty or
-// the key ascending, PageNumber 0, PageSize 0 (1,000) or at least 2; a
-// cursor from another endpoint, filter or key is a [ValidationError].
+// Under a modification-time key (StableBy "modifiedTimestamp"), a run
+// followed by a run resumed from its cursor yields the latest version of
+// every item changed during the first: the cursor never moves past a
+// second in which the service's clock (its Date header) still was when
+// the second was read. An answer without a Date header is taken as
+// coming after every second it lists.
+//
+// Cost: one request per page, plus, for each second that holds more than
+// half a page, one asking for all of it, and where the server caps that
+// answer one per part of about four fifths of a page. [Prefetch] reads
+// windows of the key range at once. To resume, save cur.MarshalText after
+// the items you handled and restore it with UnmarshalText ([Cursor] gives
+// its size). Sort must be empty or the key ascending, PageNumber 0,
+// PageSize 0 (1,000) or at least 2; a cursor from another endpoint,
+// filter or key is a [ValidationError].
 func Stable(cur *Cursor) IterOption { return StableBy(cur, "") }
 
 // StableBy is [Stable] on the given key field: a date filter name of the

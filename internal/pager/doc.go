@@ -52,31 +52,56 @@
 //
 // # Stable iteration
 //
-// Requests sort ascending on the key and filter on a key range [S, end)
-// (merged by the SDK with the caller's own range on the key), where S is
-// the second of the frontier: the key, at full precision, before which
-// every item has been delivered. A page is a contiguous run of the
-// server's order at the moment it was read, so every item whose key lies
-// strictly between its first and last keys is on it (from the range's
-// start, for page 0; to the range's end, for a page with nothing
-// announced after it). A page whose first key is before the frontier (or
-// page 0) carries the frontier to its last key; positions and the order
-// of items with equal keys never enter that proof: positions only choose
-// which page to read, and the ids delivered at or after the frontier,
-// kept in the cursor with their keys, only keep items from being yielded
-// twice at the same key.
+// An answer is an atomic snapshot, and the iteration concludes only what
+// one answer shows; counts compared across answers, positions and the
+// order of equal keys prove nothing, and are never used as proof. Two
+// facts are:
 //
-// When more items share one second than half a page, the iteration pages
-// by number inside that second (key range [S, S+1)), each page chosen to
-// start before the frontier (stableWindow). Where a group of items with
-// one and the same key is larger than a page, no page can reach across
-// it: the second is read in passes from its start, and left only once a
-// pass during which the second's X-Count stayed the same showed that
-// many distinct items (or all passes since the count last changed did,
-// together); after 3 passes in a row that show nothing new, the run ends
-// with ErrPagination, as it does for items outside the range asked for
-// or out of key order. A page shorter than asked while more are announced
-// is a capped page: the iteration goes on in its size.
+//  1. Page 0 of a range [S, end) sorted ascending on the key holds every
+//     item of the range in a second before that of its last item: the
+//     server's first items, whatever its page cap and its order of equal
+//     keys.
+//  2. An answer whose length reaches its X-Count (or that announces
+//     nothing after it) holds every item its query matches.
+//
+// So every request is page 0 of [S, end), where S is the frontier's
+// second (before it, every item has been delivered), merged by the SDK
+// with the caller's own range on the key. Each item delivered moves the
+// frontier to its own second; the ids delivered inside the frontier's
+// second are kept in the cursor with their keys, so that none comes twice
+// at one key and one whose key changed comes again. A page whose last
+// second L is past S moves the frontier to L (fact 1), and the next
+// request starts there.
+//
+// A page that does not leave its first second, or whose last second makes
+// up half of it, shows a second larger than the pages: it is read whole
+// (readSecond). First all of it in one answer, of a page size that the
+// last answer's count bounds (the reference only says the cap is at least
+// 1,000; a server may give more), which fact 2 proves whole; an answer
+// that stopped at the size asked is asked again for all it counts. Where
+// the server caps the answer, the second is split on a split field of
+// the endpoint (Source.Splits: numeric fields it filters by range) into
+// parts that tile the field's whole domain (open ends, lower bounds
+// inclusive, upper exclusive), cut at the values that divide the capped
+// answer's items into groups of four fifths of its length; each part is
+// read whole in one answer (fact 2), or split again on what its own
+// answer shows. An item that keeps its key and its split value lies in
+// exactly one part, and is read. A part that the samples show to be one
+// value is split on the next split field; with none left, or on an
+// endpoint without one, the run ends with ErrPagination naming the second
+// and the size of the group, never a silent loss. Then the frontier moves
+// past the second, unless one of its answers' Date lay in it: the second
+// could still receive writes (under a modification-time key, a change
+// lands there), so the frontier stays in it and the next request probes
+// from the second after; if that shows items and the second is over, it
+// is read whole again first; if it shows none, the run ends there and a
+// resumed run reads the second again.
+//
+// Each request either moves the frontier, or reads a second whole and
+// leaves it; so a run ends whatever the list does between requests, in
+// the pages needed plus, per dense second, one request for all of it and
+// one per part. Items outside the range or the part asked for, or out of
+// ascending key order by second, end the run with ErrPagination.
 //
 // With prefetch n >= 2, the key range still to read is split into
 // windows of whole seconds, of about four pages each (the first and the
@@ -87,9 +112,8 @@
 // earlier windows are read; a second never spans two windows, so each
 // keeps every guarantee of the sequential iteration, and the last window
 // is open-ended, so that items added at the end are read as
-// sequentially. The first requests go out at once, before any answer
+// sequentially. The first two requests go out at once, before any answer
 // has told how many items there are: page 0, which is the first window's
-// first page, and the starts of the windows at pages 1, 5, 9 and so on (n
-// requests, 8 at most). The first of those starts brings X-Count, which
-// places the rest.
+// first page, and the start of the window at page 1, whose small answer
+// brings X-Count, which places the rest.
 package pager
