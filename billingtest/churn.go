@@ -99,8 +99,10 @@ type ChurnChange struct {
 // subscription product's items) before answering every c.Every-th list
 // request: GET /v1/Invoices, a customer's invoices, invoice summaries
 // and subscription product items. The changes are made under the fake's
-// lock through the paths [Server.AddInvoice], [Server.DeleteInvoice] and
-// [Server.UpdateInvoice] take, so that every later answer sees them, and
+// lock, to invoices through the paths [Server.AddInvoice],
+// [Server.DeleteInvoice] and [Server.UpdateInvoice] take (items through
+// the store's item list, which [Server.AddSubscriptionProductItem] fills),
+// so that the answer they come before and every later one sees them, and
 // [Server.ChurnLog] records them.
 //
 // What a test may rely on: a row that keeps its key and keeps matching
