@@ -59,8 +59,8 @@
 // [WithFixtures], schema in LoadFixtures' documentation); and a
 // deterministic generator of realistic data at scale ([Server.Generate],
 // [WithGenerated]): 100,000 invoices take well under a second. The clock is
-// injectable ([WithClock]); invoice statuses and throttling windows follow
-// it. Every Add method takes the fake's own type of the entity
+// injectable ([WithClock]); invoice statuses, throttling windows and every
+// answer's Date header follow it. Every Add method takes the fake's own type of the entity
 // ([Customer], [Invoice], [SalesTrackingCode], [SubscriptionProductItem],
 // ...), never an SDK resource, with times as time.Time.
 //
@@ -196,6 +196,12 @@
 //     reference does not list, as a service that has such values does
 //     (rows seeded with them are stored and returned as given in any
 //     case).
+//
+// One more option changes the data rather than a choice the reference
+// leaves open, and is not part of WithAllVariations: [WithChurn] makes
+// the fake a busy account, inserting, deleting, re-keying and modifying a
+// few rows, seeded, before list answers (aimed, if asked, at the second
+// being read), and [Server.ChurnLog] says which.
 //
 // # Writes and events
 //

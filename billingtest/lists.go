@@ -284,6 +284,7 @@ func (s *Server) handleListInvoices(w http.ResponseWriter, r *http.Request) {
 	}
 	pred = untilDone(r.Context(), pred)
 	s.vary(&lr)
+	s.churnBefore(RouteInvoicesList, sortedOn(invoiceSchema, lr), lr.key, invoiceChurn{s: s})
 	s.mu.RLock()
 	var page listPage[invoiceRow]
 	switch {
@@ -359,6 +360,7 @@ func (s *Server) handleListCustomerInvoices(w http.ResponseWriter, r *http.Reque
 		s.writeRequestError(w, err)
 		return
 	}
+	s.churnBefore(RouteInvoicesListByCustomer, sortedOn(customerInvoiceSchema, lr), lr.key, invoiceChurn{s: s, customerID: customerID})
 	s.mu.RLock()
 	if _, ok := s.store.customers[customerID]; !ok {
 		s.mu.RUnlock()
@@ -429,6 +431,7 @@ func (s *Server) handleInvoiceSummaries(w http.ResponseWriter, r *http.Request) 
 	}
 	pred = untilDone(r.Context(), pred)
 	s.vary(&lr)
+	s.churnBefore(RouteInvoiceSummariesList, sortedOn(summarySchema, lr), lr.key, invoiceChurn{s: s, customerID: customerID})
 	now := s.now()
 	s.mu.RLock()
 	cust, known := s.store.customers[customerID]
@@ -472,6 +475,7 @@ func (s *Server) handleSubscriptionItems(w http.ResponseWriter, r *http.Request)
 	}
 	pred = untilDone(r.Context(), pred)
 	s.vary(&lr)
+	s.churnBefore(RouteSubscriptionItemsList, sortedOn(itemSchema, lr), lr.key, itemChurn{s: s, productID: productID})
 	s.mu.RLock()
 	if !s.store.products[productID] {
 		s.mu.RUnlock()

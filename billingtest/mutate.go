@@ -20,6 +20,11 @@ import (
 func (s *Server) DeleteInvoice(id int64) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.deleteInvoiceLocked(id)
+}
+
+// deleteInvoiceLocked is DeleteInvoice without the lock, for callers that hold s.mu.
+func (s *Server) deleteInvoiceLocked(id int64) bool {
 	if !s.store.invoices.delete(id) {
 		return false
 	}
@@ -54,6 +59,11 @@ func (s *Server) DeleteInvoice(id int64) bool {
 func (s *Server) UpdateInvoice(id int64, change func(*Invoice)) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.updateInvoiceLocked(id, change)
+}
+
+// updateInvoiceLocked is UpdateInvoice without the lock, for callers that hold s.mu.
+func (s *Server) updateInvoiceLocked(id int64, change func(*Invoice)) error {
 	rec := s.store.invoices.get(id)
 	if rec == nil {
 		return fmt.Errorf("UpdateInvoice: invoice %d does not exist", id)

@@ -60,6 +60,8 @@ type config struct {
 	unlistedEnums           bool
 	stampDigits             int
 	stampZone               string
+
+	churn *Churn // see churn.go; nil: the data changes only when asked
 }
 
 func defaultConfig() config {

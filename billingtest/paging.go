@@ -54,7 +54,8 @@ type listRequest struct {
 	sortField int
 	desc      bool
 	// keyed is an ascending sort on a date field, which a key index can
-	// answer (see keyindex.go; the list of all invoices keeps them); key is then the range that the filter's
+	// answer (see keyindex.go; the list of all invoices keeps them). key
+	// is, for any sort on a date field, the range that the filter's
 	// conditions on that field admit (nil: no such condition), and
 	// keyOnly says the filter has no other condition.
 	keyed   bool
@@ -140,8 +141,9 @@ func parseListRequest[T any](q url.Values, sc *filterSchema[T], unlisted bool) (
 	if err != nil {
 		return lr, nil, err
 	}
-	if lr.keyed = keyed(sc, lr); lr.keyed {
-		keyBounds(&lr, sc, expr)
+	lr.keyed = keyed(sc, lr)
+	if lr.sortField >= 0 && sc.fields[lr.sortField].kind == query.TimeField {
+		keyBounds(&lr, sc, expr) // read by the key index, and by churn to aim
 	}
 	return lr, pred, nil
 }

@@ -384,6 +384,13 @@ func (r *invoiceRecord) postedAt() time.Time {
 	return unpackTime(r.posted)
 }
 
+func (r *invoiceRecord) modifiedAt() time.Time {
+	if r.whole != nil {
+		return r.whole.ModifiedTimestamp
+	}
+	return unpackTime(r.modified)
+}
+
 func (r *invoiceRecord) po() string {
 	if r.whole != nil {
 		return r.whole.PoNumber

@@ -18,11 +18,18 @@ import (
 // maxRequestBody bounds what the fake reads of a request body.
 const maxRequestBody = 1 << 20
 
-// ServeHTTP serves one request: a Host that is not the fake's refused
+// ServeHTTP serves one request: every answer's Date header on the fake's
+// clock ([WithClock]); a Host that is not the fake's refused
 // (see WithAllowedHosts), the control API (see the package doc)
 // apart, faults first (like a proxy in front of the service), then
 // authentication, throttling and the endpoint.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// Date follows the fake's clock, as the service's follows the clock
+	// that stamps modifiedTimestamp: a client tells from it whether a
+	// second can still receive writes. It is read before anything is, so
+	// that a write the answer does not show is stamped at or after it.
+	// net/http keeps a Date the handler set.
+	w.Header().Set("Date", s.now().Format(http.TimeFormat))
 	if r.Body == nil {
 		// A client-side request handed straight to Handler by an
 		// in-process transport: net/http's server always sets a Body.

@@ -25,6 +25,7 @@ type Server struct {
 
 	mu    sync.RWMutex
 	store *store
+	churn *churnState // guarded by mu; nil without WithChurn
 
 	logMu        sync.Mutex
 	requests     []Request
@@ -73,6 +74,9 @@ func newServer(opts ...Option) (*Server, error) {
 		}
 	}
 	s.store = newStore()
+	if s.cfg.churn != nil {
+		s.churn = newChurnState(*s.cfg.churn)
+	}
 	for _, seed := range s.cfg.seed {
 		if err := seed(s); err != nil {
 			return nil, err

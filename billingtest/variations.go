@@ -27,6 +27,10 @@ import (
 //     in filters as in data.
 //
 // [WithAllVariations] turns on one of each.
+//
+// [WithChurn] (churn.go) varies the data, not the service: a busy account
+// whose rows change between any two list requests, seeded. It is not one
+// of the variations above, and WithAllVariations leaves it off.
 
 // TieOrder is the order in which a list sorted on a field gives the rows
 // whose values of that field are equal. The reference says nothing about

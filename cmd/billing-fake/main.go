@@ -12,6 +12,9 @@
 //	             [-timestamp-digits D [-timestamp-zone Z]] [-unknown-members]
 //	             [-unlisted-enum-values]
 //	             [-all-variations N]
+//	             [-churn-inserts N] [-churn-deletes N] [-churn-rekeys N]
+//	             [-churn-modifies N] [-churn-seed S] [-churn-every N]
+//	             [-churn-keep-count] [-churn-aim]
 //	billing-fake [-fixtures FILE] [-generate N] [-seed S] -dump-fixtures FILE
 //
 // The first line it prints is its base URL; give it to a client with the
@@ -48,6 +51,13 @@
 // X-NextPage and X-MaxPageIndex, timestamps with 0 to 7 fractional digits
 // with or without a zone, members and enum values the reference does not
 // list. Without them it behaves as by default.
+//
+// The churn flags make it a busy account (see billingtest's WithChurn):
+// before list answers it inserts, deletes, re-keys and modifies a few
+// rows of the list, seeded by -churn-seed, every -churn-every list
+// requests; -churn-keep-count pairs deletes with inserts so that X-Count
+// stays, and -churn-aim aims the changes at the range the list's query
+// reads on its sort field.
 //
 // It stops cleanly on SIGINT and SIGTERM, finishing requests in flight
 // (those held by an injected delay answer 503 at once), and exits 0.
@@ -99,6 +109,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	perDay := fs.Int("rate-limit-day", billingtest.DefaultRateLimitPerDay, "requests one API key may make per day before 429 (0: no limit)")
 	pdfPerMinute := fs.Int("pdf-rate-limit-minute", billingtest.DefaultPDFRateLimitPerMinute, "draft-invoice PDFs one API key may read per minute before 429 (0: no limit)")
 	varied := addVariationFlags(fs)
+	churn := addChurnFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil // asking for help is not a failure; the usage is printed
@@ -141,6 +152,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	opts = append(opts, variations...)
+	churned, err := churn.option()
+	if err != nil {
+		return err
+	}
+	if churned != nil {
+		opts = append(opts, churned)
+	}
 	if *verbose {
 		opts = append(opts, billingtest.WithLogger(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	}
