@@ -29,7 +29,8 @@ type Churn struct {
 	// 0 means 1, a round before every one.
 	Every int
 	// Inserts is the rows a round adds, each a look-alike of a row of the
-	// scope (same customer, amounts and charges; new ids) with a new key.
+	// scope (same customer and charges; new ids; balances, and the amount
+	// of a charge of one, raised by up to 99.99) with a new key.
 	Inserts int
 	// Deletes is the rows a round removes, as [Server.DeleteInvoice]
 	// does.
@@ -470,6 +471,17 @@ func (c invoiceChurn) insert(field string, like int64, key time.Time, rng *rand.
 	inv.ID, inv.InvoiceNumber = 0, 0
 	for i := range inv.Charges {
 		inv.Charges[i].ID = 0
+	}
+	// Another invoice has balances and an amount of its own, as a live
+	// account's do: copies of one row would make a group no filter on
+	// amounts can tell apart.
+	// (Drawn from the key, not the seeded source, so that the changes a
+	// seed makes stay what they were.)
+	d := decimal.New(1+(key.UnixNano()/1000+like*7919)%9999, -2)
+	inv.OpeningArBalance, inv.ClosingArBalance = inv.OpeningArBalance.Add(d), inv.ClosingArBalance.Add(d)
+	if len(inv.Charges) > 0 && inv.Charges[0].Quantity.Equal(decimal.NewFromInt(1)) {
+		inv.Charges[0].UnitPrice = inv.Charges[0].UnitPrice.Add(d)
+		inv.Charges[0].Amount = inv.Charges[0].Amount.Add(d)
 	}
 	inv.ModifiedTimestamp = now // written now, unless modifiedTimestamp is the key
 	setInvoiceKey(&inv, field, key)

@@ -270,7 +270,9 @@ func (s *stable[T]) readSecond(ctx context.Context, sec int64, end time.Time, si
 	size = max(size, s.w)
 	todo := []part{{}}
 	over = true
-	budget := -1 // parts left to ask for, once the first split has sized it
+	// asked bounds the parts asked for: four per page of the most items
+	// any answer counted in the second, and a few more.
+	asked, most := 0, 0
 	regrown := 0 // times the page size grew to what a part counts
 	for len(todo) > 0 {
 		if err := ctx.Err(); err != nil {
@@ -305,11 +307,10 @@ func (s *stable[T]) readSecond(ctx context.Context, sec int64, end time.Time, si
 			more, regrown = []part{pt}, regrown+1
 		default:
 			// Capped: split the part, on what this answer shows of it.
-			if more, err = s.split(pt, p, sec); err == nil && budget < 0 {
-				budget = 4*len(more) + 16
-			}
-			if budget -= len(more); err == nil && budget < 0 {
-				err = fmt.Errorf("%w: second %s of %s keeps needing more parts than it can hold items", ErrPagination, lo.Format(keyLayout), s.src.KeyName)
+			most = max(most, p.Info.Count, 2*len(p.Items))
+			more, err = s.split(pt, p, sec)
+			if asked += len(more); err == nil && asked > 4*(most/max(len(p.Items), 1))+16 {
+				err = fmt.Errorf("%w: second %s of %s keeps needing more parts than its count (%d) can fill", ErrPagination, lo.Format(keyLayout), s.src.KeyName, most)
 			}
 			if err != nil {
 				yield(nil, err)
