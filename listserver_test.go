@@ -127,7 +127,8 @@ type lsServer struct {
 	mu   sync.Mutex
 	st   *lsState
 	reqs int
-	over int // requests refused for the budget
+	over int      // requests refused for the budget
+	log  []string // one line per answered list request, for reports
 }
 
 func newListServer(t testing.TB, cfg lsConfig) *lsServer {
@@ -386,7 +387,14 @@ func (s *lsServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if cfg.Mutate != nil && !st.Frozen {
 		cfg.Mutate(s.reqs, st)
 	}
-	s.answer(w, req)
+	s.log = append(s.log, fmt.Sprintf("request %d: %s?%s -> %s", s.reqs, r.URL.Path, r.URL.RawQuery, s.answer(w, req)))
+}
+
+// LastRequests returns the last n lines of the request log.
+func (s *lsServer) LastRequests(n int) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.log[max(0, len(s.log)-n):])
 }
 
 // lsFields are the range filters each endpoint accepts (sections 4.1 and
@@ -562,7 +570,8 @@ func lsMix(x uint64) uint64 {
 	return x ^ (x >> 31)
 }
 
-func (s *lsServer) answer(w http.ResponseWriter, req lsRequest) {
+// answer writes the page and returns a line about it for the log.
+func (s *lsServer) answer(w http.ResponseWriter, req lsRequest) string {
 	st, cfg := s.st, s.st.cfg
 	var all, matched []*lsItem
 	for _, it := range st.items {
@@ -657,6 +666,16 @@ func (s *lsServer) answer(w http.ResponseWriter, req lsRequest) {
 	}
 	w.WriteHeader(http.StatusOK)
 	_ = json.NewEncoder(w).Encode(body)
+	line := fmt.Sprintf("X-Count %d, %d items", total, len(page))
+	if len(page) > 0 {
+		f, l := page[0], page[len(page)-1]
+		key := req.SortField
+		if key == "" {
+			key = "postedTimestamp"
+		}
+		line += fmt.Sprintf(" from %d@%s to %d@%s", f.ID, st.stamp(f.timeOf(key)), l.ID, st.stamp(l.timeOf(key)))
+	}
+	return line
 }
 
 func compareInt(a, b int64) int {

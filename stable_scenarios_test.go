@@ -15,6 +15,7 @@ import (
 	"iter"
 	"math/rand/v2"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -722,7 +723,7 @@ func TestStableScenarioModifiedSync(t *testing.T) {
 					}
 				}
 				if missing > 0 {
-					t.Errorf("%d of %d summaries' latest versions not delivered", missing, len(latest))
+					t.Errorf("%d of %d summaries' latest versions not delivered; the last requests:\n%s", missing, len(latest), strings.Join(srv.LastRequests(6), "\n"))
 				}
 				scCheckBound(t, all, tc.bounds[mi])
 			})
