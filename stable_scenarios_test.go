@@ -463,13 +463,13 @@ func TestStableScenarioBillingRuns(t *testing.T) {
 	t.Parallel()
 	scRunCases(t, []scCase{
 		{name: "pages of 100", data: scBillingRuns, pageSize: 100,
-			bounds: scBounds{500, 500, 500, 600}, budget: 1500}, // bound: placeholders
+			bounds: scBounds{33, 64, 64, 70}, budget: 1500},
 		{name: "default pages", data: scBillingRuns,
-			bounds: scBounds{100, 100, 100, 150}, budget: 500}, // bound: placeholders
+			bounds: scBounds{15, 24, 24, 42}, budget: 500},
 		{name: "default pages, cap 250", cfg: lsConfig{Cap: 250}, data: scBillingRuns,
-			bounds: scBounds{300, 300, 300, 400}, budget: 1000}, // bound: placeholders
+			bounds: scBounds{45, 58, 58, 130}, budget: 1000},
 		{name: "default pages, cap 250 echoing the size", cfg: lsConfig{Cap: 250, EchoPageSize: true}, data: scBillingRuns,
-			bounds: scBounds{300, 300, 300, 400}, budget: 1000}, // bound: placeholders
+			bounds: scBounds{41, 54, 54, 120}, budget: 1000},
 	})
 }
 
@@ -549,16 +549,16 @@ func scChurn(keepCount bool) func(reqNo int, st *lsState) {
 func TestStableScenarioChurn(t *testing.T) {
 	t.Parallel()
 	scRunCases(t, []scCase{
-		{name: "pages of 100, X-Count kept", data: scBillingRuns, pageSize: 100, mutate: scChurn(true), want: scExactOrPagErr,
-			bounds: scBounds{800, 800, 800, 900}, budget: 1000, churnFactor: 10}, // bound: placeholders; issue target: churnFactor 3
-		{name: "pages of 100, X-Count changing", data: scBillingRuns, pageSize: 100, mutate: scChurn(false), want: scExactOrPagErr,
-			bounds: scBounds{800, 800, 800, 900}, budget: 1000, churnFactor: 10}, // bound: placeholders; issue target: churnFactor 3
-		{name: "default pages, X-Count kept", data: scBillingRuns, mutate: scChurn(true), want: scExactOrPagErr,
-			bounds: scBounds{200, 200, 200, 250}, budget: 300, churnFactor: 10}, // bound: placeholders; issue target: churnFactor 3
-		{name: "default pages, X-Count changing", data: scBillingRuns, mutate: scChurn(false), want: scExactOrPagErr,
-			bounds: scBounds{200, 200, 200, 250}, budget: 300, churnFactor: 10}, // bound: placeholders; issue target: churnFactor 3
-		{name: "default pages, fractions, X-Count kept", cfg: lsConfig{Digits: 3}, data: scBillingRuns, mutate: scChurn(true), want: scExactOrPagErr,
-			bounds: scBounds{200, 200, 200, 250}, budget: 300, churnFactor: 10}, // bound: placeholders; issue target: churnFactor 3
+		{name: "pages of 100, X-Count kept", data: scBillingRuns, pageSize: 100, mutate: scChurn(true),
+			bounds: scBounds{36, 66, 66, 70}, budget: 1000, churnFactor: 3},
+		{name: "pages of 100, X-Count changing", data: scBillingRuns, pageSize: 100, mutate: scChurn(false),
+			bounds: scBounds{36, 66, 66, 70}, budget: 1000, churnFactor: 3},
+		{name: "default pages, X-Count kept", data: scBillingRuns, mutate: scChurn(true),
+			bounds: scBounds{17, 25, 25, 44}, budget: 300, churnFactor: 3},
+		{name: "default pages, X-Count changing", data: scBillingRuns, mutate: scChurn(false),
+			bounds: scBounds{17, 25, 25, 44}, budget: 300, churnFactor: 3},
+		{name: "default pages, fractions, X-Count kept", cfg: lsConfig{Digits: 3}, data: scBillingRuns, mutate: scChurn(true),
+			bounds: scBounds{17, 25, 25, 44}, budget: 300, churnFactor: 3},
 	})
 }
 
@@ -570,9 +570,9 @@ func TestStableScenarioTieOrders(t *testing.T) {
 	for _, tie := range []lsTie{lsTieIDDesc, lsTieRandom, lsTieShifting} {
 		cases = append(cases,
 			scCase{name: tie.String() + ", pages of 100", cfg: lsConfig{Tie: tie}, data: scBillingRuns, pageSize: 100,
-				bounds: scBounds{800, 800, 800, 900}, budget: 1500}, // bound: placeholders
+				bounds: scBounds{33, 64, 64, 68}, budget: 1500},
 			scCase{name: tie.String() + ", default pages", cfg: lsConfig{Tie: tie}, data: scBillingRuns,
-				bounds: scBounds{200, 200, 200, 250}, budget: 600}, // bound: placeholders
+				bounds: scBounds{15, 24, 24, 42}, budget: 600},
 		)
 	}
 	scRunCases(t, cases)
@@ -585,9 +585,9 @@ func TestStableScenarioFractionalKeys(t *testing.T) {
 	for _, digits := range []int{0, 3, 7} {
 		cases = append(cases,
 			scCase{name: fmt.Sprintf("%d digits, pages of 100", digits), cfg: lsConfig{Digits: digits}, data: scFractions, pageSize: 100,
-				bounds: scBounds{500, 500, 500, 600}, budget: 1500}, // bound: placeholders
+				bounds: scBounds{26, 54, 54, 50}, budget: 1500},
 			scCase{name: fmt.Sprintf("%d digits, default pages, random ties", digits), cfg: lsConfig{Digits: digits, Tie: lsTieRandom}, data: scFractions,
-				bounds: scBounds{150, 150, 150, 200}, budget: 500}, // bound: placeholders
+				bounds: scBounds{13, 22, 22, 32}, budget: 500},
 		)
 	}
 	scRunCases(t, cases)
@@ -599,26 +599,28 @@ func TestStableScenarioDenseBehindSpread(t *testing.T) {
 	t.Parallel()
 	scRunCases(t, []scCase{
 		{name: "2500 at one instant", data: scBehind200(2500),
-			bounds: scBounds{40, 40, 40, 60}, budget: 300}, // bound: placeholders; issue targets: 8 sequential, 12 with Prefetch
+			bounds: scBounds{7, 10, 10, 18}, budget: 300}, // issue 25's targets: 8 sequential, 12 with Prefetch
 		{name: "10000 at one instant", data: scBehind200(10000),
-			bounds: scBounds{120, 120, 120, 160}, budget: 600}, // bound: placeholders; issue targets: 18 sequential, 27 with Prefetch
+			bounds: scBounds{16, 22, 22, 130}, budget: 600}, // issue 25's targets: 18 sequential, 27 with Prefetch; each resume inside the second reads it again
 		{name: "2500 at one instant, random ties", cfg: lsConfig{Tie: lsTieRandom}, data: scBehind200(2500),
-			bounds: scBounds{60, 60, 60, 80}, budget: 300}, // bound: placeholders
+			bounds: scBounds{7, 10, 10, 18}, budget: 300},
 	})
 }
 
 // 6. In a dense second, a group with one openingArBalance and
-// closingArBalance larger than a page: no split can cut it, and the run
-// must say so rather than lose items.
+// closingArBalance larger than the server's page: no split can cut it,
+// and the run must say so rather than lose items.
 func TestStableScenarioUnsplittableGroup(t *testing.T) {
 	t.Parallel()
 	scRunCases(t, []scCase{
 		{name: "1200 alike, default pages", data: scSameSplit(1200), want: scPagErr,
-			bounds: scBounds{100, 100, 100, 150}, budget: 400}, // bound: placeholders
+			bounds: scBounds{9, 14, 14, 16}, budget: 400},
 		{name: "1200 alike, default pages, random ties", cfg: lsConfig{Tie: lsTieRandom}, data: scSameSplit(1200), want: scPagErr,
-			bounds: scBounds{100, 100, 100, 150}, budget: 400}, // bound: placeholders
-		{name: "300 alike, pages of 100", data: scSameSplit(300), pageSize: 100, want: scPagErr,
-			bounds: scBounds{300, 300, 300, 400}, budget: 1000}, // bound: placeholders
+			bounds: scBounds{9, 14, 14, 16}, budget: 400},
+		// 300 alike fit the server's page of 1,000: the second is read whole
+		// in one answer, however small the pages asked for.
+		{name: "300 alike, pages of 100", data: scSameSplit(300), pageSize: 100,
+			bounds: scBounds{10, 22, 22, 24}, budget: 1000},
 	})
 }
 
@@ -662,11 +664,11 @@ func TestStableScenarioModifiedSync(t *testing.T) {
 		pageSize int
 		bounds   scBounds // the run and its catch-up together
 	}{
-		{"clock +10ms, pages of 100", 10 * time.Millisecond, 3, 100, scBounds{1300, 1300, 1300, 1400}},      // bound: placeholders
-		{"clock +10ms, default pages", 10 * time.Millisecond, 3, 0, scBounds{150, 150, 150, 200}},           // bound: placeholders
-		{"clock stopped, pages of 100", 0, 3, 100, scBounds{1300, 1300, 1300, 1400}},                        // bound: placeholders
-		{"clock stopped, default pages", 0, 0, 0, scBounds{150, 150, 150, 200}},                             // bound: placeholders
-		{"clock +10ms, default pages, 7 digits", 10 * time.Millisecond, 7, 0, scBounds{150, 150, 150, 200}}, // bound: placeholders
+		{"clock +10ms, pages of 100", 10 * time.Millisecond, 3, 100, scBounds{24, 44, 44, 36}},
+		{"clock +10ms, default pages", 10 * time.Millisecond, 3, 0, scBounds{8, 10, 10, 14}},
+		{"clock stopped, pages of 100", 0, 3, 100, scBounds{24, 44, 44, 36}},
+		{"clock stopped, default pages", 0, 0, 0, scBounds{8, 10, 10, 14}},
+		{"clock +10ms, default pages, 7 digits", 10 * time.Millisecond, 7, 0, scBounds{8, 10, 10, 14}},
 	}
 	for ci, tc := range cases {
 		for mi, mode := range scModes {
