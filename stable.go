@@ -216,12 +216,31 @@ func fingerprint(path string, q url.Values) string {
 
 const keyLayout = "2006-01-02T15:04:05"
 
-// mergeKeyRange adds lower <= key < upper to q's filter. A range on the key
-// that the caller gave is merged into it (the tighter bound of each end
-// wins), so that the name is sent once; a caller's bound that is not a
-// whole date or second is kept as is, beside the added range. It returns
-// pager.ErrEmptyRange when nothing can match.
+// mergeKeyRange adds lower <= key < upper to q's filter (see mergeRange);
+// a caller's bound that is not a whole date or second is kept as is,
+// beside the added range.
 func mergeKeyRange(q url.Values, key string, lower, upper time.Time) error {
+	return mergeRange(q, key, lower, upper, rangeBounds[time.Time]{
+		parse: parseKeyBound, open: time.Time.IsZero, less: time.Time.Before, format: formatKeyBound,
+	})
+}
+
+// rangeBounds is how mergeRange reads, compares and writes the bounds of
+// one kind of range filter; an open end is the value open reports.
+type rangeBounds[B any] struct {
+	parse  func(string) (B, bool)
+	open   func(B) bool
+	less   func(a, b B) bool
+	format func(B) string
+}
+
+// mergeRange adds lower <= name < upper (an end open when bounds.open
+// says so) to q's filter. A range on name that the caller gave is merged
+// into it (the tighter bound of each end wins), so that the name is sent
+// once; a caller's range whose bounds cannot be read is kept as is,
+// beside the added range. It returns pager.ErrEmptyRange when nothing can
+// match.
+func mergeRange[B any](q url.Values, name string, lower, upper B, bounds rangeBounds[B]) error {
 	expr, err := query.Parse(q.Get("query"))
 	if err != nil {
 		return &ValidationError{Field: "query", Reason: err.Error()}
@@ -229,14 +248,14 @@ func mergeKeyRange(q url.Values, key string, lower, upper time.Time) error {
 	lo, hi := lower, upper
 	var kept query.Expr
 	for _, c := range expr {
-		if c.Kind == query.Range && strings.EqualFold(c.Name, key) {
-			l, okL := parseKeyBound(c.Lower)
-			u, okU := parseKeyBound(c.Upper)
+		if c.Kind == query.Range && strings.EqualFold(c.Name, name) {
+			l, okL := bounds.parse(c.Lower)
+			u, okU := bounds.parse(c.Upper)
 			if okL && okU {
-				if !l.IsZero() && (lo.IsZero() || l.After(lo)) {
+				if !bounds.open(l) && (bounds.open(lo) || bounds.less(lo, l)) {
 					lo = l
 				}
-				if !u.IsZero() && (hi.IsZero() || u.Before(hi)) {
+				if !bounds.open(u) && (bounds.open(hi) || bounds.less(u, hi)) {
 					hi = u
 				}
 				continue
@@ -244,11 +263,11 @@ func mergeKeyRange(q url.Values, key string, lower, upper time.Time) error {
 		}
 		kept = append(kept, c)
 	}
-	if !lo.IsZero() && !hi.IsZero() && !lo.Before(hi) {
+	if !bounds.open(lo) && !bounds.open(hi) && !bounds.less(lo, hi) {
 		return pager.ErrEmptyRange
 	}
-	if !lo.IsZero() || !hi.IsZero() {
-		kept = append(kept, query.CondRange(key, formatKeyBound(lo), formatKeyBound(hi)))
+	if !bounds.open(lo) || !bounds.open(hi) {
+		kept = append(kept, query.CondRange(name, bounds.format(lo), bounds.format(hi)))
 	}
 	if len(kept) == 0 {
 		q.Del("query")
@@ -308,40 +327,15 @@ func fieldReader[T, F any](jsonName string) (func(*T) *F, error) {
 }
 
 // mergeSplitRange adds lower <= name < upper (an end open when not
-// Valid) to q's filter, merged with the caller's own range on name as
-// mergeKeyRange does. It returns pager.ErrEmptyRange when nothing can
-// match.
+// Valid) to q's filter, merged with the caller's own range on name (see
+// mergeRange).
 func mergeSplitRange(q url.Values, name string, lower, upper decimal.NullDecimal) error {
-	expr, err := query.Parse(q.Get("query"))
-	if err != nil {
-		return &ValidationError{Field: "query", Reason: err.Error()}
-	}
-	lo, hi := lower, upper
-	var kept query.Expr
-	for _, c := range expr {
-		if c.Kind == query.Range && strings.EqualFold(c.Name, name) {
-			l, okL := parseDecimalBound(c.Lower)
-			u, okU := parseDecimalBound(c.Upper)
-			if okL && okU {
-				if l.Valid && (!lo.Valid || l.Decimal.GreaterThan(lo.Decimal)) {
-					lo = l
-				}
-				if u.Valid && (!hi.Valid || u.Decimal.LessThan(hi.Decimal)) {
-					hi = u
-				}
-				continue
-			}
-		}
-		kept = append(kept, c)
-	}
-	if lo.Valid && hi.Valid && !lo.Decimal.LessThan(hi.Decimal) {
-		return pager.ErrEmptyRange
-	}
-	if lo.Valid || hi.Valid {
-		kept = append(kept, query.CondRange(name, formatDecimalBound(lo), formatDecimalBound(hi)))
-	}
-	q.Set("query", kept.String())
-	return nil
+	return mergeRange(q, name, lower, upper, rangeBounds[decimal.NullDecimal]{
+		parse:  parseDecimalBound,
+		open:   func(d decimal.NullDecimal) bool { return !d.Valid },
+		less:   func(a, b decimal.NullDecimal) bool { return a.Decimal.LessThan(b.Decimal) },
+		format: formatDecimalBound,
+	})
 }
 
 // parseDecimalBound reads a range bound that is "" or a decimal.
