@@ -1037,9 +1037,14 @@ func (g *generator) invoices() error {
 		} else {
 			inv.TotalPayments = genDec4(pay4)
 		}
+		// The balances are the customer's as the invoice was posted: what
+		// it owed before, and that plus the invoice. Payments and credits
+		// come later and lower the balance the next invoice opens on, as
+		// on a real account; so invoices of one billing run rarely share
+		// both balances, which is what a stable iteration splits on.
 		inv.OpeningArBalance = genDec4(cust.balance)
+		inv.ClosingArBalance = genDec4(cust.balance + amount4)
 		cust.balance += outstanding4
-		inv.ClosingArBalance = genDec4(cust.balance)
 		inv.ModifiedTimestamp = pt
 		if pay4 > 0 {
 			inv.ModifiedTimestamp = g.at(g.between(p, min(end, due+20*genDay)))
