@@ -34,6 +34,12 @@ import (
 // keys or a frontier inside a second, is read as such and resumes
 // correctly.
 //
+// After an error, a cancel or a break, the cursor points just past the
+// last item the loop received: the items of a page already read but not
+// yet yielded are not counted as delivered, so a run resumed from it
+// continues with the next item. An error the loop received does not spoil
+// the cursor; save it and resume once the cause is gone.
+//
 // A Cursor belongs to one iteration at a time. Read or save it in the loop
 // body, on the goroutine running the loop; it is not safe for concurrent
 // use while an iteration runs.

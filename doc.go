@@ -40,6 +40,23 @@
 //		... handle inv, then save cur.MarshalText() now and then ...
 //	}
 //
+// Iterators stop at the first error, which they yield once. Once ctx is
+// done, All yields ctx's error in place of the next item, even one of a
+// page already read, and Pages in place of the next page: cancelling
+// stops the loop at once and nothing more is delivered.
+//
+// Which lists can be kept in sync by modification time: a customer's
+// invoice summaries ([StableBy] "modifiedTimestamp"), and a subscription
+// product's items (though a second holding more items than a page ends
+// such a run with [ErrPagination], as they have no split field). The
+// invoice lists cannot: the API filters them by created, effective and
+// posted time only, so a payment made on an old invoice does not bring it
+// back. To keep a copy of invoices fresh, sync each customer's invoice
+// summaries by modification time (balances and status), and read with
+// [InvoicesService.Get] the invoices whose charges you need; new invoices
+// come from a [Stable] iteration of [InvoicesService.All] on
+// postedTimestamp, resumed from its cursor.
+//
 // # Values on the wire
 //
 // Amounts and quantities are [decimal.Decimal] and travel as exact JSON

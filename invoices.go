@@ -54,7 +54,7 @@ func (s *InvoicesService) Pages(ctx context.Context, params *ListInvoicesParams,
 //
 // API: GET /v1/Invoices, once per page
 func (s *InvoicesService) All(ctx context.Context, params *ListInvoicesParams, opts ...IterOption) iter.Seq2[Invoice, error] {
-	return items(s.Pages(ctx, params, opts...))
+	return items(ctx, s.Pages(ctx, params, opts...))
 }
 
 // Count returns the number of invoices matching params (X-Count), with a
@@ -109,7 +109,7 @@ func (s *InvoicesService) PagesByCustomer(ctx context.Context, customerID int64,
 //
 // API: GET /v1/Customers/{customerId}/Invoices/, once per page
 func (s *InvoicesService) AllByCustomer(ctx context.Context, customerID int64, params *ListCustomerInvoicesParams, opts ...IterOption) iter.Seq2[Invoice, error] {
-	return items(s.PagesByCustomer(ctx, customerID, params, opts...))
+	return items(ctx, s.PagesByCustomer(ctx, customerID, params, opts...))
 }
 
 // CountByCustomer returns the number of a customer's invoices matching

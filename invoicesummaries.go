@@ -52,7 +52,7 @@ func (s *InvoiceSummariesService) Pages(ctx context.Context, customerID int64, p
 //
 // API: GET /v1/customers/{customerId}/invoiceSummaries, once per page
 func (s *InvoiceSummariesService) All(ctx context.Context, customerID int64, params *ListInvoiceSummariesParams, opts ...IterOption) iter.Seq2[InvoiceSummary, error] {
-	return items(s.Pages(ctx, customerID, params, opts...))
+	return items(ctx, s.Pages(ctx, customerID, params, opts...))
 }
 
 // Count returns the number of a customer's invoice summaries matching

@@ -67,6 +67,7 @@ func TestNoLeaksIterators(t *testing.T) {
 		errs   []error
 		cancel context.CancelFunc
 		stable bool // pages hold only the items not yielded before
+		items  bool // an All iterator: a cancel stops it at the next item
 	}
 	scenarios := []struct {
 		name string
@@ -98,6 +99,9 @@ func TestNoLeaksIterators(t *testing.T) {
 			}
 			if len(r.ids) >= leakItems {
 				t.Fatalf("%d ids after cancelling at the first", len(r.ids))
+			}
+			if r.items && len(r.ids) != 1 {
+				t.Fatalf("%d ids after cancelling at the first, want 1: the rest of a page already read is not yielded", len(r.ids))
 			}
 		}, nil},
 		// Every request after the first fails (failingAfterFirst). Not a
@@ -132,7 +136,7 @@ func TestNoLeaksIterators(t *testing.T) {
 					srv, f := leakServer(t)
 					ctx, cancel := context.WithCancel(context.Background())
 					defer cancel()
-					r := &run{cancel: cancel, stable: mode.stable}
+					r := &run{cancel: cancel, stable: mode.stable, items: strings.Contains(it.name, ".All")}
 					c := leakClient(srv)
 					if sc.client != nil {
 						c = sc.client(t, srv)

@@ -193,16 +193,23 @@ func listPage[T any](ctx context.Context, c *Client, lc listCall, q url.Values, 
 }
 
 // items flattens pages into their items, moving a stable iteration's
-// cursor past each item before the caller sees it.
-func items[T any](seq iter.Seq2[*Page[T], error]) iter.Seq2[T, error] {
+// cursor past each item before the caller sees it. Once ctx is done it
+// yields ctx's error instead of the rest of a page already read, so that
+// a cancel stops the loop at the next item (and a stable cursor stays
+// just past the last item the caller saw).
+func items[T any](ctx context.Context, seq iter.Seq2[*Page[T], error]) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
+		var zero T
 		for p, err := range seq {
 			if err != nil {
-				var zero T
 				yield(zero, err)
 				return
 			}
 			for i, it := range p.Items {
+				if err := ctx.Err(); err != nil {
+					yield(zero, err)
+					return
+				}
 				if p.cursor != nil {
 					p.cursor.Reached(i + 1)
 				}

@@ -145,7 +145,7 @@ func (s *SubscriptionItemsService) Pages(ctx context.Context, subscriptionProduc
 //
 // API: GET /v1/subscriptionProducts/{subscriptionProductId}/items, once per page
 func (s *SubscriptionItemsService) All(ctx context.Context, subscriptionProductID int64, params *ListSubscriptionItemsParams, opts ...IterOption) iter.Seq2[SubscriptionProductItem, error] {
-	return items(s.Pages(ctx, subscriptionProductID, params, opts...))
+	return items(ctx, s.Pages(ctx, subscriptionProductID, params, opts...))
 }
 
 // Count returns the number of a subscription product's items matching
