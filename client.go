@@ -1,7 +1,6 @@
 package billing
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,8 +11,6 @@ import (
 	"runtime"
 	"strings"
 	"time"
-
-	"github.com/hashicorp/go-cleanhttp"
 )
 
 // Version is the version of this SDK, sent in the User-Agent header.
@@ -52,15 +49,14 @@ type clientConfig struct {
 	// so no way of printing the client can reach it.
 	authorization func() string
 	baseURL       *url.URL
-	httpClient    *http.Client
-	// writeClient is httpClient refusing every redirect (net/http would
-	// send a write's body again on a 307 or 308, and turn it into a GET on
-	// the others) and handing net/http requests it cannot replay (see
-	// writeTransport).
-	writeClient *http.Client
-	userAgent   string
-	retry       RetryPolicy
-	logger      *slog.Logger
+	// transport is defaultTransport or, with WithHTTPClient,
+	// callerTransport: both choose the transport when each request goes
+	// out, never when the client is built. Each call's http.Client is
+	// made from it (httpClient).
+	transport http.RoundTripper
+	userAgent string
+	retry     RetryPolicy
+	logger    *slog.Logger
 	// observers are called after each attempt, with the log line.
 	observers []func(context.Context, Attempt)
 	now       func() time.Time
@@ -69,7 +65,7 @@ type clientConfig struct {
 	// listBodies recycles the buffers list pages are read into.
 	listBodies bodyPool
 
-	// set by options, resolved in NewClient
+	// set by options; userHTTPClient is read at each call, never copied
 	userHTTPClient *http.Client
 	timeout        time.Duration
 	timeoutSet     bool // WithTimeout was given: it wins over the caller's client
@@ -85,6 +81,13 @@ type service struct {
 // given in "Authorization: Basic <apiKey>" (the API's rule; it is not the
 // base64 of a user and password). [WithBaseURL] is required; every option is
 // checked here, and the first bad one is returned as an error that names it.
+//
+// The transport is chosen when each request goes out, not here: a test
+// double installed with httpmock.Activate (or by replacing
+// http.DefaultTransport otherwise) or httpmock.ActivateNonDefault(hc) on
+// the client given to [WithHTTPClient] takes every request that follows,
+// whether it was installed before or after NewClient. See
+// [WithHTTPClient] for which transport is used.
 func NewClient(apiKey string, opts ...Option) (*Client, error) {
 	if apiKey == "" {
 		return nil, optionError(errors.New("apiKey is empty"))
@@ -114,14 +117,11 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 	if cfg.baseURL == nil {
 		return nil, optionError(errors.New("WithBaseURL is required"))
 	}
-	if cfg.userHTTPClient != nil && !cfg.timeoutSet {
-		cfg.timeout = cfg.userHTTPClient.Timeout
+	if cfg.userHTTPClient != nil {
+		cfg.transport = callerTransport{hc: cfg.userHTTPClient}
+	} else {
+		cfg.transport = defaultTransport{pool: newPool()}
 	}
-	cfg.httpClient = buildHTTPClient(cfg.userHTTPClient, cfg.timeout, cfg.baseURL)
-	writeClient := *cfg.httpClient
-	writeClient.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	writeClient.Transport = writeTransport{next: cmp.Or[http.RoundTripper](writeClient.Transport, http.DefaultTransport)}
-	cfg.writeClient = &writeClient
 	cfg.userAgent = "billing-go/" + Version + " (" + runtime.Version() + "; " + runtime.GOOS + "/" + runtime.GOARCH + ")"
 	if cfg.userAgentExtra != "" {
 		cfg.userAgent = cfg.userAgentExtra + " " + cfg.userAgent
@@ -179,35 +179,3 @@ const maxRedirects = 10
 // maxRedirects redirects. It is final: asking again would go round the
 // same loop, each time sending maxRedirects requests.
 var errRedirectLoop = fmt.Errorf("redirect loop: stopped after %d redirects", maxRedirects)
-
-// buildHTTPClient copies the caller's client (never changing it) or makes a
-// pooled one, sets the per-attempt timeout and refuses redirects that leave
-// the API's host, so credentials and bodies never follow them elsewhere.
-func buildHTTPClient(user *http.Client, timeout time.Duration, base *url.URL) *http.Client {
-	var hc http.Client
-	if user != nil {
-		hc = *user
-	} else {
-		t := cleanhttp.DefaultPooledTransport()
-		// Keep a connection per prefetch worker: with the default of
-		// GOMAXPROCS+1 idle connections a prefetching iterator would open
-		// (and TLS-handshake) new ones all the time.
-		t.MaxIdleConnsPerHost = max(t.MaxIdleConnsPerHost, maxPrefetch)
-		hc = http.Client{Transport: t}
-	}
-	hc.Timeout = timeout
-	next := hc.CheckRedirect
-	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if !strings.EqualFold(req.URL.Host, base.Host) || req.URL.Scheme != base.Scheme {
-			return fmt.Errorf("%w: to %s://%s", errRedirectRefused, req.URL.Scheme, req.URL.Host)
-		}
-		if len(via) >= maxRedirects {
-			return errRedirectLoop
-		}
-		if next != nil {
-			return next(req, via)
-		}
-		return nil
-	}
-	return &hc
-}

@@ -53,13 +53,27 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// WithHTTPClient makes the client send requests through a copy of hc; hc
-// itself is not changed. The caller's settings win: its Transport (proxies,
-// TLS settings, instrumentation), Jar and Timeout are kept, and
-// [WithTimeout], given too, replaces that Timeout; without either, the copy
-// keeps hc.Timeout even when it is zero (no timeout). Applied on top: a
-// redirect policy that refuses redirects to another host (after hc's own
-// CheckRedirect, if any, allows them), and none at all for writes.
+// WithHTTPClient makes the client send requests through hc, which it
+// keeps and reads but never copies or changes. hc's Transport is read
+// when each request goes out (nil means http.DefaultTransport, read then
+// too, as net/http does), and its Jar, CheckRedirect and Timeout when each
+// call starts; so a change to hc after NewClient, such as
+// httpmock.ActivateNonDefault(hc), applies to the next request, reads and
+// writes alike. The caller's settings win: its Transport (proxies, TLS
+// settings, instrumentation, a mock), Jar and Timeout are used, and
+// [WithTimeout], given too, replaces that Timeout; without either, the
+// client keeps hc.Timeout even when it is zero (no timeout). Applied on
+// top: a redirect policy that refuses redirects to another host (after
+// hc's own CheckRedirect, if any, allows them), and none at all for
+// writes. Change hc only while no request is in flight: net/http's own
+// client has the same rule.
+//
+// Without this option the client uses a pool of connections of its own,
+// tuned for prefetching, unless the program has replaced
+// http.DefaultTransport with a RoundTripper that is not a
+// *http.Transport (httpmock.Activate, a recorder, instrumentation): then
+// every request goes through that one, read when the request goes out,
+// whether it was replaced before or after NewClient.
 func WithHTTPClient(hc *http.Client) Option {
 	return func(c *clientConfig) error {
 		if hc == nil {

@@ -141,16 +141,13 @@ func (c *Client) newRequest(ctx context.Context, cl *call, extra http.Header) (*
 }
 
 // retryClient wires the call's retry rule into go-retryablehttp. A client
-// per call is a few words of memory and lets the hooks see the call.
+// per call is a few words of memory and lets the hooks see the call; its
+// http.Client is made now from the caller's as it is (httpClient).
 // Writes go through a client that never follows a redirect: net/http would
 // send the body again, underneath any retry rule.
 func (c *Client) retryClient(cl *call) *retryablehttp.Client {
-	hc := c.cfg.httpClient
-	if cl.write {
-		hc = c.cfg.writeClient
-	}
 	return &retryablehttp.Client{
-		HTTPClient:   hc,
+		HTTPClient:   c.cfg.httpClient(cl.write),
 		Logger:       nil, // the SDK logs through slog, once per attempt
 		RetryMax:     cl.policy.MaxRetries,
 		RetryWaitMin: cl.policy.MinBackoff,

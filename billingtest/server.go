@@ -16,7 +16,9 @@ import (
 // methods. It is safe for concurrent use.
 type Server struct {
 	// URL is the fake's base URL, e.g. http://127.0.0.1:52123, to give to
-	// [billing.WithBaseURL].
+	// [billing.WithBaseURL]. A fake from [NewInProcess] has
+	// https://billingtest.invalid, which only [Server.Transport] serves; one
+	// from [NewHandler] has none.
 	URL string
 
 	cfg      config
@@ -40,6 +42,11 @@ type Server struct {
 	// closing is closed by Close: injected delays end on it.
 	closing   chan struct{}
 	closeOnce sync.Once
+
+	// inProcess: made by NewInProcess, served through Transport alone.
+	inProcess bool
+	// flights are the requests Transport is serving.
+	flights flights
 }
 
 // NewServer starts a fake on a loopback port. Close it when done, e.g.
@@ -88,12 +95,14 @@ func newServer(opts ...Option) (*Server, error) {
 // Handler returns the fake as an http.Handler.
 func (s *Server) Handler() http.Handler { return s }
 
-// Close shuts the server down and blocks until all its requests are done.
-// Requests held by an injected delay ([Fault.Delay]) end at once with 503
-// and "Connection: close", so that Close never waits for a delay; a delay
-// injected after Close ends at once too.
+// Close shuts the server down and blocks until all its requests are done,
+// those served through [Server.Transport] included, which it refuses from
+// then on. Requests held by an injected delay ([Fault.Delay]) end at once
+// with 503 and "Connection: close", so that Close never waits for a
+// delay; a delay injected after Close ends at once too.
 //
-// A fake from [NewHandler] keeps serving after Close, without delays:
+// A fake from [NewHandler] keeps serving after Close, without delays,
+// through its Handler and its Transport:
 // call Close when the server that mounts it shuts down, e.g. with
 // http.Server.RegisterOnShutdown(fake.Close), so that shutting down
 // waits for no delay (cmd/billing-fake does).
@@ -102,6 +111,7 @@ func (s *Server) Close() {
 	if s.ts != nil {
 		s.ts.Close()
 	}
+	s.flights.closeAndWait()
 }
 
 // APIKey returns the key the fake accepts.
@@ -113,18 +123,22 @@ func (s *Server) APIKey() string { return s.cfg.apiKey }
 // MaxBackoff: 10 * time.Millisecond, MaxRetryAfter: 5 * time.Second}.
 // opts are applied after those and change only what they name: with
 // billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: 4}) the waits
-// stay short. It panics if opts are invalid, or if the fake does not
-// listen (one from NewHandler).
+// stay short. A fake from [NewInProcess] is reached through
+// [Server.Transport]; one from NewServer through its socket. It panics if
+// opts are invalid, or if the fake is from NewHandler, which has no URL.
 func (s *Server) Client(opts ...billing.Option) *billing.Client {
 	if s.URL == "" {
-		panic("billingtest: Client needs a listening fake: use NewServer, or serve Handler yourself and build a client with billing.WithBaseURL")
+		panic("billingtest: Client needs a listening fake: use NewServer or NewInProcess, or serve Handler yourself and build a client with billing.WithBaseURL")
 	}
 	base := []billing.Option{
 		billing.WithBaseURL(s.URL),
 		billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: 2, MinBackoff: time.Millisecond, MaxBackoff: 10 * time.Millisecond, MaxRetryAfter: 5 * time.Second}),
 	}
-	if s.ts != nil {
+	switch {
+	case s.ts != nil:
 		base = append(base, billing.WithHTTPClient(s.ts.Client()))
+	case s.inProcess:
+		base = append(base, billing.WithHTTPClient(&http.Client{Transport: s.Transport()}))
 	}
 	c, err := billing.NewClient(s.cfg.apiKey, append(base, opts...)...)
 	if err != nil {
