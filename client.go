@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/billingapi/billing-go/internal/throttle"
 	"github.com/hashicorp/go-cleanhttp"
 )
 
@@ -25,6 +26,8 @@ const DefaultTimeout = 30 * time.Second
 
 // Client talks to the billing API with one API key. Build it with
 // [NewClient]; it is safe for concurrent use, and its services share it.
+// Its calls share the waits the service asks for (a 429, a spent
+// rate-limit window): see [RetryPolicy].
 type Client struct {
 	// cfg is behind a pointer so that printing a Client by value shows an
 	// address, never the API key.
@@ -68,6 +71,9 @@ type clientConfig struct {
 	maxResponseBytes int64
 	// listBodies recycles the buffers list pages are read into.
 	listBodies bodyPool
+	// pause holds every request of the client while the service has
+	// asked it to wait (see pauseFor and RetryPolicy).
+	pause *throttle.Gate
 
 	// set by options, resolved in NewClient
 	userHTTPClient *http.Client
@@ -102,6 +108,7 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 		timeout:       DefaultTimeout,
 
 		maxResponseBytes: DefaultMaxResponseBytes,
+		pause:            throttle.NewGate(nil),
 	}
 	for _, opt := range opts {
 		if opt == nil {
