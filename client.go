@@ -11,6 +11,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/billingapi/billing-go/internal/throttle"
 )
 
 // Version is the version of this SDK, sent in the User-Agent header.
@@ -22,6 +24,8 @@ const DefaultTimeout = 30 * time.Second
 
 // Client talks to the billing API with one API key. Build it with
 // [NewClient]; it is safe for concurrent use, and its services share it.
+// Its calls share the waits the service asks for (a 429, a spent
+// rate-limit window): see [RetryPolicy].
 type Client struct {
 	// cfg is behind a pointer so that printing a Client by value shows an
 	// address, never the API key.
@@ -64,6 +68,9 @@ type clientConfig struct {
 	maxResponseBytes int64
 	// listBodies recycles the buffers list pages are read into.
 	listBodies bodyPool
+	// pause holds every request of the client while the service has
+	// asked it to wait (see pauseFor and RetryPolicy).
+	pause *throttle.Gate
 
 	// set by options; userHTTPClient is read at each call, never copied
 	userHTTPClient *http.Client
@@ -105,6 +112,7 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 		timeout:       DefaultTimeout,
 
 		maxResponseBytes: DefaultMaxResponseBytes,
+		pause:            throttle.NewGate(nil),
 	}
 	for _, opt := range opts {
 		if opt == nil {

@@ -125,7 +125,8 @@ func decodeList[T any](r io.Reader, items *[]T, limit int) error {
 }
 
 // decodeListAnswer reads a whole 2xx list answer, within the client's
-// limit (see readAll), and decodes it into items, then closes the body.
+// limit and without a leading byte-order mark (readJSONAnswer), and
+// decodes it into items, then closes the body.
 // Reading first keeps a page's memory bounded by the limit, whatever a
 // single value in it would make the tokenizer buffer, and at most
 // maxItems items are decoded (see pageItemLimit). A pipeline's slot, if
@@ -134,17 +135,14 @@ func decodeList[T any](r io.Reader, items *[]T, limit int) error {
 // they keep.
 func decodeListAnswer[T any](resp *http.Response, items *[]T, maxItems int, limit int64, bodies *bodyPool, claim *pager.Claim) error {
 	defer drainAndClose(resp.Body)
-	if err := checkJSONContentType(resp); err != nil {
-		return err
-	}
-	body, err := readAll(bodies.get(), resp.Body, resp.ContentLength, limit)
+	body, text, err := readJSONAnswer(resp, bodies.get(), limit)
 	if err != nil {
 		return err
 	}
 	claim.Release() // the request is done; decoding is ours
 	defer claim.Decode()()
 	defer bodies.put(body)
-	return decodeList(bytes.NewBuffer(body), items, maxItems) // a Buffer: read in place
+	return decodeList(bytes.NewBuffer(text), items, maxItems) // a Buffer: read in place
 }
 
 // bodyPool recycles the buffers that list answers are read into. A page

@@ -83,7 +83,10 @@
 // Reads are retried on connection errors, 429, 500, 502, 503 and 504. Writes
 // (write-off, replace card, wallet agreement, tracking code, bulk process) are
 // retried only when the server surely did not act on them: after a 429, or
-// when the request never left this process. See [RetryPolicy].
+// when the request never left this process. A wait the service asks for
+// holds every call of the client, not only the one it answered, so that
+// callers sharing a [Client] do not each spend a 429 on one burst. See
+// [RetryPolicy].
 //
 // # Tracing and metrics
 //

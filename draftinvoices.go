@@ -2,7 +2,6 @@ package billing
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"net/http"
 
@@ -20,10 +19,12 @@ type DraftPDFParams struct {
 }
 
 // PDF returns the PDF of a draft invoice, the document that is emailed to
-// customers, as a stream: the caller reads it and must close it. Nothing is
-// buffered whole. The per-attempt timeout ([WithTimeout]) also bounds
-// reading the stream, and the stream fails with [ErrResponseTooLarge]
-// past [WithMaxResponseBytes].
+// customers, as a stream: the caller reads it and must close it. Nothing
+// is buffered whole, and nothing is changed: the bytes are the server's,
+// a UTF-8 byte-order mark included should it send one (the SDK drops one
+// only from JSON it decodes). The per-attempt timeout ([WithTimeout])
+// also bounds reading the stream, and the stream fails with
+// [ErrResponseTooLarge] past [WithMaxResponseBytes].
 //
 // It fails with [ErrNotFound] for an unknown draft invoice, and with a
 // [*ValidationError] matching [ErrInvalidParams] for an id that is not
@@ -32,10 +33,14 @@ type DraftPDFParams struct {
 // asks for (see [RetryPolicy]). The request accepts application/pdf, and
 // application/json for error bodies; an answer with another content type
 // (an HTML page from a proxy, say) is an error rather than a broken PDF.
-// A read of the stream that fails (an answer cut short, say) names the
-// call, as every error of the SDK does, and wraps the cause:
-// errors.Is(err, io.ErrUnexpectedEOF) and errors.Is(err,
-// ErrResponseTooLarge) see through it.
+// A read of the stream that fails (an answer cut short, the per-attempt
+// timeout, a cancelled context) returns a [*DecodeError], as a JSON answer
+// that breaks off does: a 2xx answer whose body could not be read, naming
+// the call and its status. It wraps the cause, scrubbed of the API key:
+// errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, context.Canceled),
+// errors.Is(err, context.DeadlineExceeded) and errors.Is(err,
+// ErrResponseTooLarge) see through it. Nothing is retried once the stream
+// is handed over: the caller may have used the bytes read so far.
 //
 // API: GET /v1/draftInvoices/pdf/{Id}
 func (s *DraftInvoicesService) PDF(ctx context.Context, draftInvoiceID int64, params *DraftPDFParams, opts ...RequestOption) (io.ReadCloser, error) {
@@ -61,20 +66,23 @@ func (s *DraftInvoicesService) PDF(ctx context.Context, draftInvoiceID int64, pa
 	if err != nil {
 		return nil, err
 	}
-	return &answerStream{ReadCloser: resp.Body, call: cl}, nil
+	return &answerStream{ReadCloser: resp.Body, client: s.client, call: cl, status: resp.StatusCode}, nil
 }
 
 // answerStream is an answer handed to the caller as a stream: a read that
-// fails says which call it belongs to.
+// fails is the call's *DecodeError, as any 2xx answer that could not be
+// read is, so that callers match it like every other failure.
 type answerStream struct {
 	io.ReadCloser
-	call *call
+	client *Client
+	call   *call
+	status int
 }
 
 func (s *answerStream) Read(p []byte) (int, error) {
 	n, err := s.ReadCloser.Read(p)
 	if err != nil && err != io.EOF {
-		err = fmt.Errorf("billing: %s %s: reading the answer: %w", s.call.method, s.call.path, err)
+		err = &DecodeError{Method: s.call.method, Path: s.call.path, StatusCode: s.status, Err: s.client.scrubError(s.call, err)}
 	}
 	return n, err
 }

@@ -165,7 +165,7 @@ func TestDraftInvoicesPDFStreams(t *testing.T) {
 		}
 	})
 
-	t.Run("a stream cut short names the call", func(t *testing.T) {
+	t.Run("a stream cut short is the call's DecodeError", func(t *testing.T) {
 		w := newWire(t)
 		w.onResponder(http.MethodGet, "/v1/draftInvoices/pdf/9", func(req *http.Request) (*http.Response, error) {
 			cut := io.MultiReader(bytes.NewReader(draftPDF[:len(draftPDF)/2]), iotest.ErrReader(io.ErrUnexpectedEOF))
@@ -177,9 +177,10 @@ func TestDraftInvoicesPDFStreams(t *testing.T) {
 		}
 		defer rc.Close()
 		got, err := io.ReadAll(rc)
-		const want = "billing: GET /v1/draftInvoices/pdf/9: reading the answer: unexpected EOF"
-		if err == nil || err.Error() != want || !errors.Is(err, io.ErrUnexpectedEOF) {
-			t.Errorf("reading a cut stream: %v, want %q matching io.ErrUnexpectedEOF", err, want)
+		const want = "billing: GET /v1/draftInvoices/pdf/9: decoding 200 answer: unexpected EOF"
+		var de *billing.DecodeError
+		if !errors.As(err, &de) || err.Error() != want || !errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Errorf("reading a cut stream: %v, want a *DecodeError %q matching io.ErrUnexpectedEOF", err, want)
 		}
 		if !bytes.Equal(got, draftPDF[:len(draftPDF)/2]) {
 			t.Errorf("got %d bytes before the cut, want %d", len(got), len(draftPDF)/2)

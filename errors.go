@@ -27,7 +27,9 @@ var (
 	// ErrConflict matches a 409 answer: a business rule failed.
 	ErrConflict = errors.New("billing: conflict")
 	// ErrRateLimited matches a 429 answer: the request was throttled.
-	// [APIError.RetryAfter] says when to come back.
+	// [APIError.RetryAfter] says when to come back. It also matches a
+	// call that the client did not send because the service's pause
+	// outlasted the call's deadline ([*ThrottledError]).
 	ErrRateLimited = errors.New("billing: rate limited")
 	// ErrServer matches any 5xx answer.
 	ErrServer = errors.New("billing: server error")
@@ -195,11 +197,14 @@ func invalid(field, format string, args ...any) *ValidationError {
 }
 
 // RequestError is a request that got no HTTP answer: the connection failed,
-// timed out or was cut, or the context ended.
+// timed out or was cut, the context ended, or the client held the request
+// back, unsent, during a pause the service asked for (its Err is then a
+// [*ThrottledError], or the context's error; see [RetryPolicy]).
 type RequestError struct {
 	// Method and Path are those of the request; Path has no query string.
 	Method, Path string
-	// Attempts is how many times the request was tried.
+	// Attempts is how many times the request was tried. An attempt the
+	// client held back, unsent, is not counted: 0 when it was the first.
 	Attempts int
 	// OutcomeUnknown is true for a write that may have reached the server:
 	// it may have been applied. Such an error matches [ErrOutcomeUnknown].
@@ -228,3 +233,24 @@ func (e *RequestError) Unwrap() error { return e.Err }
 func (e *RequestError) Is(target error) bool {
 	return target == ErrOutcomeUnknown && e.OutcomeUnknown
 }
+
+// ThrottledError is why a call was not sent: the service had asked the
+// client to pause (a 429 to this or another call of the same [Client], or
+// an answer saying that a rate-limit window has nothing left) until after
+// the call's context deadline. Waiting could only have ended in the
+// context's error, so the call fails at once instead. It is the Err of a
+// [*RequestError] and matches [ErrRateLimited]; nothing was sent, so
+// nothing was applied. See [RetryPolicy] for how calls share the pause.
+type ThrottledError struct {
+	// RetryAfter is how long the pause still had to run when the call
+	// gave up.
+	RetryAfter time.Duration
+}
+
+// Error says how long the pause still had to run.
+func (e *ThrottledError) Error() string {
+	return fmt.Sprintf("not sent: the client is paused by the service's rate limit for %s more, past the call's deadline", e.RetryAfter)
+}
+
+// Is makes a ThrottledError match [ErrRateLimited].
+func (e *ThrottledError) Is(target error) bool { return target == ErrRateLimited }

@@ -11,7 +11,10 @@ import (
 // Attempt describes one HTTP attempt of a call, once the SDK has decided
 // on it, for an observer given with [WithAttemptObserver]. It holds no
 // query string, no API key and no card data: Err is scrubbed of them as
-// the client's log line is.
+// the client's log line is. An attempt that the client held back without
+// sending it (the service's pause outlasting the call's deadline, or the
+// context ending during that pause; see [RetryPolicy]) is not one: it is
+// neither observed nor logged, and the call returns its error.
 type Attempt struct {
 	// Operation is the call's operation; see [Operation].
 	Operation Operation

@@ -11,7 +11,8 @@ import "fmt"
 // Cost and bounds: at most n requests are on the wire, retries included,
 // and a bounded number of pages is held ahead of the one being yielded (2n
 // by page number, 8n with Stable). A 429 pauses every request of the
-// iteration for the wait the server asked for. Breaking out of the loop or
+// client, this iteration's included, for the wait the server asked for
+// (see [RetryPolicy]). Breaking out of the loop or
 // cancelling the context stops every request and waits for them, so no
 // goroutine outlives the loop; [CaptureResponse] holds the answer of the
 // last page yielded. n is between 0 and 64; below 2, or without X-Count,

@@ -143,3 +143,24 @@ func requestedWait(resp *http.Response, now time.Time) time.Duration {
 	}
 	return rl.Day.Reset
 }
+
+// clientPause is how long every request of the client should wait after
+// this answer, whichever call it belongs to: on a 429, the wait it asks
+// for (requestedWait); on any answer, the reset of a rate-limit window
+// that has nothing left (the longer one when both are spent), since the
+// next request would be refused until then. 0 asks for nothing. A
+// Retry-After on another status (a 503, say) is the wait of its own call
+// only: it speaks of the service's health, not of the account's quota.
+func clientPause(resp *http.Response, now time.Time) time.Duration {
+	var d time.Duration
+	if resp.StatusCode == http.StatusTooManyRequests {
+		d = requestedWait(resp, now)
+	}
+	rl := parseRateLimit(resp.Header, now)
+	for _, w := range []RateLimitWindow{rl.Minute, rl.Day} {
+		if w.Remaining == 0 && w.Reset > 0 {
+			d = max(d, w.Reset)
+		}
+	}
+	return d
+}

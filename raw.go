@@ -47,7 +47,9 @@ type Request struct {
 // rate-limit capture ([CaptureResponse]), logging and the scrubbing of the
 // API key from what the server says back (the SDK cannot know other
 // secrets a raw body holds). A 2xx JSON answer is decoded into out, a
-// pointer (a *json.RawMessage keeps it as it came); with out nil, or a 204,
+// pointer (a *json.RawMessage keeps it as it came, but for a UTF-8
+// byte-order mark in front of it, which is not part of the JSON and is
+// dropped as from every answer the SDK decodes); with out nil, or a 204,
 // the body is discarded. The returned Response holds the answer's status
 // and headers; its Page method reads the paging headers of a list.
 //

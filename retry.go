@@ -27,11 +27,27 @@ import (
 //
 // A wait the server asks for (Retry-After, in seconds or as a date, or on a
 // 429 the X-Rate-Limit-Reset-* headers) is honoured when it is at most
-// MaxRetryAfter; a longer one (including one too long to represent, which
-// saturates) ends the retries at once and the caller gets
-// the [*APIError], whose RetryAfter says when to come back. Otherwise the
-// wait grows exponentially from MinBackoff to MaxBackoff, with jitter.
+// MaxRetryAfter and ends before the context's deadline; a longer one
+// (including one too long to represent, which saturates) ends the retries
+// at once and the caller gets the [*APIError], whose RetryAfter says when
+// to come back, rather than a context error at the deadline. Otherwise
+// the wait grows exponentially from MinBackoff to MaxBackoff, with jitter.
 // Waiting ends at once when the context is done.
+//
+// The calls of one [Client] share the waits the service asks for, since it
+// throttles the account, not a request. When any call gets a 429, or any
+// answer says that a rate-limit window has nothing left
+// (X-Rate-Limit-Remaining-Minute or -Day 0, with its reset), every call of
+// the client, in every goroutine and iteration, holds its next attempt
+// until the time the answer gives (for a 429 that gives none, for the
+// backoff of the call that got it): one burst costs the account one 429,
+// not one per caller. That wait is not an attempt and spends no retry. A
+// pause longer than a call's MaxRetryAfter is not imposed on it: the call
+// goes out and gets the service's own answer. A pause that would end at
+// or after the call's context deadline fails the call at once, unsent,
+// with a [*RequestError] whose Err is a [*ThrottledError] (matching
+// [ErrRateLimited]); a context that ends while the call waits ends it at
+// once with the context's error, unsent too.
 //
 // A field left zero keeps the value it had: for [WithRetryPolicy], the
 // client's so far ([DefaultRetryPolicy], or what an earlier option set);
@@ -148,15 +164,29 @@ func (c *call) shouldRetry(ctx context.Context, resp *http.Response, err error, 
 		return true // no answer, or a read's answer cut off in transit: asking again is safe
 	case resp.StatusCode == http.StatusTooManyRequests:
 		// Throttled: the server did nothing, so even a write may go again,
-		// after the wait it asked for, unless that wait is too long.
-		return requestedWait(resp, now) <= c.policy.MaxRetryAfter
+		// after the wait it asked for, unless that wait is too long (see
+		// mayWait). Other calls of the client wait for it too (pauseFor).
+		return c.mayWait(ctx, requestedWait(resp, now), now)
 	case resp.StatusCode == http.StatusInternalServerError, resp.StatusCode == http.StatusBadGateway,
 		resp.StatusCode == http.StatusServiceUnavailable, resp.StatusCode == http.StatusGatewayTimeout:
 		// A passing failure of the service or a gateway. A write may have
 		// been applied before it, so only a read is asked again.
-		return !c.write && requestedWait(resp, now) <= c.policy.MaxRetryAfter
+		return !c.write && c.mayWait(ctx, requestedWait(resp, now), now)
 	}
 	return false // anything else is the answer: 2xx, a client error, a redirect not followed
+}
+
+// mayWait reports whether the call may wait d, the wait the server asked
+// for (0: none), before its next attempt: at most the policy's
+// MaxRetryAfter, and ending before the context's deadline, since a wait
+// that outlasts the deadline could only end in the context's error, while
+// the answer in hand says when to come back.
+func (c *call) mayWait(ctx context.Context, d time.Duration, now time.Time) bool {
+	if d > c.policy.MaxRetryAfter {
+		return false
+	}
+	deadline, ok := ctx.Deadline()
+	return !ok || d == 0 || now.Add(d).Before(deadline)
 }
 
 // isPermanent reports errors that a retry cannot mend: a certificate that

@@ -70,25 +70,37 @@ func TestRetryDecision(t *testing.T) {
 		wroteHeaders bool
 		resp         *http.Response
 		err          error
+		deadline     time.Duration // of the call's context, from now; 0: none
 		want         bool
 	}{
-		{"read 503", false, true, resp(503, ""), nil, true},
-		{"read 503 asking for too long", false, true, resp(503, "60"), nil, false},
-		{"read 501 is not retried", false, true, resp(501, ""), nil, false},
-		{"read 200", false, true, resp(200, ""), nil, false},
-		{"write 429 within cap", true, true, resp(429, "3"), nil, true},
-		{"write 429 beyond cap", true, true, resp(429, "30"), nil, false},
-		{"write 502", true, true, resp(502, ""), nil, false},
-		{"write error before headers written", true, false, nil, context.DeadlineExceeded, true},
-		{"write error after headers written", true, true, nil, context.DeadlineExceeded, false},
-		{"read error after headers written", false, true, nil, context.DeadlineExceeded, true},
-		{"redirect refused", false, false, nil, errRedirectRefused, false},
+		{"read 503", false, true, resp(503, ""), nil, 0, true},
+		{"read 503 asking for too long", false, true, resp(503, "60"), nil, 0, false},
+		{"read 501 is not retried", false, true, resp(501, ""), nil, 0, false},
+		{"read 200", false, true, resp(200, ""), nil, 0, false},
+		{"write 429 within cap", true, true, resp(429, "3"), nil, 0, true},
+		{"write 429 beyond cap", true, true, resp(429, "30"), nil, 0, false},
+		{"write 502", true, true, resp(502, ""), nil, 0, false},
+		{"write error before headers written", true, false, nil, context.DeadlineExceeded, 0, true},
+		{"write error after headers written", true, true, nil, context.DeadlineExceeded, 0, false},
+		{"read error after headers written", false, true, nil, context.DeadlineExceeded, 0, true},
+		{"redirect refused", false, false, nil, errRedirectRefused, 0, false},
+		{"429 whose wait ends before the deadline", true, true, resp(429, "3"), nil, 4 * time.Second, true},
+		{"429 whose wait ends at the deadline", true, true, resp(429, "3"), nil, 3 * time.Second, false},
+		{"429 whose wait ends past the deadline", false, true, resp(429, "3"), nil, time.Second, false},
+		{"503 whose wait ends past the deadline", false, true, resp(503, "5"), nil, 2 * time.Second, false},
+		{"503 without a wait, with a deadline", false, true, resp(503, ""), nil, time.Hour, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cl := &call{write: tt.write, policy: policy}
 			cl.attempt.wroteHeaders.Store(tt.wroteHeaders)
-			if got := cl.shouldRetry(context.Background(), tt.resp, tt.err, now); got != tt.want {
+			ctx := context.Background()
+			if tt.deadline > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithDeadline(ctx, now.Add(tt.deadline))
+				defer cancel()
+			}
+			if got := cl.shouldRetry(ctx, tt.resp, tt.err, now); got != tt.want {
 				t.Errorf("shouldRetry = %v, want %v", got, tt.want)
 			}
 		})

@@ -16,7 +16,8 @@ import (
 // The waits a server asks for, with Retry-After or an exhausted
 // X-Rate-Limit window: one beyond the policy's cap ends the retries at
 // once, one too long to represent saturates, and a wait ends when the
-// context does. (A 429 under Prefetch pauses every worker:
+// context does. (A 429 pauses every call of the client: the tests of
+// shared_pause_test.go; under Prefetch, every worker:
 // TestPrefetchThrottlingPausesThePipeline.)
 
 func TestRetryAfterBeyondCapIsNotWaitedFor(t *testing.T) {

@@ -21,6 +21,7 @@ import (
 
 	"github.com/billingapi/billing-go/internal/jsonwire"
 	"github.com/billingapi/billing-go/internal/pager"
+	"github.com/billingapi/billing-go/internal/throttle"
 	"github.com/hashicorp/go-retryablehttp"
 )
 
@@ -62,9 +63,15 @@ type call struct {
 	op Operation
 
 	// claim, for a page of an iteration's pipeline, is the gate each
-	// attempt passes (internal/pager): requests on the wire, and pauses
-	// on throttling, for the whole pipeline.
+	// attempt passes (internal/pager): requests on the wire for the whole
+	// pipeline.
 	claim *pager.Claim
+	// held is set when the attempt about to go out did not get past the
+	// client's pause: a *ThrottledError when the pause would have ended
+	// past the call's deadline, the context's error when the context
+	// ended during the wait. The attempt is not sent (heldTransport) and
+	// the call ends with it.
+	held error
 
 	policy  RetryPolicy
 	capture *Response
@@ -145,24 +152,36 @@ func (c *Client) newRequest(ctx context.Context, cl *call, extra http.Header) (*
 // http.Client is made now from the caller's as it is (httpClient).
 // Writes go through a client that never follows a redirect: net/http would
 // send the body again, underneath any retry rule.
+//
+// Before each attempt, after a pipeline's slot, the attempt waits for the
+// client's pause (see pauseFor); one the pause refuses is not sent.
 func (c *Client) retryClient(cl *call) *retryablehttp.Client {
+	hc := c.cfg.httpClient(cl.write)
+	hc.Transport = heldTransport{next: hc.Transport, call: cl}
 	return &retryablehttp.Client{
-		HTTPClient:   c.cfg.httpClient(cl.write),
+		HTTPClient:   hc,
 		Logger:       nil, // the SDK logs through slog, once per attempt
 		RetryMax:     cl.policy.MaxRetries,
 		RetryWaitMin: cl.policy.MinBackoff,
 		RetryWaitMax: cl.policy.MaxBackoff,
 		RequestLogHook: func(_ retryablehttp.Logger, req *http.Request, retry int) {
-			cl.claim.Acquire(req.Context()) // a pipeline's bound on requests on the wire, and its pauses
+			cl.claim.Acquire(req.Context()) // a pipeline's bound on requests on the wire
+			// Then the client's pause: after the slot, so that an attempt
+			// that waited for its slot through a pause does not go out
+			// inside it.
+			if err := c.cfg.pause.Wait(req.Context(), cl.policy.MaxRetryAfter); err != nil {
+				var pastDeadline *throttle.PastDeadlineError
+				if errors.As(err, &pastDeadline) {
+					err = &ThrottledError{RetryAfter: pastDeadline.Wait}
+				}
+				cl.held = err
+				return // not an attempt: nothing will be sent
+			}
 			cl.attempt.start(retry + 1)
 		},
 		CheckRetry: c.checkRetry(cl),
 		Backoff: func(_, _ time.Duration, retry int, resp *http.Response) time.Duration {
-			wait := cl.waitBefore(retry, resp, c.cfg.now())
-			if resp != nil && resp.StatusCode == http.StatusTooManyRequests {
-				cl.claim.Pause(wait) // throttling slows the whole pipeline, not one request
-			}
-			return wait
+			return cl.waitBefore(retry, resp, c.cfg.now())
 		},
 		ErrorHandler: func(resp *http.Response, err error, _ int) (*http.Response, error) {
 			if err == nil && resp != nil {
@@ -184,8 +203,16 @@ func (c *Client) retryClient(cl *call) *retryablehttp.Client {
 // answer that was not retried; the attempt is logged once, when decided.
 func (c *Client) checkRetry(cl *call) retryablehttp.CheckRetry {
 	return func(ctx context.Context, resp *http.Response, err error) (bool, error) {
+		if cl.held != nil {
+			// Held back by the client's pause, not sent: there is no
+			// attempt to decide on, log or observe (callError says why).
+			return false, nil
+		}
 		if resp != nil {
 			c.received(cl, resp)
+			if !cl.attempt.handled { // once per answer: the first time it is seen
+				c.pauseFor(cl, resp)
+			}
 		}
 		now := c.cfg.now()
 		retry := cl.shouldRetry(ctx, resp, err, now) && cl.attempt.number <= cl.policy.MaxRetries
@@ -298,6 +325,11 @@ func (c *Client) callError(cl *call, err error) error {
 	var decodeErr *DecodeError
 	if errors.As(err, &apiErr) || errors.As(err, &decodeErr) {
 		return err
+	}
+	if cl.held != nil {
+		// Nothing of the held attempt was sent, and the attempt before it,
+		// if any, was retried: surely not applied, even for a write.
+		return &RequestError{Method: cl.method, Path: cl.path, Attempts: cl.attempt.number, Err: cl.held}
 	}
 	return &RequestError{
 		Method: cl.method, Path: cl.path, Attempts: cl.attempt.number,
@@ -464,6 +496,7 @@ func (c *Client) apiErrorHead(cl *call, resp *http.Response) *APIError {
 func (c *Client) apiError(cl *call, resp *http.Response) *APIError {
 	e := c.apiErrorHead(cl, resp)
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	body = withoutBOM(body) // the envelope's, or the excerpt's: a mark is not content
 	var envelope struct {
 		ErrorID        int64         `json:"ErrorId"`
 		HTTPStatusCode int           `json:"HttpStatusCode"`
@@ -537,19 +570,17 @@ func excerpt(b []byte, n int) string {
 	return strings.Join(strings.Fields(strings.ToValidUTF8(string(b), "\uFFFD")), " ")
 }
 
-// decodeJSON reads a whole 2xx answer, within the client's limit, and
-// decodes it into out. Reading first keeps the memory of a single resource
-// bounded by the limit, whatever the decoder buffers.
+// decodeJSON reads a whole 2xx answer, within the client's limit and
+// without a leading byte-order mark (readJSONAnswer), and decodes it into
+// out. Reading first keeps the memory of a single resource bounded by the
+// limit, whatever the decoder buffers.
 func (c *Client) decodeJSON(resp *http.Response, out any) error {
 	defer drainAndClose(resp.Body)
-	if err := checkJSONContentType(resp); err != nil {
-		return err
-	}
-	body, err := readAll(nil, resp.Body, resp.ContentLength, c.cfg.maxResponseBytes)
+	_, text, err := readJSONAnswer(resp, nil, c.cfg.maxResponseBytes)
 	if err != nil {
 		return err
 	}
-	return decodeValue(bytes.NewBuffer(body), out) // a Buffer: the decoder reads it in place
+	return decodeValue(bytes.NewBuffer(text), out) // a Buffer: the decoder reads it in place
 }
 
 // doJSON sends the call and decodes its answer into out.
@@ -604,8 +635,10 @@ func innermostMessage(err error) string {
 
 // DecodeError is a 2xx answer whose body could not be read or decoded, or
 // that is not what was asked for (for another resource: it wraps
-// [ErrWrongResource]). For a write, the change was applied but its result
-// is unknown, and the error matches [ErrOutcomeUnknown].
+// [ErrWrongResource]). A draft PDF whose stream fails while the caller
+// reads it is one too (see [DraftInvoicesService.PDF]). For a write, the
+// change was applied but its result is unknown, and the error matches
+// [ErrOutcomeUnknown].
 type DecodeError struct {
 	// Method and Path are those of the request; Path has no query string.
 	Method, Path string

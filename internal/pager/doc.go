@@ -41,11 +41,13 @@
 // that one back at once. Tasks that send their first request at once
 // take their first slot in task order (Config.InOrder), so that a late
 // page does not hold up the ones before it. Decoding is bounded to the
-// processors. A 429 pauses every request of the gate for the wait the
-// service asked for (Claim.Pause), checked before and after a slot is
-// taken. Results that tasks other than the head produce hold one of
-// Config.Ahead places until the consumer takes them; a task that finds
-// none free waits, holding its place among Config.Tasks. Stop cancels
+// processors. A 429 is not the pipeline's to handle: the service's pauses
+// hold every request of the client (internal/throttle), and an attempt
+// waits for them after it has taken its slot, so that one that waited
+// for a slot through a pause does not go out inside it. Results that
+// tasks other than the head produce hold one of Config.Ahead places
+// until the consumer takes them; a task that finds none free waits,
+// holding its place among Config.Tasks. Stop cancels
 // every task and waits for them; results that arrived ahead of a
 // cancellation are dropped, as a sequential reading would not have
 // fetched them.

@@ -3,49 +3,27 @@ package pager
 import (
 	"context"
 	"runtime"
-	"sync"
 	"sync/atomic"
-	"time"
 )
 
 // Gate bounds the requests one pipeline has on the wire to n, keeps one
 // of them for the head task (whose results the consumer is waiting for),
-// holds every request back while the service has asked for a pause, and
-// bounds the answers decoded at once to the processors.
+// and bounds the answers decoded at once to the processors. Pauses the
+// service asks for are not the pipeline's: they hold every request of the
+// client (internal/throttle), and each attempt waits for them once it
+// has its slot.
 type Gate struct {
 	slots    chan struct{} // n: requests on the wire
 	others   chan struct{} // n-1: taken first by requests not of the head
 	decoders chan struct{}
-	clock    Clock
-
-	mu    sync.Mutex
-	until time.Time // no request goes out before it
 }
 
-// Clock is the time a gate's pauses are measured in: the system clock in
-// the SDK, a manual one in tests.
-type Clock interface {
-	Now() time.Time
-	// After is time.After.
-	After(d time.Duration) <-chan time.Time
-}
-
-type systemClock struct{}
-
-func (systemClock) Now() time.Time                         { return time.Now() }
-func (systemClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
-
-// NewGate returns the gate of a pipeline of n >= 2 requests on the wire;
-// a nil clock is the system clock.
-func NewGate(n int, clock Clock) *Gate {
-	if clock == nil {
-		clock = systemClock{}
-	}
+// NewGate returns the gate of a pipeline of n >= 2 requests on the wire.
+func NewGate(n int) *Gate {
 	return &Gate{
 		slots:    make(chan struct{}, n),
 		others:   make(chan struct{}, n-1),
 		decoders: make(chan struct{}, runtime.GOMAXPROCS(0)),
-		clock:    clock,
 	}
 }
 
@@ -59,37 +37,6 @@ func (g *Gate) Claim(head bool) *Claim {
 		c.head = make(chan struct{}) // never closed: never the head
 	}
 	return c
-}
-
-// pause holds every request of the gate back until d from now (extending,
-// never shortening, a pause already in force).
-func (g *Gate) pause(d time.Duration) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if until := g.clock.Now().Add(d); until.After(g.until) {
-		g.until = until
-	}
-}
-
-// waitPause blocks until no pause is in force, or ctx is done.
-func (g *Gate) waitPause(ctx context.Context) {
-	for {
-		g.mu.Lock()
-		until := g.until
-		g.mu.Unlock()
-		if until.IsZero() {
-			return // never paused: no clock to read
-		}
-		d := until.Sub(g.clock.Now())
-		if d <= 0 {
-			return
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-g.clock.After(d):
-		}
-	}
 }
 
 // Claim is one task's hold on a gate. The requests of a task run one after
@@ -115,16 +62,13 @@ type Claim struct {
 	took chan struct{}
 }
 
-// Acquire waits until the next attempt may go out: its task's turn, a
-// slot, and no pause in force (checked before and after the slot, so that
-// an attempt that waited for its slot through a pause does not go out
-// inside it). It returns early when ctx is done; the attempt then fails
-// on ctx.
+// Acquire waits until the next attempt may go out as far as the pipeline
+// is concerned: its task's turn and a slot. It returns early when ctx is
+// done; the attempt then fails on ctx.
 func (c *Claim) Acquire(ctx context.Context) {
 	if c == nil {
 		return
 	}
-	c.gate.waitPause(ctx)
 	if !c.held {
 		if c.turn != nil {
 			select {
@@ -160,7 +104,6 @@ func (c *Claim) Acquire(ctx context.Context) {
 			return
 		}
 	}
-	c.gate.waitPause(ctx)
 }
 
 // Release gives the slot back once an attempt's answer has been read,
@@ -185,14 +128,6 @@ func (c *Claim) Release() {
 func (c *Claim) giveOthers() {
 	if c.heldOthers.CompareAndSwap(true, false) {
 		<-c.gate.others
-	}
-}
-
-// Pause holds every request of the gate back for d: the service throttled
-// one of them, and asked the client, not the request, to wait.
-func (c *Claim) Pause(d time.Duration) {
-	if c != nil {
-		c.gate.pause(d)
 	}
 }
 

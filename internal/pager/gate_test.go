@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
-	"time"
 )
 
 // The gate's tests run in synctest bubbles: synctest.Wait returns once
@@ -49,7 +48,7 @@ func TestGateBoundsRequestsAndKeepsOneForTheHead(t *testing.T) {
 			t.Parallel()
 			synctest.Test(t, func(t *testing.T) {
 				ctx := t.Context()
-				g := NewGate(n, newManualClock())
+				g := NewGate(n)
 				var others []*Claim
 				for range n - 1 {
 					c := g.Claim(false)
@@ -106,7 +105,7 @@ func TestGateNeverExceedsItsBounds(t *testing.T) {
 		t.Run(fmt.Sprint("n=", n), func(t *testing.T) {
 			t.Parallel()
 			synctest.Test(t, func(t *testing.T) {
-				g := NewGate(n, newManualClock())
+				g := NewGate(n)
 				var all, others, maxAll, maxOthers atomic.Int64
 				var wg sync.WaitGroup
 				for w := range 4 * n {
@@ -143,7 +142,7 @@ func TestClaimThatBecomesTheHeadGivesBackTheOthersSlot(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		ctx := t.Context()
-		g := NewGate(2, newManualClock())
+		g := NewGate(2)
 		a, aHead := taskClaim(g)
 		a.Acquire(ctx)
 		if d := diff(gateState{Slots: 1, Others: 1}, stateOf(g)); d != "" {
@@ -183,7 +182,7 @@ func TestClaimWaitingForTheOthersSlotGoesWhenItBecomesTheHead(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		ctx := t.Context()
-		g := NewGate(2, newManualClock())
+		g := NewGate(2)
 		other := g.Claim(false)
 		other.Acquire(ctx)
 		a, aHead := taskClaim(g)
@@ -208,118 +207,6 @@ func TestClaimWaitingForTheOthersSlotGoesWhenItBecomesTheHead(t *testing.T) {
 	})
 }
 
-// pauseStep is a step of a pause test: advance the clock, then pause for
-// pause (if not 0).
-type pauseStep struct {
-	advance, pause time.Duration
-}
-
-func TestGatePauseHoldsEveryRequestUntilItEnds(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name  string
-		steps []pauseStep
-		until time.Duration // from the clock's start
-	}{
-		{"one pause", []pauseStep{{pause: 10 * time.Second}}, 10 * time.Second},
-		{"a shorter one does not shorten it", []pauseStep{{pause: 10 * time.Second}, {pause: 3 * time.Second}}, 10 * time.Second},
-		{"a longer one extends it", []pauseStep{{pause: 10 * time.Second}, {pause: 30 * time.Second}}, 30 * time.Second},
-		{"later and ending sooner", []pauseStep{{pause: 10 * time.Second}, {advance: 5 * time.Second, pause: 2 * time.Second}}, 10 * time.Second},
-		{"later and ending later", []pauseStep{{pause: 10 * time.Second}, {advance: 5 * time.Second, pause: 8 * time.Second}}, 13 * time.Second},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			synctest.Test(t, func(t *testing.T) {
-				ctx := t.Context()
-				clock := newManualClock()
-				g := NewGate(4, clock)
-				pauser := g.Claim(false)
-				for _, s := range tt.steps {
-					clock.Advance(s.advance)
-					pauser.Pause(s.pause)
-				}
-				until := clockStart.Add(tt.until)
-				if !g.until.Equal(until) {
-					t.Fatalf("pause until %v, want %v", g.until.Sub(clockStart), tt.until)
-				}
-				// Three requests, one of them the head's, all held.
-				var mu sync.Mutex
-				var wentAt []time.Time
-				var wg sync.WaitGroup
-				for i := range 3 {
-					wg.Go(func() {
-						c := g.Claim(i == 0)
-						defer c.Done()
-						c.Acquire(ctx)
-						mu.Lock()
-						wentAt = append(wentAt, clock.Now())
-						mu.Unlock()
-					})
-				}
-				synctest.Wait()
-				if got := clock.pending(); got != 3 {
-					t.Fatalf("%d requests wait for the pause's end, want 3", got)
-				}
-				clock.Advance(until.Sub(clock.Now()) - time.Nanosecond)
-				synctest.Wait()
-				mu.Lock()
-				early := len(wentAt)
-				mu.Unlock()
-				if early != 0 {
-					t.Fatalf("%d requests went out a nanosecond before the pause ended", early)
-				}
-				clock.Advance(time.Nanosecond)
-				wg.Wait()
-				if d := diff([]time.Time{until, until, until}, wentAt); d != "" {
-					t.Fatalf("times the requests went out:\n%s", d)
-				}
-			})
-		})
-	}
-}
-
-// TestGatePauseHoldsARequestThatGotItsSlotDuringIt: a request that waited
-// for its slot while a pause began does not go out inside the pause.
-func TestGatePauseHoldsARequestThatGotItsSlotDuringIt(t *testing.T) {
-	t.Parallel()
-	synctest.Test(t, func(t *testing.T) {
-		ctx := t.Context()
-		clock := newManualClock()
-		g := NewGate(2, clock)
-		first := g.Claim(false)
-		first.Acquire(ctx) // the others' only slot
-		second := g.Claim(false)
-		var wentAt time.Time
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			second.Acquire(ctx)
-			wentAt = clock.Now()
-		}()
-		synctest.Wait() // second has found no pause, and waits for a slot
-		first.Pause(10 * time.Second)
-		synctest.Wait()
-		if got := clock.pending(); got != 0 {
-			t.Fatalf("%d timers: the request should wait for a slot, not for the pause", got)
-		}
-		first.Done()
-		synctest.Wait()
-		if got := clock.pending(); got != 1 {
-			t.Fatalf("%d timers after the slot was freed: the request should wait for the pause's end", got)
-		}
-		clock.Advance(10 * time.Second)
-		<-done
-		if want := clockStart.Add(10 * time.Second); !wentAt.Equal(want) {
-			t.Fatalf("went out at +%v, want at the pause's end, +10s", wentAt.Sub(clockStart))
-		}
-		second.Done()
-		if d := diff(gateState{}, stateOf(g)); d != "" {
-			t.Fatalf("after every claim is done:\n%s", d)
-		}
-	})
-}
-
 // TestClaimAcquireReturnsWhenTheContextIsDone: whatever a request waits
 // for, a done context releases it, holding nothing that the gate counts.
 func TestClaimAcquireReturnsWhenTheContextIsDone(t *testing.T) {
@@ -331,13 +218,6 @@ func TestClaimAcquireReturnsWhenTheContextIsDone(t *testing.T) {
 		setup func(ctx context.Context, g *Gate) *Claim
 		held  gateState
 	}{
-		{
-			name: "the pause",
-			setup: func(ctx context.Context, g *Gate) *Claim {
-				g.Claim(false).Pause(time.Minute)
-				return g.Claim(false)
-			},
-		},
 		{
 			name: "the others' slot",
 			setup: func(ctx context.Context, g *Gate) *Claim {
@@ -369,7 +249,7 @@ func TestClaimAcquireReturnsWhenTheContextIsDone(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			synctest.Test(t, func(t *testing.T) {
-				g := NewGate(2, newManualClock())
+				g := NewGate(2)
 				c := tt.setup(t.Context(), g)
 				ctx, cancel := context.WithCancel(t.Context())
 				done := acquiring(ctx, c)
@@ -398,7 +278,6 @@ func TestNilClaimPassesNoGate(t *testing.T) {
 	c.Acquire(ctx)
 	cancel()
 	c.Acquire(ctx)
-	c.Pause(time.Hour)
 	end := c.Decode()
 	end()
 	c.Release()
@@ -412,7 +291,7 @@ func TestClaimDecodeBoundsDecoders(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		procs := runtime.GOMAXPROCS(0)
-		g := NewGate(2, newManualClock())
+		g := NewGate(2)
 		var ends []func()
 		for i := range procs {
 			ends = append(ends, g.Claim(i%2 == 0).Decode())

@@ -111,7 +111,7 @@ type fetched[T any] struct {
 func prefetchRange[T any](ctx context.Context, src Source[T], head *Page[T], size, to, n int, yield func(*Page[T], error) bool) (*Page[T], bool) {
 	from := head.Info.NextPageNumber()
 	next := from
-	pl := Start(ctx, NewGate(n, nil), Config{Tasks: 2 * n, InOrder: true}, func(ctx context.Context) (Task[fetched[T]], bool) {
+	pl := Start(ctx, NewGate(n), Config{Tasks: 2 * n, InOrder: true}, func(ctx context.Context) (Task[fetched[T]], bool) {
 		if next > to || ctx.Err() != nil {
 			return nil, false
 		}

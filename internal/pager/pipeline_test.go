@@ -84,7 +84,7 @@ func TestPipelineDeliversInTaskOrderWhateverOrderTasksFinish(t *testing.T) {
 					})
 				}
 				var calls atomic.Int64
-				p := Start(t.Context(), NewGate(2, newManualClock()), tt.cfg, taskList(tasks, &calls))
+				p := Start(t.Context(), NewGate(2), tt.cfg, taskList(tasks, &calls))
 				defer p.Stop()
 				got := make(chan []res)
 				go func() { got <- drain(p) }()
@@ -139,7 +139,7 @@ func TestPipelineRunsAtMostConfigTasks(t *testing.T) {
 					})
 				}
 				var calls atomic.Int64
-				p := Start(t.Context(), NewGate(2, newManualClock()), Config{Tasks: tasks, Ahead: n}, taskList(list, &calls))
+				p := Start(t.Context(), NewGate(2), Config{Tasks: tasks, Ahead: n}, taskList(list, &calls))
 				defer p.Stop()
 				for done := 0; done < n; done++ {
 					synctest.Wait()
@@ -212,7 +212,7 @@ func TestPipelineBoundsResultsHeldAhead(t *testing.T) {
 					})
 				}
 				var calls atomic.Int64
-				p := Start(t.Context(), NewGate(2, newManualClock()), Config{Tasks: tasks, Ahead: ahead}, taskList(list, &calls))
+				p := Start(t.Context(), NewGate(2), Config{Tasks: tasks, Ahead: ahead}, taskList(list, &calls))
 				defer p.Stop()
 				synctest.Wait()
 				mu.Lock()
@@ -318,7 +318,7 @@ func TestPipelineStopCancelsAndWaits(t *testing.T) {
 						tt.task(ctx, c, emit)
 					}, true
 				}
-				p := Start(t.Context(), NewGate(2, newManualClock()), tt.cfg, next)
+				p := Start(t.Context(), NewGate(2), tt.cfg, next)
 				for range tt.read {
 					if _, ok := p.Next(); !ok {
 						t.Fatal("Next ended early")
@@ -399,7 +399,7 @@ func TestPipelineStopsOnADoneContext(t *testing.T) {
 					})
 				}
 				var calls atomic.Int64
-				p := Start(ctx, NewGate(2, newManualClock()), Config{Tasks: 4, Ahead: 12}, taskList(list, &calls))
+				p := Start(ctx, NewGate(2), Config{Tasks: 4, Ahead: 12}, taskList(list, &calls))
 				defer p.Stop()
 				var got []int
 				for range tt.read {
@@ -480,7 +480,7 @@ func TestPipelineInOrderGivesFirstSlotsInTaskOrder(t *testing.T) {
 					})
 				}
 				var calls atomic.Int64
-				p := Start(t.Context(), NewGate(2, newManualClock()), Config{Tasks: n, InOrder: tt.inOrder}, taskList(list, &calls))
+				p := Start(t.Context(), NewGate(2), Config{Tasks: n, InOrder: tt.inOrder}, taskList(list, &calls))
 				defer p.Stop()
 				isReady := map[int]bool{}
 				for _, i := range tt.ready {

@@ -49,7 +49,7 @@ func (s *stable[T]) windows(ctx context.Context, n int, yield func(*Page[T], err
 		cancel()
 		wg.Wait()
 	}()
-	g := NewGate(n, nil)
+	g := NewGate(n)
 	from := minKeySec
 	if s.cur.State.Started {
 		from = s.cur.State.Sec

@@ -1,4 +1,4 @@
-package pager
+package throttle
 
 import (
 	"sync"
@@ -18,9 +18,11 @@ type manualTimer struct {
 	ch chan time.Time
 }
 
-var clockStart = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
-
-func newManualClock() *manualClock { return &manualClock{now: clockStart} }
+// newManualClock starts at start. Tests that give a context a deadline
+// start it at time.Now() inside their synctest bubble, so that the
+// deadline, which the context measures in the bubble's time, and the
+// gate's pauses are on one time line.
+func newManualClock(start time.Time) *manualClock { return &manualClock{now: start} }
 
 func (c *manualClock) Now() time.Time {
 	c.mu.Lock()
@@ -56,7 +58,7 @@ func (c *manualClock) Advance(d time.Duration) {
 	c.timers = kept
 }
 
-// pending is the number of timers not yet fired.
+// pending is the number of timers not yet fired: the waits in progress.
 func (c *manualClock) pending() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -1,0 +1,43 @@
+package billing
+
+import (
+	"bytes"
+	"net/http"
+)
+
+// utf8BOM is the UTF-8 byte-order mark. JSON text must not begin with one
+// (RFC 8259, section 8.1), but a parser may ignore it, and services on
+// IIS and .NET send one before their JSON; the SDK's JSON engine refuses
+// it, so it is dropped before decoding.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// withoutBOM returns body without the UTF-8 byte-order mark it may start
+// with: one mark, at the very start only. A second mark, or one after
+// white space or inside the value, is left to the decoder, which refuses
+// it: that is not JSON text with a mark in front but a broken answer.
+//
+// Every JSON body the SDK decodes passes here: each 2xx answer through
+// readJSONAnswer, which decodeJSON (single resources, bulk, Client.Do)
+// and decodeListAnswer (pages of every list and iteration) read with,
+// and each error answer's envelope in apiError. A body the SDK does not
+// decode (the draft PDF, a Client.Do answer discarded with a nil out) is
+// never touched: the caller gets its bytes as they came.
+func withoutBOM(body []byte) []byte {
+	return bytes.TrimPrefix(body, utf8BOM)
+}
+
+// readJSONAnswer reads a whole 2xx JSON answer for decoding: its content
+// type checked, its body read within limit into buf when it has room (see
+// readAll), then without a leading byte-order mark (withoutBOM). It
+// returns the body as read, for a recycled buffer to be given back, and
+// the JSON text in it.
+func readJSONAnswer(resp *http.Response, buf []byte, limit int64) (read, text []byte, err error) {
+	if err := checkJSONContentType(resp); err != nil {
+		return nil, nil, err
+	}
+	read, err = readAll(buf, resp.Body, resp.ContentLength, limit)
+	if err != nil {
+		return nil, nil, err
+	}
+	return read, withoutBOM(read), nil
+}

@@ -1,0 +1,55 @@
+package billing
+
+import (
+	"net/http"
+)
+
+// The client's pause: the service throttles an account, not a request, so
+// a wait it asks of one call holds every call of the client (see
+// RetryPolicy). The pause itself is internal/throttle's Gate, in
+// clientConfig.pause; every answer may close it (pauseFor, from
+// checkRetry) and every attempt waits for it before going out
+// (retryClient's RequestLogHook), or, when it would end past the call's
+// deadline, is not sent at all (heldTransport).
+
+// pauseFor closes the client's gate for as long as the answer to cl's
+// attempt asks every request of the client to wait (clientPause): a
+// 429's wait, or the reset of a rate-limit window that has nothing left.
+// A 429 that names no wait still says that the account is throttled: the
+// client then holds for the backoff the call itself would wait before
+// its next attempt, as long as any caller would have waited after it.
+func (c *Client) pauseFor(cl *call, resp *http.Response) {
+	d := clientPause(resp, c.cfg.now())
+	if d == 0 && resp.StatusCode == http.StatusTooManyRequests {
+		d = cl.policy.backoff(max(cl.attempt.number-1, 0))
+	}
+	c.cfg.pause.HoldFor(d)
+}
+
+// heldTransport is the transport of one call's attempts: an attempt that
+// the client's pause refused (call.held) fails here, without being sent;
+// every other one goes to next.
+type heldTransport struct {
+	next http.RoundTripper
+	call *call
+}
+
+// RoundTrip refuses a held attempt, closing its body as a RoundTripper
+// must, and sends any other.
+func (t heldTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if t.call.held != nil {
+		if req.Body != nil {
+			_ = req.Body.Close()
+		}
+		return nil, t.call.held
+	}
+	return t.next.RoundTrip(req)
+}
+
+// CloseIdleConnections forwards to the wrapped transport, so that
+// http.Client.CloseIdleConnections still reaches it.
+func (t heldTransport) CloseIdleConnections() {
+	if c, ok := t.next.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
+	}
+}
