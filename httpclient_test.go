@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -168,4 +169,29 @@ func TestWithHTTPClientSettingsAreReadAtEachCall(t *testing.T) {
 			t.Errorf("the caller's client was changed: %+v", hc)
 		}
 	})
+}
+
+// A mock with no responder for a request is a mistake in the test, not a
+// passing network failure: the call fails on its first attempt, with
+// httpmock's message, instead of retrying through its backoff.
+func TestAMockWithNoResponderFailsAtOnce(t *testing.T) {
+	t.Parallel()
+	var attempts int
+	c, err := billing.NewClient(testKey,
+		billing.WithBaseURL(testBaseURL),
+		billing.WithHTTPClient(&http.Client{Transport: httpmock.NewMockTransport()}),
+		billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: 3, MinBackoff: time.Hour, MaxBackoff: time.Hour}),
+		billing.WithAttemptObserver(func(context.Context, billing.Attempt) { attempts++ }),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Invoices.Get(context.Background(), 7, nil)
+	var reqErr *billing.RequestError
+	if !errors.As(err, &reqErr) || !strings.Contains(err.Error(), "no responder found") {
+		t.Fatalf("err = %v, want a *RequestError saying httpmock has no responder", err)
+	}
+	if attempts != 1 {
+		t.Errorf("%d attempts, want 1", attempts)
+	}
 }

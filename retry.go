@@ -6,9 +6,13 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
+	"net/url"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -132,6 +136,9 @@ type attempt struct {
 	// wroteHeaders is set by an httptrace hook, on the transport's
 	// goroutine.
 	wroteHeaders atomic.Bool
+	// dialled is set by an httptrace hook when net/http's transport asks
+	// for a connection: the attempt went to the network.
+	dialled atomic.Bool
 }
 
 // reachedServer reports whether the attempt's request may have reached the
@@ -142,6 +149,7 @@ func (a *attempt) reachedServer() bool { return a.handled || a.wroteHeaders.Load
 func (a *attempt) start(n int) {
 	a.number, a.started, a.handled = n, time.Now(), false
 	a.wroteHeaders.Store(false)
+	a.dialled.Store(false)
 }
 
 // shouldRetry is the SDK's one retry rule, asked after every attempt of a
@@ -158,6 +166,8 @@ func (c *call) shouldRetry(ctx context.Context, resp *http.Response, err error, 
 		return false // a certificate that does not verify, a refused redirect or a redirect loop does not mend
 	case err != nil && c.write && c.attempt.reachedServer():
 		return false // the write may have reached the server: sending it again could apply it twice
+	case err != nil && !c.attempt.handled && !c.attempt.dialled.Load() && !networkShaped(err):
+		return false // a RoundTripper of the program's refused without going to the network (an httpmock with no responder): it would refuse again
 	case err != nil && c.attempt.handled && !brokenBody(err):
 		return false // the answer arrived whole but is wrong: it would arrive wrong again
 	case err != nil:
@@ -187,6 +197,21 @@ func (c *call) mayWait(ctx context.Context, d time.Duration, now time.Time) bool
 	}
 	deadline, ok := ctx.Deadline()
 	return !ok || d == 0 || now.Add(d).Before(deadline)
+}
+
+// networkShaped reports errors that a connection gives: net.Error
+// (timeouts, refused or reset connections), a connection closed early
+// (io.EOF, io.ErrUnexpectedEOF) or an errno. A transport that is not
+// net/http's, such as a fake served in process, signals a dropped
+// connection that way too, and is retried like one.
+func networkShaped(err error) bool {
+	var urlErr *url.Error
+	if errors.As(err, &urlErr) {
+		err = urlErr.Err // *url.Error is a net.Error itself, whatever it wraps
+	}
+	var netErr net.Error
+	var errno syscall.Errno
+	return errors.As(err, &netErr) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &errno)
 }
 
 // isPermanent reports errors that a retry cannot mend: a certificate that

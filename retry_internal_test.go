@@ -3,7 +3,10 @@ package billing
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
+	"net/url"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -89,11 +92,16 @@ func TestRetryDecision(t *testing.T) {
 		{"429 whose wait ends past the deadline", false, true, resp(429, "3"), nil, time.Second, false},
 		{"503 whose wait ends past the deadline", false, true, resp(503, "5"), nil, 2 * time.Second, false},
 		{"503 without a wait, with a deadline", false, true, resp(503, ""), nil, time.Hour, true},
+		{"read refused by a RoundTripper that never went to the network", false, false, nil, &url.Error{Op: "Get", URL: "u", Err: errors.New("no responder found")}, 0, false},
+		{"read error of no known shape after going to the network", false, true, nil, &url.Error{Op: "Get", URL: "u", Err: errors.New("http2: stream closed")}, 0, true},
+		{"read dropped by a transport off the network (io.EOF)", false, false, nil, &url.Error{Op: "Get", URL: "u", Err: io.EOF}, 0, true},
+		{"read reset off the network (an errno)", false, false, nil, &url.Error{Op: "Get", URL: "u", Err: syscall.ECONNRESET}, 0, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cl := &call{write: tt.write, policy: policy}
 			cl.attempt.wroteHeaders.Store(tt.wroteHeaders)
+			cl.attempt.dialled.Store(tt.wroteHeaders) // headers written went through a connection
 			ctx := context.Background()
 			if tt.deadline > 0 {
 				var cancel context.CancelFunc

@@ -126,7 +126,10 @@ func (c *Client) newRequest(ctx context.Context, cl *call, extra http.Header) (*
 	}
 	// WroteHeaders tells a write that may have reached the server from one
 	// that surely did not.
-	trace := &httptrace.ClientTrace{WroteHeaders: func() { cl.attempt.wroteHeaders.Store(true) }}
+	trace := &httptrace.ClientTrace{
+		GetConn:      func(string) { cl.attempt.dialled.Store(true) },
+		WroteHeaders: func() { cl.attempt.wroteHeaders.Store(true) },
+	}
 	ctx = withOperation(httptrace.WithClientTrace(ctx, trace), cl.op) // for observers; never read back
 	req, err := retryablehttp.NewRequestWithContext(ctx, cl.method, c.endpoint(cl.path, cl.query), body)
 	if err != nil {
