@@ -19,7 +19,7 @@ import (
 // keep their defaults; here the fake fails twice with 503 before it
 // answers, and the client's third attempt succeeds.
 func ExampleWithRetryPolicy() {
-	srv := exampleServer()
+	srv := billingtest.NewServer(billingtest.WithSampleAccount())
 	defer srv.Close()
 	_ = srv.InjectFault(billingtest.RouteInvoicesGet, billingtest.Fault{Status: 503, Times: 2})
 	c := srv.Client(billing.WithRetryPolicy(billing.RetryPolicy{
@@ -28,12 +28,12 @@ func ExampleWithRetryPolicy() {
 		MaxBackoff: 10 * time.Millisecond,
 	}))
 
-	inv, err := c.Invoices.Get(context.Background(), 1020, nil)
+	inv, err := c.Invoices.Get(context.Background(), 1005, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println("invoice", inv.ID, "after", len(srv.Requests()), "attempts")
-	// Output: invoice 1020 after 3 attempts
+	// Output: invoice 1005 after 3 attempts
 }
 
 // A client logs each attempt to the slog.Logger it is given, and nothing
@@ -42,7 +42,7 @@ func ExampleWithRetryPolicy() {
 // handler here leaves out the time and duration so that the output is
 // stable.
 func ExampleWithLogger() {
-	srv := exampleServer()
+	srv := billingtest.NewServer(billingtest.WithSampleAccount())
 	defer srv.Close()
 	_ = srv.InjectFault(billingtest.RouteInvoicesGet, billingtest.Fault{Status: 503})
 	logger := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{
@@ -56,12 +56,12 @@ func ExampleWithLogger() {
 	}))
 	c := srv.Client(billing.WithLogger(logger), billing.WithRetryPolicy(billing.RetryPolicy{MinBackoff: time.Millisecond, MaxBackoff: time.Millisecond}))
 
-	if _, err := c.Invoices.Get(context.Background(), 1020, nil); err != nil {
+	if _, err := c.Invoices.Get(context.Background(), 1005, nil); err != nil {
 		log.Fatal(err)
 	}
 	// Output:
-	// level=WARN msg="billing request" operation=Invoices.Get method=GET path=/v1/Invoices/1020 attempt=1 status=503 retry=true
-	// level=DEBUG msg="billing request" operation=Invoices.Get method=GET path=/v1/Invoices/1020 attempt=2 status=200
+	// level=WARN msg="billing request" operation=Invoices.Get method=GET path=/v1/Invoices/1005 attempt=1 status=503 retry=true
+	// level=DEBUG msg="billing request" operation=Invoices.Get method=GET path=/v1/Invoices/1005 attempt=2 status=200
 }
 
 // The service sends members the API reference does not list; every

@@ -15,7 +15,7 @@ import (
 // with 503, and the observer sees the retry. A real observer would add
 // a.Duration to a histogram labelled with a.Operation.Name.
 func ExampleWithAttemptObserver() {
-	srv := exampleServer()
+	srv := billingtest.NewServer(billingtest.WithSampleAccount())
 	defer srv.Close()
 	_ = srv.InjectFault(billingtest.RouteInvoicesGet, billingtest.Fault{Status: 503})
 	c := srv.Client(billing.WithAttemptObserver(func(_ context.Context, a billing.Attempt) {
@@ -23,11 +23,11 @@ func ExampleWithAttemptObserver() {
 			a.Operation.Name, a.Operation.Route(), a.Number, a.StatusCode, a.Retry, a.Err)
 	}))
 
-	if _, err := c.Invoices.Get(context.Background(), 1020, nil); err != nil {
+	if _, err := c.Invoices.Get(context.Background(), 1005, nil); err != nil {
 		log.Fatal(err)
 	}
 	// Output:
-	// Invoices.Get (GET /v1/Invoices/{invoiceId}) attempt 1: status 503, retry true, error billing: GET /v1/Invoices/1020: 503 Service Unavailable
+	// Invoices.Get (GET /v1/Invoices/{invoiceId}) attempt 1: status 503, retry true, error billing: GET /v1/Invoices/1005: 503 Service Unavailable
 	// Invoices.Get (GET /v1/Invoices/{invoiceId}) attempt 2: status 200, retry false, error <nil>
 }
 
@@ -47,19 +47,19 @@ func (t namingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // Iterators send their pages through List, so their requests are named
 // after it.
 func ExampleOperationFromRequest() {
-	srv := exampleServer()
+	srv := billingtest.NewServer(billingtest.WithSampleAccount())
 	defer srv.Close()
 	c := srv.Client(billing.WithHTTPClient(&http.Client{Transport: namingTransport{http.DefaultTransport}}))
 
 	ctx := context.Background()
-	if _, err := c.Invoices.Get(ctx, 1020, nil); err != nil {
+	if _, err := c.Invoices.Get(ctx, 1005, nil); err != nil {
 		log.Fatal(err)
 	}
 	if _, err := c.Invoices.Count(ctx, nil); err != nil {
 		log.Fatal(err)
 	}
 	var out any
-	if _, err := c.Do(ctx, &billing.Request{Method: http.MethodGet, Path: "/v1/Invoices/1021", PathTemplate: "/v1/Invoices/{invoiceId}"}, &out); err != nil {
+	if _, err := c.Do(ctx, &billing.Request{Method: http.MethodGet, Path: "/v1/Invoices/1006", PathTemplate: "/v1/Invoices/{invoiceId}"}, &out); err != nil {
 		log.Fatal(err)
 	}
 	// Output:

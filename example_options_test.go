@@ -18,17 +18,11 @@ import (
 // pays off when paging through many invoices. Items still come in order,
 // exactly as without it.
 func ExamplePrefetch() {
-	srv := billingtest.NewServer()
+	srv := billingtest.NewServer(billingtest.WithSampleAccount()) // nine invoices
 	defer srv.Close()
-	cust, _ := srv.AddCustomer(billingtest.Customer{ID: 1, FirstName: "Ada"})
-	for i := range 10 {
-		fee := decimal.NewFromInt(int64(10 * (i + 1)))
-		_, _ = srv.AddInvoice(billingtest.Invoice{ID: int64(101 + i), CustomerID: cust,
-			Charges: []billingtest.Charge{{Name: "Plan", Quantity: decimal.NewFromInt(1), UnitPrice: fee, Amount: fee}}})
-	}
 	c := srv.Client()
 
-	params := &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 3}}
+	params := &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 2}}
 	var ids []int64
 	total := decimal.Zero
 	for inv, err := range c.Invoices.All(context.Background(), params, billing.Prefetch(4)) {
@@ -41,29 +35,27 @@ func ExamplePrefetch() {
 	fmt.Println(ids)
 	fmt.Println("total", total, "in", len(srv.Requests()), "requests")
 	// Output:
-	// [101 102 103 104 105 106 107 108 109 110]
-	// total 550 in 4 requests
+	// [1000 1001 1002 1003 1004 1005 1006 1007 1008]
+	// total 2258 in 5 requests
 }
 
 // CaptureResponse keeps the HTTP answer of a call, successful or not: its
 // status, headers and the rate-limit headers, decoded. Here the fake
 // allows 60 requests a minute.
 func ExampleCaptureResponse() {
-	srv := billingtest.NewServer(billingtest.WithRateLimit(60, 10_000))
+	srv := billingtest.NewServer(billingtest.WithSampleAccount(), billingtest.WithRateLimit(60, 10_000))
 	defer srv.Close()
-	cust, _ := srv.AddCustomer(billingtest.Customer{ID: 1, FirstName: "Ada"})
-	_, _ = srv.AddInvoice(billingtest.Invoice{ID: 42, CustomerID: cust})
 	c := srv.Client()
 	ctx := context.Background()
 
 	var resp billing.Response
-	if _, err := c.Invoices.Get(ctx, 42, nil, billing.CaptureResponse(&resp)); err != nil {
+	if _, err := c.Invoices.Get(ctx, 1005, nil, billing.CaptureResponse(&resp)); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(resp.StatusCode, resp.Header.Get("Content-Type"))
 	fmt.Println("this minute:", resp.RateLimit.Minute.Remaining, "of", resp.RateLimit.Minute.Limit, "left")
 
-	_, err := c.Invoices.Get(ctx, 43, nil, billing.CaptureResponse(&resp))
+	_, err := c.Invoices.Get(ctx, 4242, nil, billing.CaptureResponse(&resp))
 	fmt.Println(errors.Is(err, billing.ErrNotFound), resp.StatusCode, "this minute:", resp.RateLimit.Minute.Remaining, "left")
 	// Output:
 	// 200 application/json; charset=utf-8
@@ -89,10 +81,8 @@ func (t *correlatingTransport) RoundTrip(req *http.Request) (*http.Response, err
 // here one whose transport counts requests and adds a correlation header.
 // The SDK keeps its own authentication, retries and errors on top.
 func ExampleWithHTTPClient() {
-	srv := billingtest.NewServer()
+	srv := billingtest.NewServer(billingtest.WithSampleAccount())
 	defer srv.Close()
-	cust, _ := srv.AddCustomer(billingtest.Customer{ID: 1, FirstName: "Ada"})
-	_, _ = srv.AddInvoice(billingtest.Invoice{ID: 42, CustomerID: cust})
 
 	transport := &correlatingTransport{next: http.DefaultTransport}
 	c, err := billing.NewClient(srv.APIKey(),
@@ -102,7 +92,7 @@ func ExampleWithHTTPClient() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	for _, id := range []int64{42, 42} {
+	for _, id := range []int64{1005, 1005} {
 		if _, err := c.Invoices.Get(context.Background(), id, nil); err != nil {
 			log.Fatal(err)
 		}
@@ -113,6 +103,6 @@ func ExampleWithHTTPClient() {
 	}
 	// Output:
 	// requests sent: 2
-	// GET /v1/Invoices/42 invoice-sync-1
-	// GET /v1/Invoices/42 invoice-sync-2
+	// GET /v1/Invoices/1005 invoice-sync-1
+	// GET /v1/Invoices/1005 invoice-sync-2
 }

@@ -15,16 +15,13 @@ import (
 // A card that is deleted or already replaced cannot be replaced again:
 // that is ErrBadRequest.
 func ExamplePaymentMethodsService_ReplaceCreditCard() {
-	srv := billingtest.NewServer()
+	srv := billingtest.NewServer(billingtest.WithSampleAccount()) // Ada Lovelace's Visa 300 has expired
 	defer srv.Close()
-	cust, _ := srv.AddCustomer(billingtest.Customer{ID: 20, FirstName: "Ada", LastName: "Lovelace"})
-	oldCard, _ := srv.AddCreditCard(billingtest.CreditCard{ID: 300, CustomerID: cust, Last4: "0004",
-		CardType: "Visa", ExpirationMonth: 1, ExpirationYear: 25, IsDefault: true})
 	c := srv.Client()
 	ctx := context.Background()
 
 	params := &billing.ReplaceCreditCardParams{
-		ID: oldCard, CustomerID: cust,
+		ID: 300, CustomerID: 100,
 		CardNumber: "4111 1111 1111 1111", CVV: "123",
 		FirstName: "Ada", LastName: "Lovelace",
 		ExpirationMonth: 12, ExpirationYear: 29,
@@ -42,8 +39,8 @@ func ExamplePaymentMethodsService_ReplaceCreditCard() {
 		fmt.Println("refused:", apiErr.Errors[0].Value)
 	}
 	// Output:
-	// 301 ************1111 Visa 12 29 replaces 300 default true
-	// refused: payment method 300 was replaced by payment method 301; the old method cannot be replaced again
+	// 1009 ************1111 Visa 12 29 replaces 300 default true
+	// refused: payment method 300 was replaced by payment method 1009; the old method cannot be replaced again
 }
 
 // A sales tracking code's type is one of the five categories or the custom

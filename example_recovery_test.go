@@ -15,11 +15,11 @@ import (
 // TotalWriteoffs proves it was; otherwise the same write-off can be sent
 // again. Here the fake applies the write-off and then cuts the connection.
 func ExampleInvoicesService_WriteOff_unknownOutcome() {
-	srv := exampleServer()
+	srv := billingtest.NewServer(billingtest.WithSampleAccount())
 	defer srv.Close()
 	c := srv.Client()
 	ctx := context.Background()
-	inv, err := c.Invoices.Get(ctx, 1020, nil)
+	inv, err := c.Invoices.Get(ctx, 1004, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -54,17 +54,14 @@ func ExampleInvoicesService_WriteOff_unknownOutcome() {
 // card's id was in the lost answer; the customer's payment methods in the
 // billing application show it.
 func ExamplePaymentMethodsService_ReplaceCreditCard_unknownOutcome() {
-	srv := billingtest.NewServer()
+	srv := billingtest.NewServer(billingtest.WithSampleAccount()) // Ada Lovelace's Visa 300 has expired
 	defer srv.Close()
-	cust, _ := srv.AddCustomer(billingtest.Customer{ID: 20, FirstName: "Ada", LastName: "Lovelace"})
-	oldCard, _ := srv.AddCreditCard(billingtest.CreditCard{ID: 300, CustomerID: cust, Last4: "0004",
-		CardType: "Visa", ExpirationMonth: 1, ExpirationYear: 25})
 	_ = srv.InjectFault(billingtest.RoutePaymentMethodsReplaceCreditCard, billingtest.Fault{Drop: billingtest.DropAfterApply})
 	c := srv.Client()
 	ctx := context.Background()
 
 	params := &billing.ReplaceCreditCardParams{
-		ID: oldCard, CustomerID: cust,
+		ID: 300, CustomerID: 100,
 		CardNumber: "4111 1111 1111 1111", CVV: "123",
 		FirstName: "Ada", LastName: "Lovelace",
 		ExpirationMonth: 12, ExpirationYear: 29,

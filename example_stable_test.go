@@ -17,7 +17,7 @@ import (
 // to come is posted while the loop runs. A page-number iteration would
 // meet the shifted pages and yield one invoice twice.
 func ExampleStable() {
-	srv := exampleServer() // six invoices, posted January to March
+	srv := billingtest.NewServer(billingtest.WithSampleAccount()) // nine invoices, posted January to May
 	defer srv.Close()
 	c := srv.Client()
 	ctx := context.Background()
@@ -32,7 +32,7 @@ func ExampleStable() {
 		seen[inv.ID]++
 		if len(seen) == 3 { // meanwhile, an invoice is posted for January
 			_, _ = srv.AddInvoice(billingtest.Invoice{ID: 999, CustomerID: 100,
-				PostedTimestamp: time.Date(2025, 1, 5, 0, 0, 0, 0, time.UTC)})
+				PostedTimestamp: time.Date(2025, 1, 3, 0, 0, 0, 0, time.UTC)})
 		}
 	}
 	twice := 0
@@ -42,7 +42,7 @@ func ExampleStable() {
 		}
 	}
 	fmt.Println("invoices yielded:", len(seen), "of them twice:", twice)
-	// Output: invoices yielded: 6 of them twice: 0
+	// Output: invoices yielded: 9 of them twice: 0
 }
 
 // A Cursor is how far a stable iteration got. Saved with MarshalText
@@ -50,7 +50,7 @@ func ExampleStable() {
 // UnmarshalText, it resumes where the last run stopped, in another
 // process if need be, with no item lost or repeated.
 func ExampleCursor() {
-	srv := exampleServer()
+	srv := billingtest.NewServer(billingtest.WithSampleAccount())
 	defer srv.Close()
 	c := srv.Client()
 	ctx := context.Background()
@@ -64,7 +64,7 @@ func ExampleCursor() {
 			log.Fatal(err)
 		}
 		fmt.Println("first run:", inv.ID)
-		if inv.ID == 1010 {
+		if inv.ID == 1002 {
 			if saved, err = cur.MarshalText(); err != nil {
 				log.Fatal(err)
 			}
@@ -86,10 +86,13 @@ func ExampleCursor() {
 	// Output:
 	// first run: 1000
 	// first run: 1001
-	// first run: 1010
-	// resumed: 1011
-	// resumed: 1020
-	// resumed: 1021
+	// first run: 1002
+	// resumed: 1003
+	// resumed: 1004
+	// resumed: 1005
+	// resumed: 1006
+	// resumed: 1007
+	// resumed: 1008
 }
 
 // StableBy pages on another key. On modifiedTimestamp it makes a "what
@@ -97,25 +100,19 @@ func ExampleCursor() {
 // later run from the same cursor reads only those changed since, each
 // once.
 func ExampleStableBy() {
-	var hours atomic.Int64 // the fake's clock: hours after noon, 1 June 2025
+	var hours atomic.Int64 // the fake's clock: hours after the sample account's noon, 1 June 2025
 	clock := func() time.Time {
 		return time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC).Add(time.Duration(hours.Load()) * time.Hour)
 	}
-	srv := billingtest.NewServer(billingtest.WithClock(clock))
+	srv := billingtest.NewServer(billingtest.WithSampleAccount(), billingtest.WithClock(clock))
 	defer srv.Close()
-	cust, _ := srv.AddCustomer(billingtest.Customer{ID: 100, FirstName: "Ada", LastName: "Example"})
-	for i := range 3 {
-		ten := decimal.NewFromInt(10)
-		_, _ = srv.AddInvoice(billingtest.Invoice{ID: int64(1000 + i), CustomerID: cust,
-			PostedTimestamp: time.Date(2025, 5, 1+i, 0, 0, 0, 0, time.UTC),
-			Charges:         []billingtest.Charge{{Name: "Plan", Quantity: decimal.NewFromInt(1), UnitPrice: ten, Amount: ten}}})
-	}
 	c := srv.Client()
 	ctx := context.Background()
 
+	const ada = 100 // Ada Lovelace: invoices 1003, 1005 and 1007
 	var cur billing.Cursor
 	sync := func(run string) {
-		for s, err := range c.InvoiceSummaries.All(ctx, cust, nil, billing.StableBy(&cur, "modifiedTimestamp")) {
+		for s, err := range c.InvoiceSummaries.All(ctx, ada, nil, billing.StableBy(&cur, "modifiedTimestamp")) {
 			if err != nil {
 				log.Fatal(err)
 			}
@@ -124,12 +121,12 @@ func ExampleStableBy() {
 	}
 	sync("first sync:")
 
-	hours.Add(1) // an hour later, a payment changes invoice 1001
-	_ = srv.UpdateInvoice(1001, func(inv *billingtest.Invoice) { inv.TotalPayments = decimal.NewFromInt(5) })
+	hours.Add(1) // an hour later, Ada pays the rest of invoice 1005
+	_ = srv.UpdateInvoice(1005, func(inv *billingtest.Invoice) { inv.TotalPayments = decimal.NewFromInt(124) })
 	sync("next sync:")
 	// Output:
-	// first sync: 1000
-	// first sync: 1001
-	// first sync: 1002
-	// next sync: 1001
+	// first sync: 1003
+	// first sync: 1005
+	// first sync: 1007
+	// next sync: 1005
 }

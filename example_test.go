@@ -13,37 +13,8 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// exampleServer starts the bundled fake with three customers' invoices, so
-// that the examples print the same thing every time.
-func exampleServer() *billingtest.Server {
-	clock := func() time.Time { return time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC) }
-	srv := billingtest.NewServer(billingtest.WithClock(clock))
-	names := []string{"Ada", "Grace", "Edsger"}
-	for i, name := range names {
-		cust, err := srv.AddCustomer(billingtest.Customer{ID: int64(100 + i), FirstName: name, LastName: "Example", ErpID: fmt.Sprintf("ERP-%d", i)})
-		if err != nil {
-			log.Fatal(err)
-		}
-		for j := range 2 {
-			amount := decimal.New(int64(1000*(i+1)+125*j), -2) // 10.00, 11.25, 20.00, ...
-			_, err := srv.AddInvoice(billingtest.Invoice{
-				ID:              int64(1000 + 10*i + j),
-				CustomerID:      cust,
-				PostedTimestamp: time.Date(2025, time.Month(1+i), 10+j, 0, 0, 0, 0, time.UTC),
-				Charges: []billingtest.Charge{{
-					Name: "Monthly plan", Quantity: decimal.NewFromInt(1), UnitPrice: amount, Amount: amount,
-				}},
-			})
-			if err != nil {
-				log.Fatal(err)
-			}
-		}
-	}
-	return srv
-}
-
 func ExampleNewClient() {
-	srv := exampleServer()
+	srv := billingtest.NewServer(billingtest.WithSampleAccount())
 	defer srv.Close()
 
 	c, err := billing.NewClient(srv.APIKey(),
@@ -55,28 +26,30 @@ func ExampleNewClient() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	inv, err := c.Invoices.Get(context.Background(), 1011, nil)
+	inv, err := c.Invoices.Get(context.Background(), 1005, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(inv.ID, inv.CustomerID, inv.InvoiceAmount, inv.PostedTimestamp.Format("2006-01-02"))
-	// Output: 1011 101 21.25 2025-02-11
+	// Output: 1005 100 124 2025-04-15
 }
 
 func ExampleInvoicesService_List() {
-	srv := exampleServer()
+	srv := billingtest.NewServer(billingtest.WithSampleAccount())
 	defer srv.Close()
 	c := srv.Client()
 
 	page, err := c.Invoices.List(context.Background(), &billing.ListInvoicesParams{
 		ListOptions: billing.ListOptions{
-			PageSize: 3,
+			PageSize: 2,
 			Sort:     query.Sort{Field: "postedTimestamp", Order: query.Descending},
 		},
 		Filter: billing.InvoiceFilter{
-			// Posted on or after 1 February 2025 (the lower bound is inclusive).
-			PostedTimestamp: query.TimeRange{From: time.Date(2025, 2, 1, 0, 0, 0, 0, time.UTC), DateOnly: true},
-			CustomerStatus:  []billing.CustomerStatus{billing.CustomerStatusActive},
+			// Posted in the first quarter of 2025: From is inclusive, To exclusive.
+			PostedTimestamp: query.TimeRange{From: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC),
+				To: time.Date(2025, 4, 1, 0, 0, 0, 0, time.UTC), DateOnly: true},
+			// Of customers still active: not Barbara Liskov's invoice of January.
+			CustomerStatus: []billing.CustomerStatus{billing.CustomerStatusActive},
 		},
 	})
 	if err != nil {
@@ -87,14 +60,13 @@ func ExampleInvoicesService_List() {
 		fmt.Println(inv.ID, inv.PostedTimestamp.Format("2006-01-02"), inv.InvoiceAmount)
 	}
 	// Output:
-	// matching: 4 pages: 2
-	// 1021 2025-03-11 31.25
-	// 1020 2025-03-10 30
-	// 1011 2025-02-11 21.25
+	// matching: 3 pages: 2
+	// 1003 2025-03-15 124
+	// 1002 2025-03-10 29
 }
 
 func ExampleInvoicesService_All() {
-	srv := exampleServer()
+	srv := billingtest.NewServer(billingtest.WithSampleAccount())
 	defer srv.Close()
 	c := srv.Client()
 
@@ -109,11 +81,11 @@ func ExampleInvoicesService_All() {
 		total = total.Add(inv.OutstandingBalance)
 	}
 	fmt.Println(n, "invoices, outstanding", total)
-	// Output: 6 invoices, outstanding 123.75
+	// Output: 9 invoices, outstanding 855
 }
 
 func ExampleAPIError() {
-	srv := exampleServer()
+	srv := billingtest.NewServer(billingtest.WithSampleAccount())
 	defer srv.Close()
 	c := srv.Client()
 
@@ -128,7 +100,7 @@ func ExampleAPIError() {
 	}
 
 	// Parameters the API rules out are refused before anything is sent.
-	_, err = c.Invoices.WriteOff(context.Background(), &billing.WriteOffParams{InvoiceID: 1000})
+	_, err = c.Invoices.WriteOff(context.Background(), &billing.WriteOffParams{InvoiceID: 1004})
 	var invalid *billing.ValidationError
 	if errors.As(err, &invalid) {
 		fmt.Println("invalid:", invalid.Field)
@@ -139,12 +111,12 @@ func ExampleAPIError() {
 }
 
 func ExampleInvoicesService_WriteOff() {
-	srv := exampleServer()
+	srv := billingtest.NewServer(billingtest.WithSampleAccount())
 	defer srv.Close()
 	c := srv.Client()
 	ctx := context.Background()
 
-	inv, err := c.Invoices.Get(ctx, 1020, nil)
+	inv, err := c.Invoices.Get(ctx, 1004, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -161,5 +133,5 @@ func ExampleInvoicesService_WriteOff() {
 		log.Fatal(err)
 	}
 	fmt.Println("outstanding", written.OutstandingBalance, "written off", written.TotalWriteoffs, "groups", len(written.ChargeGroups))
-	// Output: outstanding 0 written off 30 groups 1
+	// Output: outstanding 0 written off 29 groups 1
 }

@@ -16,14 +16,14 @@ import (
 // the customer has none. Without token and baid the SDK refuses the call
 // before sending it, as a *ValidationError.
 func ExamplePaymentMethodsService_CreateWalletAgreement() {
-	srv := billingtest.NewServer()
+	srv := billingtest.NewServer(billingtest.WithSampleAccount())
 	defer srv.Close()
-	cust, _ := srv.AddCustomer(billingtest.Customer{ID: 40, FirstName: "Grace", LastName: "Hopper"})
 	c := srv.Client()
+	const grace = 101 // Grace Hopper has no payment method yet
 	ctx := context.Background()
 
 	pm, err := c.PaymentMethods.CreateWalletAgreement(ctx, billing.WalletProviderPaypal, &billing.WalletAgreementParams{
-		CustomerID: cust,
+		CustomerID: grace,
 		Baid:       "B-5YR62846TT312345",
 		Source:     billing.PaymentSourceSelfServicePortal,
 	})
@@ -33,7 +33,7 @@ func ExamplePaymentMethodsService_CreateWalletAgreement() {
 	fmt.Println("payment method", pm.ID, "for", pm.FirstName, pm.LastName, "default", pm.IsDefault)
 
 	_, err = c.PaymentMethods.CreateWalletAgreement(ctx, billing.WalletProviderPaypal, &billing.WalletAgreementParams{
-		CustomerID: cust, Source: billing.PaymentSourceManual,
+		CustomerID: grace, Source: billing.PaymentSourceManual,
 	})
 	var invalid *billing.ValidationError
 	if errors.As(err, &invalid) {
@@ -41,7 +41,7 @@ func ExamplePaymentMethodsService_CreateWalletAgreement() {
 	}
 	fmt.Println("wallet methods in the fake:", len(srv.WalletMethods()))
 	// Output:
-	// payment method 41 for Grace Hopper default true
+	// payment method 1009 for Grace Hopper default true
 	// not sent: token - token or baid is required
 	// wallet methods in the fake: 1
 }

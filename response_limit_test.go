@@ -284,6 +284,9 @@ func (s *sampledTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // the bytes allocated are counted; both are deterministic enough to bound.
 // Not parallel: it measures the process's heap.
 func TestMemoryStaysNearTheResponseLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skips the memory test that reads four answers of 200 MB and samples the heap (not parallel); it runs without -short")
+	}
 	const limit = 16 << 20
 	for _, tt := range []struct {
 		op     hostileOp

@@ -414,6 +414,18 @@ func scSetup(t *testing.T, cfg lsConfig, data func(*scData), seed uint64) *lsSer
 	return srv
 }
 
+// scSkipInShort skips a scenario under -short. The scenarios measure
+// stable iteration at scale: thousands of invoices, each case run in four
+// modes with bounds on the requests, 15 s of CPU together. Smaller tests
+// of the same mechanisms (stable_test.go, stable_variations_test.go,
+// stable_churn_test.go, internal/pager) run either way.
+func scSkipInShort(t *testing.T, what string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("-short: skips the scale scenario of %s (each case in four modes, with bounds on requests; seconds of CPU); it runs without -short", what)
+	}
+}
+
 func scRunCases(t *testing.T, cases []scCase) {
 	for ci, tc := range cases {
 		for mi, mode := range scModes {
@@ -460,6 +472,7 @@ func scRunCases(t *testing.T, cases []scCase) {
 // 1. Spread invoices and billing runs of 2,500 in one second, at one
 // instant and spread inside the second; server cap 1000 (and 250).
 func TestStableScenarioBillingRuns(t *testing.T) {
+	scSkipInShort(t, "7,000 invoices with billing runs of 2,500 in one second")
 	t.Parallel()
 	scRunCases(t, []scCase{
 		{name: "pages of 100", data: scBillingRuns, pageSize: 100,
@@ -547,6 +560,7 @@ func scChurn(keepCount bool) func(reqNo int, st *lsState) {
 // 2. The data of scenario 1 while invoices are inserted, deleted and
 // re-keyed before every answer.
 func TestStableScenarioChurn(t *testing.T) {
+	scSkipInShort(t, "7,000 invoices with billing runs of 2,500, changed before every answer")
 	t.Parallel()
 	scRunCases(t, []scCase{
 		{name: "pages of 100, X-Count kept", data: scBillingRuns, pageSize: 100, mutate: scChurn(true),
@@ -565,6 +579,7 @@ func TestStableScenarioChurn(t *testing.T) {
 // 3. Orders of equal keys other than ascending id, and orders that change
 // between requests.
 func TestStableScenarioTieOrders(t *testing.T) {
+	scSkipInShort(t, "7,000 invoices with billing runs of 2,500, equal keys in orders other than by id")
 	t.Parallel()
 	var cases []scCase
 	for _, tie := range []lsTie{lsTieIDDesc, lsTieRandom, lsTieShifting} {
@@ -580,6 +595,7 @@ func TestStableScenarioTieOrders(t *testing.T) {
 
 // 4. Keys with fractions of a second: 3 and 7 digits on the wire, and none.
 func TestStableScenarioFractionalKeys(t *testing.T) {
+	scSkipInShort(t, "5,500 invoices keyed in fractions of a second")
 	t.Parallel()
 	var cases []scCase
 	for _, digits := range []int{0, 3, 7} {
@@ -596,6 +612,7 @@ func TestStableScenarioFractionalKeys(t *testing.T) {
 // 5. One second of 2,500 and of 10,000 invoices at one instant behind 200
 // spread ones; cap 1000, default page size.
 func TestStableScenarioDenseBehindSpread(t *testing.T) {
+	scSkipInShort(t, "2,500 and 10,000 invoices at one instant")
 	t.Parallel()
 	scRunCases(t, []scCase{
 		{name: "2500 at one instant", data: scBehind200(2500),
@@ -611,6 +628,7 @@ func TestStableScenarioDenseBehindSpread(t *testing.T) {
 // closingArBalance larger than the server's page: no split can cut it,
 // and the run must say so rather than lose items.
 func TestStableScenarioUnsplittableGroup(t *testing.T) {
+	scSkipInShort(t, "2,800 invoices, 1,200 of them in a group no split can cut")
 	t.Parallel()
 	scRunCases(t, []scCase{
 		{name: "1200 alike, default pages", data: scSameSplit(1200), want: scPagErr,
@@ -630,6 +648,7 @@ func TestStableScenarioUnsplittableGroup(t *testing.T) {
 // and a catch-up run from its saved cursor (with the changes stopped),
 // every summary's latest version was delivered, and none twice at one key.
 func TestStableScenarioModifiedSync(t *testing.T) {
+	scSkipInShort(t, "a modification-time sync of 3,100 summaries changed before every answer")
 	t.Parallel()
 	data := func(d *scData) {
 		// Modified over the month before the clock, and a run of 1,500

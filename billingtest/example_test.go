@@ -40,68 +40,71 @@ func WriteOffSmallBalances(ctx context.Context, c *billing.Client, customerID in
 }
 
 // A unit test of application code (WriteOffSmallBalances, defined in this
-// file) with the fake: seed the account, run the code with the fake's
-// client, then check what the fake now holds. The clock is fixed so that
-// the invoice statuses do not depend on the day the test runs.
+// file) with the fake: start from the sample account, run the code with
+// the fake's client, then check what the fake now holds. Ada Lovelace
+// (customer 100) has paid invoice 1003, owes 74 on 1005 and 244 on 1007.
 func Example_unitTesting() {
-	now := time.Date(2025, 3, 1, 9, 0, 0, 0, time.UTC)
-	srv := billingtest.NewServer(billingtest.WithClock(func() time.Time { return now }))
+	srv := billingtest.NewServer(billingtest.WithSampleAccount())
 	defer srv.Close()
 
-	cust, err := srv.AddCustomer(billingtest.Customer{ID: 10, FirstName: "Ada", LastName: "Lovelace"})
-	if err != nil {
-		log.Fatal(err)
-	}
-	// Invoices of 5.00, 12.50 (3.00 of it paid), 150.00, 19.999 and 7.25
-	// (paid in full), posted on 1 February.
-	for i, amount := range []string{"5.00", "12.50", "150.00", "19.999", "7.25"} {
-		paid := map[int]string{1: "3.00", 4: "7.25"}[i]
-		inv := billingtest.Invoice{
-			ID: int64(101 + i), CustomerID: cust, PostedTimestamp: time.Date(2025, 2, 1, 0, 0, 0, 0, time.UTC),
-			Charges: []billingtest.Charge{{Name: "Support", Quantity: decimal.NewFromInt(1),
-				UnitPrice: decimal.RequireFromString(amount), Amount: decimal.RequireFromString(amount)}},
-		}
-		if paid != "" {
-			inv.TotalPayments = decimal.RequireFromString(paid)
-		}
-		if _, err := srv.AddInvoice(inv); err != nil {
-			log.Fatal(err)
-		}
-	}
-
-	n, err := WriteOffSmallBalances(context.Background(), srv.Client(), cust, decimal.NewFromInt(20))
+	n, err := WriteOffSmallBalances(context.Background(), srv.Client(), 100, decimal.NewFromInt(100))
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println("written off:", n)
-	for id := int64(101); id <= 105; id++ {
+	for _, id := range []int64{1003, 1005, 1007} {
 		inv, _ := srv.Invoice(id)
 		sum, _ := srv.InvoiceSummary(id)
 		fmt.Printf("invoice %d: outstanding %s, written off %s, %s\n", id, inv.OutstandingBalance, inv.TotalWriteoffs, sum.InvoiceStatus)
 	}
 	fmt.Println("events sent:", len(srv.Events()))
 	// Output:
-	// written off: 3
-	// invoice 101: outstanding 0, written off 5, WrittenOff
-	// invoice 102: outstanding 0, written off 9.5, WrittenOff
-	// invoice 103: outstanding 150, written off 0, Due
-	// invoice 104: outstanding 0, written off 19.999, WrittenOff
-	// invoice 105: outstanding 0, written off 0, Paid
+	// written off: 1
+	// invoice 1003: outstanding 0, written off 0, Paid
+	// invoice 1005: outstanding 0, written off 74, WrittenOff
+	// invoice 1007: outstanding 244, written off 0, Due
 	// events sent: 0
+}
+
+// One option seeds a small, realistic account, the same in every run:
+// four customers, nine invoices from January to May 2025 in every status,
+// subscriptions, a draft, cards and a bulk job (the list is on
+// WithSampleAccount). Its clock stands at noon UTC on 1 June 2025.
+func ExampleWithSampleAccount() {
+	srv := billingtest.NewServer(billingtest.WithSampleAccount())
+	defer srv.Close()
+	c := srv.Client()
+
+	for inv, err := range c.Invoices.All(context.Background(), nil) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		sum, _ := srv.InvoiceSummary(inv.ID)
+		fmt.Println(inv.ID, sum.CustomerName, inv.PostedTimestamp.Format(time.DateOnly), inv.InvoiceAmount, inv.OutstandingBalance, sum.InvoiceStatus)
+	}
+	fmt.Println(srv.Counts())
+	// Output:
+	// 1000 Barbara Liskov 2025-01-05 29 29 Overdue
+	// 1001 Edsger Dijkstra 2025-02-20 1200 0 Paid
+	// 1002 Grace Hopper 2025-03-10 29 0 Paid
+	// 1003 Ada Lovelace 2025-03-15 124 0 Paid
+	// 1004 Grace Hopper 2025-04-10 29 29 Overdue
+	// 1005 Ada Lovelace 2025-04-15 124 74 Overdue
+	// 1006 Grace Hopper 2025-05-10 29 29 Due
+	// 1007 Ada Lovelace 2025-05-15 244 244 Due
+	// 1008 Edsger Dijkstra 2025-05-20 450 450 Due
+	// map[bulkJobs:1 creditCards:2 customers:4 draftInvoices:1 invoices:9 salesTrackingCodes:2 subscriptionProductItems:3 subscriptions:3 walletMethods:0]
 }
 
 // A 503 on a read is retried by the SDK without the caller seeing it; the
 // fake's request log shows both attempts. A write is not retried after a
 // 503, since the server may have acted on it: the caller gets the error.
 func ExampleServer_InjectFault() {
-	srv := billingtest.NewServer()
+	srv := billingtest.NewServer(billingtest.WithSampleAccount())
 	defer srv.Close()
-	cust, _ := srv.AddCustomer(billingtest.Customer{ID: 1, FirstName: "Grace"})
-	id, _ := srv.AddInvoice(billingtest.Invoice{ID: 42, CustomerID: cust, Charges: []billingtest.Charge{
-		{Name: "Plan", Quantity: decimal.NewFromInt(1), UnitPrice: decimal.NewFromInt(30), Amount: decimal.NewFromInt(30)},
-	}})
 	c := srv.Client() // retries with millisecond waits
 	ctx := context.Background()
+	const id = 1004 // Grace Hopper's, 29 overdue
 
 	// The next read of an invoice fails once with 503.
 	if err := srv.InjectFault(billingtest.RouteInvoicesGet, billingtest.Fault{Status: 503}); err != nil {
@@ -124,10 +127,10 @@ func ExampleServer_InjectFault() {
 		fmt.Println(r.Method, r.Path, r.Status)
 	}
 	// Output:
-	// read invoice 42 outstanding 30
+	// read invoice 1004 outstanding 29
 	// write-off is a server error: true
-	// GET /v1/Invoices/42 503
-	// GET /v1/Invoices/42 200
+	// GET /v1/Invoices/1004 503
+	// GET /v1/Invoices/1004 200
 	// POST /v1/invoices/writeoff 503
 }
 

@@ -40,6 +40,8 @@ type Option func(*config) error
 type config struct {
 	apiKey             string
 	now                func() time.Time
+	clockGiven         bool // by WithClock: the sample account's clock gives way
+	sampleAccount      bool // WithSampleAccount
 	writeOffPermission bool
 	perMinute, perDay  int
 	pdfPerMinute       int
@@ -98,7 +100,7 @@ func WithClock(now func() time.Time) Option {
 		if now == nil {
 			return fmt.Errorf("WithClock: nil func")
 		}
-		c.now = now
+		c.now, c.clockGiven = now, true
 		return nil
 	}
 }

@@ -80,6 +80,9 @@ func newServer(opts ...Option) (*Server, error) {
 			return nil, err
 		}
 	}
+	if s.cfg.sampleAccount && !s.cfg.clockGiven {
+		s.cfg.now = sampleAccountNow // before seeding, which reads the clock
+	}
 	s.store = newStore()
 	if s.cfg.churn != nil {
 		s.churn = newChurnState(*s.cfg.churn)

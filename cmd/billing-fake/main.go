@@ -59,8 +59,12 @@
 // stays, and -churn-aim aims the changes at the range the list's query
 // reads on its sort field.
 //
-// It stops cleanly on SIGINT and SIGTERM, finishing requests in flight
-// (those held by an injected delay answer 503 at once), and exits 0.
+// It stops on SIGINT and SIGTERM within a fraction of a second, whatever
+// its clients are doing, and exits 0: requests in flight have a quarter
+// of a second to finish (those held by an injected delay answer 503 at
+// once), then the connections still open, such as those of clients that
+// stalled in the middle of a request, are closed, and a line on stderr
+// says how many.
 package main
 
 import (
@@ -76,7 +80,6 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/billingapi/billing-go/billingtest"
 )
@@ -93,6 +96,13 @@ func main() {
 // run serves until ctx is done. It writes the base URL as the first line
 // of stdout once the listener is open, so a caller can wait for it.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return runWith(ctx, args, stdout, stderr, nil)
+}
+
+// runWith is run with connState, when not nil, told of every change of
+// state of the server's connections (see serve): tests wait on it to know
+// that their clients are in before they stop the server.
+func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, connState func(net.Conn, http.ConnState)) error {
 	fs := flag.NewFlagSet("billing-fake", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
@@ -174,28 +184,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: fake.Handler(), ReadHeaderTimeout: 10 * time.Second}
-	// Requests held by an injected delay end when shutting down begins:
-	// Shutdown waits for every request, and a delay may be long.
+	srv := newHTTPServer(fake.Handler())
+	// Requests held by an injected delay end when stopping begins: a
+	// delay may be long, and stopping gives requests only a short grace.
 	srv.RegisterOnShutdown(fake.Close)
 	fmt.Fprintf(stdout, "http://%s\n", ln.Addr())
-
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
-		return err
-	}
-	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return serve(ctx, srv, ln, stderr, connState)
 }
 
 // dumpFixtures writes the fake's state to path, or to stdout for "-".
