@@ -44,8 +44,9 @@ import (
 // coming after every second it lists.
 //
 // Cost: one request per page, plus, for each second that holds more than
-// half a page, one asking for all of it, and where the server caps that
-// answer one per part of about four fifths of a page. [Prefetch] reads
+// half a page, one asking for all of it (once the server has capped such an
+// answer, a one-item request counting it instead), and where the server caps
+// it one per part of about four fifths of a page. [Prefetch] reads
 // windows of the key range at once. To resume, save cur.MarshalText after
 // the items you handled and restore it with UnmarshalText ([Cursor] gives
 // its size). Sort must be empty or the key ascending, PageNumber 0,

@@ -87,7 +87,11 @@
 // inclusive, upper exclusive), cut at the values that divide the capped
 // answer's items into groups of four fifths of its length; each part is
 // read whole in one answer (fact 2), or split again on what its own
-// answer shows. An item that keeps its key and its split value lies in
+// answer shows. Once the server has capped such an answer in the run (the
+// windows of Prefetch share it), a later second bound to be larger than
+// that cap is counted with a one-item request instead, and split at once
+// on the values of its items that the page before brought: asking for it
+// whole would bring a capped answer only to split it anyway. An item that keeps its key and its split value lies in
 // exactly one part, and is read. A part that the samples show to be one
 // value is split on the next split field; with none left, or on an
 // endpoint without one, the run ends with ErrPagination naming the second

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -18,7 +19,7 @@ import (
 // pipeline. See the package documentation.
 func Stable[T any](ctx context.Context, src Source[T], cur *Cursor, w, prefetch int) iter.Seq2[*Page[T], error] {
 	return func(yield func(*Page[T], error) bool) {
-		s := &stable[T]{src: src, cur: cur, w: w}
+		s := &stable[T]{src: src, cur: cur, w: w, capped: new(atomic.Int64)}
 		cur.endPage(false)
 		if prefetch >= 2 {
 			s.windows(ctx, prefetch, yield)
@@ -48,6 +49,12 @@ type stable[T any] struct {
 	// receive writes (its answers' Date was in it): the iteration reads on
 	// from the next second, and reads it again before leaving it.
 	open bool
+	// capped is the length of the last answer for one second that the
+	// server cut short of the size asked, shared by every window of the
+	// run (0: none yet). A second larger than that is counted and split
+	// straight away (see readSecond): asking for all of it again would
+	// bring that many items only to split it anyway.
+	capped *atomic.Int64
 }
 
 // maxDensePage bounds the page size asked for one whole second, so that a
@@ -108,7 +115,7 @@ func (s *stable[T]) sequential(ctx context.Context, end time.Time, lead *leadPag
 			if d := p.Info.Date; d.IsZero() || d.Unix() > st.Sec {
 				// The open second is over: what it received after it was
 				// read is read now, before anything after it.
-				if _, ok := s.readSecond(ctx, st.Sec, end, s.w, yield); !ok {
+				if _, ok := s.readSecond(ctx, st.Sec, end, s.w, nil, yield); !ok {
 					return false
 				}
 			}
@@ -127,6 +134,10 @@ func (s *stable[T]) sequential(ctx context.Context, end time.Time, lead *leadPag
 			first = st.Sec
 		}
 		tail, bound := s.tail(p, last)
+		var samples [][]decimal.Decimal
+		if !complete && (last == first || 2*tail >= len(p.Items)) {
+			samples = s.samples(p.Items[len(p.Items)-tail:])
+		}
 		if !s.deliver(p, yield) {
 			return false
 		}
@@ -144,7 +155,7 @@ func (s *stable[T]) sequential(ctx context.Context, end time.Time, lead *leadPag
 			// Most of the page is that second: read it whole rather than
 			// page over the same items again.
 		}
-		over, ok := s.readSecond(ctx, last, end, bound, yield)
+		over, ok := s.readSecond(ctx, last, end, bound, samples, yield)
 		if !ok {
 			return false
 		}
@@ -262,7 +273,15 @@ type part struct {
 // answer is capped, in parts of a split field's domain, each read whole in
 // one answer. It reports whether every answer came after the second was
 // over (by its Date), and false in ok when the iteration must stop.
-func (s *stable[T]) readSecond(ctx context.Context, sec int64, end time.Time, size int, yield func(*Page[T], error) bool) (over, ok bool) {
+//
+// samples, when given, are the split fields' values of the items of the
+// second that the page before brought. Once the server has capped a
+// second's answer in this run, a second bound to be larger is first
+// counted with a one-item request and, past that cap, split on the
+// samples at once: the capped answer would only have been thrown away.
+// Samples only place the cuts; the parts tile the domain whatever they
+// are, and each is proven by its own answer.
+func (s *stable[T]) readSecond(ctx context.Context, sec int64, end time.Time, size int, samples [][]decimal.Decimal, yield func(*Page[T], error) bool) (over, ok bool) {
 	lo, hi := secTime(sec), secTime(sec+1)
 	if !end.IsZero() && end.Before(hi) {
 		hi = end
@@ -274,6 +293,37 @@ func (s *stable[T]) readSecond(ctx context.Context, sec int64, end time.Time, si
 	// any answer counted in the second, and a few more.
 	asked, most := 0, 0
 	regrown := 0 // times the page size grew to what a part counts
+	if capped := s.capAt(); capped > 0 && size > capped && len(samples) > 0 && len(samples[0]) > 0 {
+		req := Request{Lower: lo, Upper: hi, Size: 1, Claim: s.claim}
+		p, err := s.src.Fetch(ctx, req)
+		if err == nil {
+			err = s.check(p, req)
+		}
+		if err != nil {
+			yield(nil, err)
+			return false, false
+		}
+		if d := p.Info.Date; !d.IsZero() && d.Unix() <= sec {
+			over = false
+		}
+		switch n := p.Info.Count; {
+		case !p.Info.moreAfter(0, len(p.Items)):
+			todo = nil // one item, or none: read whole
+		case n > capped:
+			most = n
+			todo, err = s.split(part{}, samples, capped, n, sec)
+			slices.Reverse(todo) // the lowest part is read first
+			if asked = len(todo); err != nil {
+				yield(nil, err)
+				return false, false
+			}
+		case n > 1:
+			size = n
+		}
+		if !s.deliver(p, yield) {
+			return false, false
+		}
+	}
 	for len(todo) > 0 {
 		if err := ctx.Err(); err != nil {
 			yield(nil, err)
@@ -307,8 +357,15 @@ func (s *stable[T]) readSecond(ctx context.Context, sec int64, end time.Time, si
 			more, regrown = []part{pt}, regrown+1
 		default:
 			// Capped: split the part, on what this answer shows of it.
+			if len(p.Items) < size && s.capped != nil {
+				s.capped.Store(int64(len(p.Items)))
+			}
 			most = max(most, p.Info.Count, 2*len(p.Items))
-			more, err = s.split(pt, p, sec)
+			count := p.Info.Count
+			if count < len(p.Items) {
+				count = 2 * len(p.Items) // not counted: at least one more page of them
+			}
+			more, err = s.split(pt, s.samples(p.Items), len(p.Items), count, sec)
 			if asked += len(more); err == nil && asked > 4*(most/max(len(p.Items), 1))+16 {
 				err = fmt.Errorf("%w: second %s of %s keeps needing more parts than its count (%d) can fill", ErrPagination, lo.Format(keyLayout), s.src.KeyName, most)
 			}
@@ -334,17 +391,34 @@ const maxRegrow = 3
 // maxCuts bounds the parts one capped answer is split into.
 const maxCuts = 255
 
-// split divides a part whose answer p was capped into parts that tile it:
-// on the field being split, at values that cut the answer's items into
-// groups of about four fifths of its length, so that each part of the
-// items it counted fits in a page. A part of one value moves on to the
-// next split field; with none left, the second cannot be proven read.
-func (s *stable[T]) split(pt part, p *Page[T], sec int64) ([]part, error) {
-	n := len(p.Items)
-	count := p.Info.Count
-	if count < n {
-		count = 2 * n // not counted: at least one more page of them
+// capAt is the length of the last answer for one second that the server
+// capped in this run, or 0.
+func (s *stable[T]) capAt() int {
+	if s.capped == nil {
+		return 0
 	}
+	return int(s.capped.Load())
+}
+
+// samples returns the values of items on each split field.
+func (s *stable[T]) samples(items []T) [][]decimal.Decimal {
+	out := make([][]decimal.Decimal, len(s.src.Splits))
+	for f, sp := range s.src.Splits {
+		out[f] = make([]decimal.Decimal, len(items))
+		for i := range items {
+			out[f][i] = sp.Value(&items[i])
+		}
+	}
+	return out
+}
+
+// split divides a part of count items, whose answer was capped at page
+// items, into parts that tile it: on the field being split, at values
+// that cut the samples (the split fields' values of items of the part)
+// into groups of about four fifths of a page, so that each part fits in
+// one. A part of one value moves on to the next split field; with none
+// left, the second cannot be proven read.
+func (s *stable[T]) split(pt part, samples [][]decimal.Decimal, page, count int, sec int64) ([]part, error) {
 	f, r, kept := 0, Range{}, pt.ranges
 	if len(pt.ranges) > 0 {
 		last := pt.ranges[len(pt.ranges)-1]
@@ -353,16 +427,13 @@ func (s *stable[T]) split(pt part, p *Page[T], sec int64) ([]part, error) {
 			f, r, kept = f+1, Range{Split: f + 1}, pt.ranges
 		}
 	}
-	if n == 0 || f >= len(s.src.Splits) {
-		return nil, s.unsplittable(sec, count, n)
+	if page == 0 || f >= len(s.src.Splits) || len(samples[f]) == 0 {
+		return nil, s.unsplittable(sec, count, page)
 	}
-	sp := s.src.Splits[f]
-	vals := make([]decimal.Decimal, n)
-	for i := range p.Items {
-		vals[i] = sp.Value(&p.Items[i])
-	}
+	vals := slices.Clone(samples[f])
+	n := len(vals)
 	slices.SortFunc(vals, decimal.Decimal.Cmp)
-	parts := min(maxCuts+1, max(2, (5*count+4*n-1)/(4*n)))
+	parts := min(maxCuts+1, max(2, (5*count+4*page-1)/(4*page)))
 	var cuts []decimal.Decimal
 	for i := 1; i < parts; i++ {
 		cuts = addCut(cuts, r, vals[i*n/parts])
@@ -378,7 +449,7 @@ func (s *stable[T]) split(pt part, p *Page[T], sec int64) ([]part, error) {
 		cuts = addCut(cuts, r, next)
 		if len(cuts) == 0 {
 			// The part is that one value already: split on the next field.
-			return s.split(part{ranges: append(slices.Clip(kept), r), single: true}, p, sec)
+			return s.split(part{ranges: append(slices.Clip(kept), r), single: true}, samples, page, count, sec)
 		}
 	}
 	out := make([]part, 0, len(cuts)+1)

@@ -68,6 +68,66 @@ func TestStableRequestsForADenseSecond(t *testing.T) {
 	}
 }
 
+// denseMonths is months of denseList: each a month after the one before,
+// so that a run meets one dense second after another, as on an account
+// with a billing run a month.
+func denseMonths(months, spread, dense int) []time.Time {
+	var keys []time.Time
+	for m := range months {
+		for _, k := range denseList(spread, dense) {
+			keys = append(keys, k.AddDate(0, m, 0))
+		}
+	}
+	return keys
+}
+
+// TestStableRequestsForDenseSecondsInARow: once the server has capped the
+// answer for a whole second, every later dense second of the run is
+// counted with a one-item request and split on the items the page before
+// brought, instead of being asked whole again only to be cut off: as many
+// requests, but one that brings 1 item where it brought 1,000, per dense
+// second. The windows of Prefetch share what the run learnt.
+func TestStableRequestsForDenseSecondsInARow(t *testing.T) {
+	t.Parallel()
+	for m, prefetch := range []int{0, 2, 8} {
+		t.Run(fmt.Sprintf("prefetch %d", prefetch), func(t *testing.T) {
+			t.Parallel()
+			synctest.Test(t, func(t *testing.T) {
+				f := newFakeSource(service{pageCap: 1000}, denseMonths(4, 200, 2500))
+				initial := f.snapshot()
+				got, err := runStable(t.Context(), f.source(), &Cursor{}, 1000, prefetch, nil)
+				checkStable(t, f, initial, got, err, false)
+				var whole, counts int
+				for _, c := range f.requests() {
+					if len(c.Parts) > 0 || c.Lower.IsZero() || c.Upper.Sub(c.Lower) != time.Second {
+						continue
+					}
+					switch {
+					case c.Size == 1:
+						counts++
+					case c.Size > 1000:
+						whole++
+					}
+				}
+				// Before: 25, 34 and 34 requests, 4 of them asking a
+				// second whole.
+				want := [3]int{25, 34, 34}[m]
+				n := f.calledTimes()
+				switch {
+				case n != want || whole+counts != 4:
+					t.Errorf("%d requests, %d asking a second whole and %d counting one; want %d, and 4 of both", n, whole, counts, want)
+				case prefetch == 0 && whole != 1:
+					t.Errorf("%d seconds asked whole, want 1: the first", whole)
+				}
+				// With Prefetch, windows read their dense seconds at the
+				// same time, so how many of them the first cap reaches
+				// depends on the order they run in: only the sum is
+				// fixed.
+			})
+		})
+	}
+}
+
 // TestStableRequestsUnderChange: with items inserted, deleted and moved
 // inside the dense second before every answer (keeping its count or not),
 // a run still reads every item that stayed exactly once, in at most three

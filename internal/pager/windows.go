@@ -109,7 +109,7 @@ func (s *stable[T]) windows(ctx context.Context, n int, yield func(*Page[T], err
 					end = time.Unix(b.sec, 0).UTC()
 				}
 			}
-			w := &stable[T]{src: s.src, cur: &Cursor{}, w: s.w}
+			w := &stable[T]{src: s.src, cur: &Cursor{}, w: s.w, capped: s.capped}
 			if first {
 				w.cur.State = atCursor
 			} else {
