@@ -2,6 +2,50 @@
 // draft invoices, payment methods, sales tracking codes, subscription product
 // items and bulk jobs.
 //
+// A call, a filtered list read to the end, an error branch, and the test
+// that runs them on the bundled fake ([github.com/billingapi/billing-go/billingtest]),
+// with no network and no key:
+//
+//	func TestOpenBalance(t *testing.T) {
+//		srv := billingtest.NewServer(billingtest.WithSampleAccount()) // the bundled fake, seeded
+//		t.Cleanup(srv.Close)
+//		c := srv.Client() // live: billing.NewClient(apiKey, billing.WithBaseURL(baseURL))
+//
+//		inv, err := c.Invoices.Get(t.Context(), 1007, nil) // one call
+//		if err != nil {
+//			t.Fatal(err)
+//		}
+//
+//		// A filtered list, every page of it, as an iter.Seq2.
+//		unpaid := &billing.ListInvoiceSummariesParams{Filter: billing.InvoiceSummaryFilter{
+//			InvoiceStatus: []billing.InvoiceStatus{billing.InvoiceStatusDue, billing.InvoiceStatusOverdue},
+//		}}
+//		open := decimal.Zero
+//		for s, err := range c.InvoiceSummaries.All(t.Context(), inv.CustomerID, unpaid) {
+//			if err != nil {
+//				t.Fatal(err)
+//			}
+//			open = open.Add(s.OutstandingBalance) // exact decimals, never floats
+//		}
+//		if !open.Equal(decimal.RequireFromString("318")) {
+//			t.Errorf("open balance %s, want 318", open)
+//		}
+//
+//		// Errors are typed: branch with errors.Is and errors.As.
+//		_, err = c.Invoices.Get(t.Context(), 999999, nil)
+//		if !errors.Is(err, billing.ErrNotFound) {
+//			t.Errorf("err = %v, want billing.ErrNotFound", err)
+//		}
+//	}
+//
+// In production, build one client with NewClient(apiKey,
+// WithBaseURL(baseURL)) and share it. To test code that uses the SDK: the
+// fake keeps state and fails on demand (billingtest.NewServer,
+// Server.InjectFault); billingtest.NewInProcess and Server.Transport serve
+// it with no socket, also as httpmock's answer to what no responder
+// matches; and a client reaches httpmock however it is wired (Activate
+// before or after NewClient, or a MockTransport in [WithHTTPClient]).
+//
 // # Getting started
 //
 // Build one [Client] per API key and base URL and share it; it is safe for

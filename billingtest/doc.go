@@ -5,13 +5,16 @@
 // like a real account it keeps state, which tests seed and inspect through
 // Go methods:
 //
-//	srv := billingtest.NewServer()
+//	srv := billingtest.NewServer(billingtest.WithSampleAccount()) // a small account, in one line
 //	t.Cleanup(srv.Close)
-//	cust, _ := srv.AddCustomer(billingtest.Customer{FirstName: "Ada"})
-//	inv, _ := srv.AddInvoice(billingtest.Invoice{CustomerID: cust, Charges: charges})
 //	client := srv.Client() // an SDK client wired to the fake
-//	... run the code under test with client ...
-//	got, _ := srv.Invoice(inv) // the invoice as the API would now return it
+//	... run the code under test with client, e.g. a write-off of invoice 1005 ...
+//	got, _ := srv.Invoice(1005) // the invoice as the API would now return it
+//
+// [NewInProcess] is the same fake with no listener: its [Server.Transport]
+// serves requests in process, whatever their URL, so it also answers, as
+// httpmock's no-responder, every request a test does not pin:
+// httpmock.RegisterNoResponder(srv.Transport().RoundTrip).
 //
 // The fake answers all twelve operations of the API reference as the
 // reference states them, and as the live service (an ASP.NET stack)
@@ -54,7 +57,8 @@
 //
 // # Seeding
 //
-// Three ways, which combine: the Add methods ([Server.AddCustomer],
+// [WithSampleAccount] seeds a small, documented account in one line. Then
+// three ways, which combine: the Add methods ([Server.AddCustomer],
 // [Server.AddInvoice], ...); a JSON fixtures file ([Server.LoadFixtures],
 // [WithFixtures], schema in LoadFixtures' documentation); and a
 // deterministic generator of realistic data at scale ([Server.Generate],
@@ -116,7 +120,8 @@
 // any other is 400 before anything else is done, so that a web page the
 // developer visits cannot drive the fake through DNS rebinding.
 // [WithAllowedHosts] adds names (the one a container is reached by), or
-// "*" for any; requests handed to Handler in process are not checked.
+// "*" for any; requests handed to Handler or Transport in process are not
+// checked.
 //
 // Every request needs "Authorization: Basic <key>" with the fake's key
 // ([DefaultAPIKey] unless [WithAPIKey]), compared in constant time. A
