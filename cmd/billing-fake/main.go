@@ -16,9 +16,13 @@
 //	             [-churn-modifies N] [-churn-seed S] [-churn-every N]
 //	             [-churn-keep-count] [-churn-aim]
 //	billing-fake [-fixtures FILE] [-generate N] [-seed S] -dump-fixtures FILE
+//	billing-fake -version
 //
 // The first line it prints is its base URL; give it to a client with the
-// API key (default "billingtest-key"):
+// API key (default "billingtest-key"). Listening on every interface
+// (-addr 0.0.0.0:8080 or [::]:8080), it prints the loopback address with
+// the port (http://127.0.0.1:8080), which a client on the same host can
+// use:
 //
 //	curl -H 'Authorization: Basic billingtest-key' "$URL/v1/Invoices?pageSize=2"
 //
@@ -115,6 +119,7 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, connS
 	dump := fs.String("dump-fixtures", "", "write the seeded data as a fixtures file (- for stdout) and exit")
 	allowedHosts := fs.String("allowed-hosts", "", "comma-separated host names, besides localhost, loopback addresses and the listen address, that requests may give in Host (\"*\": any)")
 	verbose := fs.Bool("v", false, "log every request to stderr")
+	version := fs.Bool("version", false, "print the version and exit")
 	perMinute := fs.Int("rate-limit-minute", billingtest.DefaultRateLimitPerMinute, "requests one API key may make per minute before 429 (0: no limit)")
 	perDay := fs.Int("rate-limit-day", billingtest.DefaultRateLimitPerDay, "requests one API key may make per day before 429 (0: no limit)")
 	pdfPerMinute := fs.Int("pdf-rate-limit-minute", billingtest.DefaultPDFRateLimitPerMinute, "draft-invoice PDFs one API key may read per minute before 429 (0: no limit)")
@@ -125,6 +130,10 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, connS
 			return nil // asking for help is not a failure; the usage is printed
 		}
 		return err
+	}
+	if *version {
+		fmt.Fprintln(stdout, versionLine())
+		return nil
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
@@ -188,7 +197,7 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, connS
 	// Requests held by an injected delay end when stopping begins: a
 	// delay may be long, and stopping gives requests only a short grace.
 	srv.RegisterOnShutdown(fake.Close)
-	fmt.Fprintf(stdout, "http://%s\n", ln.Addr())
+	fmt.Fprintln(stdout, baseURL(ln.Addr()))
 	return serve(ctx, srv, ln, stderr, connState)
 }
 
