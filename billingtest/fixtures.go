@@ -46,9 +46,10 @@ func (s *Server) LoadFixturesFile(path string) error {
 //
 // The document is one JSON object. Every key is optional. Unknown keys,
 // at the top and in every entity, are errors, except "$comment", which
-// any object may carry (JSON has no comments) and which is ignored. Field
-// names are the Go field names of the seeding types ([Customer],
-// [Invoice], ...) in camelCase, matched exactly. Values:
+// any object may carry (JSON has no comments) and which is ignored. The
+// entities are the seeding types ([Customer], [Invoice], ...), which the
+// document decodes into directly: field names are their JSON names (the
+// Go field names in camelCase), matched exactly. Values:
 //
 //   - integer: a JSON number without a fraction.
 //   - amount: a JSON number, decoded exactly (10.125 stays 10.125, never a
@@ -76,13 +77,14 @@ func (s *Server) LoadFixturesFile(path string) error {
 //   - trackingCodeCategoryNames: object from a category number, "1" to
 //     "5", to the custom name of that sales tracking code category, e.g.
 //     {"1": "Region"}. A code's type may then be either name.
-//   - salesTrackingCodes: array of sales tracking code objects.
+//   - salesTrackingCodes: array of [SalesTrackingCode] objects.
 //   - subscriptions: array of [Subscription] objects.
 //   - invoices: array of posted [Invoice] objects.
 //   - draftInvoices: array of [DraftInvoice] objects.
 //   - creditCards: array of [CreditCard] objects.
 //   - walletMethods: array of [WalletMethod] objects.
-//   - subscriptionProductItems: array of subscription product item objects.
+//   - subscriptionProductItems: array of [SubscriptionProductItem]
+//     objects.
 //   - bulkJobs: array of [BulkJob] objects.
 //
 // Each field below is given as name (type, default): meaning.
@@ -296,15 +298,15 @@ type fixtureObject map[string]json.RawMessage
 
 // fixtureDefaulter is a seeding type with defaults that depend on which
 // members the document gave, which its Go zero values cannot tell.
-// fixtureDecode calls it once the members are decoded; a failure names
-// the member (field) it is about, or none.
+// fixtureDecode calls it once the members are decoded, with the object's
+// path for its errors.
 type fixtureDefaulter interface {
-	fixtureDefaults(obj fixtureObject) (field string, err error)
+	fixtureDefaults(obj fixtureObject, path string) error
 }
 
 var one = decimal.New(1, 0)
 
-func (c *Charge) fixtureDefaults(obj fixtureObject) (string, error) {
+func (c *Charge) fixtureDefaults(obj fixtureObject, path string) error {
 	_, hasQuantity := obj["quantity"]
 	_, hasUnitPrice := obj["unitPrice"]
 	_, hasAmount := obj["amount"]
@@ -318,56 +320,56 @@ func (c *Charge) fixtureDefaults(obj fixtureObject) (string, error) {
 	case hasAmount && c.Quantity.Equal(one):
 		c.UnitPrice = c.Amount
 	case hasAmount:
-		return "unitPrice", errors.New("required when quantity is not 1")
+		return fmt.Errorf("%s.unitPrice: required when quantity is not 1", path)
 	default:
-		return "", errors.New("give unitPrice or amount")
+		return fmt.Errorf("%s: give unitPrice or amount", path)
 	}
-	return "", nil
+	return nil
 }
 
-func (p *SubscriptionProduct) fixtureDefaults(obj fixtureObject) (string, error) {
+func (p *SubscriptionProduct) fixtureDefaults(obj fixtureObject, _ string) error {
 	if _, ok := obj["planPrice"]; !ok {
 		p.PlanPrice = p.Price
 	}
-	return "", nil
+	return nil
 }
 
-func (l *DraftLine) fixtureDefaults(obj fixtureObject) (string, error) {
+func (l *DraftLine) fixtureDefaults(obj fixtureObject, _ string) error {
 	if _, ok := obj["quantity"]; !ok {
 		l.Quantity = one
 	}
-	return "", nil
+	return nil
 }
 
 // fixtureDefaults reads totalWriteoffs, which the fake keeps unexported,
 // and settles the payment schedules: billing.PaymentSchedule is the
 // service's type, so its defaults are applied here, from its members.
-func (inv *Invoice) fixtureDefaults(obj fixtureObject) (string, error) {
+func (inv *Invoice) fixtureDefaults(obj fixtureObject, path string) error {
 	if raw, ok := obj["totalWriteoffs"]; ok {
-		if err := jsonwire.Unmarshal(raw, &inv.totalWriteoffs); err != nil {
-			return "", fixtureValueError("totalWriteoffs", decimalType, raw, err)
+		if err := fixtureDecode(raw, reflect.ValueOf(&inv.totalWriteoffs).Elem(), path+".totalWriteoffs"); err != nil {
+			return err
 		}
 	}
 	days := 30
 	if inv.Terms != "" {
 		n, err := strconv.Atoi(strings.TrimPrefix(strings.ToLower(inv.Terms), "net"))
 		if err != nil || n < 0 || !strings.EqualFold(inv.Terms[:min(3, len(inv.Terms))], "net") {
-			return "terms", fmt.Errorf("%q, want Net and a number of days, e.g. Net30", inv.Terms)
+			return fmt.Errorf("%s.terms: %q, want Net and a number of days, e.g. Net30", path, inv.Terms)
 		}
 		days = n
 	}
 	var schedules []fixtureObject
 	if err := jsonwire.Unmarshal(obj["paymentSchedules"], &schedules); err != nil && obj["paymentSchedules"] != nil {
-		return "paymentSchedules", err // decoded once already: cannot happen
+		return fmt.Errorf("%s.paymentSchedules: %w", path, err) // decoded once already: cannot happen
 	}
 	for j := range inv.PaymentSchedules {
 		ps, given := &inv.PaymentSchedules[j], schedules[j]
-		at := "paymentSchedules[" + strconv.Itoa(j) + "]"
+		at := path + ".paymentSchedules[" + strconv.Itoa(j) + "]"
 		if ps.DueDateTimestamp.IsZero() {
-			return at + ".dueDateTimestamp", errors.New("required")
+			return fmt.Errorf("%s.dueDateTimestamp: required", at)
 		}
 		if _, ok := given["amount"]; !ok {
-			return at + ".amount", errors.New("required")
+			return fmt.Errorf("%s.amount: required", at)
 		}
 		if _, ok := given["outstandingBalance"]; !ok {
 			ps.OutstandingBalance = ps.Amount
@@ -382,7 +384,7 @@ func (inv *Invoice) fixtureDefaults(obj fixtureObject) (string, error) {
 			}
 		}
 	}
-	return "", nil
+	return nil
 }
 
 // loadFixtures decodes outside the lock, then checks and adds under one
@@ -448,13 +450,14 @@ func fixtureDecode(raw json.RawMessage, v reflect.Value, path string) error {
 		v.Set(reflect.ValueOf(ts.Time))
 		return nil
 	case t.Kind() == reflect.Array:
-		// Up to the array's length, the rest zero.
+		// Up to the array's length, the rest zero. The format's one
+		// array is a customer's sales tracking codes.
 		s := reflect.New(reflect.SliceOf(t.Elem()))
 		if err := fixtureDecode(raw, s.Elem(), path); err != nil {
 			return err
 		}
 		if n := s.Elem().Len(); n > t.Len() {
-			return fmt.Errorf("%s: %d values, at most %d", fixturePath(path), n, t.Len())
+			return fmt.Errorf("%s: %d codes, at most %d", fixturePath(path), n, t.Len())
 		}
 		v.SetZero()
 		reflect.Copy(v, s.Elem())
@@ -511,12 +514,7 @@ func fixtureDecode(raw json.RawMessage, v reflect.Value, path string) error {
 		}
 	}
 	if d, ok := v.Addr().Interface().(fixtureDefaulter); ok {
-		if field, err := d.fixtureDefaults(obj); err != nil {
-			if field != "" {
-				return fmt.Errorf("%s: %w", fixtureSub(path, field), err)
-			}
-			return fmt.Errorf("%s: %w", fixturePath(path), err)
-		}
+		return d.fixtureDefaults(obj, fixturePath(path))
 	}
 	return nil
 }
