@@ -1106,84 +1106,48 @@ func checkFixtureJobs(c *fixtureChecker, f *fixtureFile) error {
 // invoices (checked with the other invoice checks) as the add methods
 // will, so that adding cannot fail half-way.
 func checkFixtureTimes(_ *fixtureChecker, f *fixtureFile) error {
-	var err error
-	check := func(kind string, i int, id int64, ptr any) {
-		if err == nil {
-			if e := checkTimes(ptr); e != nil {
-				err = fmt.Errorf("%s: %w", fixtureAt(kind, i, id), e)
+	v := reflect.ValueOf(f).Elem()
+	fields := fixtureFieldsOf(v.Type())
+	for _, name := range fields.names {
+		list := v.Field(fields.index[name])
+		if name == "invoices" || list.Kind() != reflect.Slice {
+			continue
+		}
+		for i := range list.Len() {
+			e := list.Index(i)
+			if err := checkTimes(e.Addr().Interface()); err != nil {
+				return fmt.Errorf("%s: %w", fixtureAt(name, i, e.FieldByName("ID").Int()), err)
 			}
 		}
 	}
-	for i := range f.Customers {
-		check("customers", i, f.Customers[i].ID, &f.Customers[i])
-	}
-	for i := range f.SalesTrackingCodes {
-		check("salesTrackingCodes", i, f.SalesTrackingCodes[i].ID, &f.SalesTrackingCodes[i])
-	}
-	for i := range f.Subscriptions {
-		check("subscriptions", i, f.Subscriptions[i].ID, &f.Subscriptions[i])
-	}
-	for i := range f.DraftInvoices {
-		check("draftInvoices", i, f.DraftInvoices[i].ID, &f.DraftInvoices[i])
-	}
-	for i := range f.CreditCards {
-		check("creditCards", i, f.CreditCards[i].ID, &f.CreditCards[i])
-	}
-	for i := range f.WalletMethods {
-		check("walletMethods", i, f.WalletMethods[i].ID, &f.WalletMethods[i])
-	}
-	for i := range f.SubscriptionProductItems {
-		check("subscriptionProductItems", i, f.SubscriptionProductItems[i].ID, &f.SubscriptionProductItems[i])
-	}
-	for i := range f.BulkJobs {
-		check("bulkJobs", i, f.BulkJobs[i].ID, &f.BulkJobs[i])
-	}
-	return err
+	return nil
 }
 
-// idsNeeded counts the document's entities without an id, which adding
-// them assigns.
+// idsNeeded counts the document's entities without an id (every struct
+// with an ID field, charges and subscription products included), which
+// adding them assigns.
 func (f *fixtureFile) idsNeeded() int64 {
-	var n int64
-	count := func(id int64) {
-		if id == 0 {
-			n++
+	var count func(v reflect.Value) int64
+	count = func(v reflect.Value) int64 {
+		var n int64
+		switch v.Kind() {
+		case reflect.Slice:
+			for i := range v.Len() {
+				n += count(v.Index(i))
+			}
+		case reflect.Struct:
+			if id := v.FieldByName("ID"); id.IsValid() && id.Int() == 0 {
+				n++
+			}
+			for i := range v.NumField() {
+				if k := v.Field(i).Kind(); k == reflect.Slice || k == reflect.Struct {
+					n += count(v.Field(i))
+				}
+			}
 		}
+		return n
 	}
-	for i := range f.Customers {
-		count(f.Customers[i].ID)
-	}
-	for i := range f.SalesTrackingCodes {
-		count(f.SalesTrackingCodes[i].ID)
-	}
-	for i := range f.Subscriptions {
-		count(f.Subscriptions[i].ID)
-		for j := range f.Subscriptions[i].Products {
-			count(f.Subscriptions[i].Products[j].ID)
-		}
-	}
-	for i := range f.Invoices {
-		count(f.Invoices[i].ID)
-		for j := range f.Invoices[i].Charges {
-			count(f.Invoices[i].Charges[j].ID)
-		}
-	}
-	for i := range f.DraftInvoices {
-		count(f.DraftInvoices[i].ID)
-	}
-	for i := range f.CreditCards {
-		count(f.CreditCards[i].ID)
-	}
-	for i := range f.WalletMethods {
-		count(f.WalletMethods[i].ID)
-	}
-	for i := range f.SubscriptionProductItems {
-		count(f.SubscriptionProductItems[i].ID)
-	}
-	for i := range f.BulkJobs {
-		count(f.BulkJobs[i].ID)
-	}
-	return n
+	return count(reflect.ValueOf(f).Elem())
 }
 
 // applyFixtures adds a checked document through the add methods' own
