@@ -21,7 +21,7 @@ func ccState(t *testing.T, srv *Server) (fixtureFile, []byte) {
 		t.Fatalf("GET /_fake/state: %d %s", r.status, r.body)
 	}
 	var f fixtureFile
-	if err := json.Unmarshal(r.body, &f); err != nil {
+	if err := fixtureDecodeDocument(r.body, &f); err != nil {
 		t.Fatalf("state %s: %v", r.body, err)
 	}
 	return f, r.body
@@ -92,9 +92,9 @@ func TestControlShowsIDsAndWhatWritesChanged(t *testing.T) {
 	}
 
 	after, _ := ccState(t, srv)
-	inv := after.Invoices[slices.IndexFunc(after.Invoices, func(f fixtureInvoice) bool { return f.ID == 43 })]
-	if inv.TotalWriteoffs.String() != "20" || inv.PaymentSchedules[0].Status != "WrittenOff" {
-		t.Errorf("invoice 43 after the write-off: totalWriteoffs %s, schedule %+v", inv.TotalWriteoffs, inv.PaymentSchedules[0])
+	inv := after.Invoices[slices.IndexFunc(after.Invoices, func(f Invoice) bool { return f.ID == 43 })]
+	if inv.totalWriteoffs.String() != "20" || inv.PaymentSchedules[0].Status != "WrittenOff" {
+		t.Errorf("invoice 43 after the write-off: totalWriteoffs %s, schedule %+v", inv.totalWriteoffs, inv.PaymentSchedules[0])
 	}
 	if len(after.CreditCards) != 2 || after.CreditCards[0].ReplacedBy != after.CreditCards[1].ID || after.CreditCards[1].Last4 != "1111" {
 		t.Errorf("cards after the replacement: %+v", after.CreditCards)

@@ -2,6 +2,7 @@ package billingtest
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,7 +15,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	billing "github.com/billingapi/billing-go"
 	"github.com/billingapi/billing-go/internal/jsonwire"
@@ -46,9 +46,10 @@ func (s *Server) LoadFixturesFile(path string) error {
 //
 // The document is one JSON object. Every key is optional. Unknown keys,
 // at the top and in every entity, are errors, except "$comment", which
-// any object may carry (JSON has no comments) and which is ignored. Field
-// names are the Go field names of the seeding types ([Customer],
-// [Invoice], ...) in camelCase, matched exactly. Values:
+// any object may carry (JSON has no comments) and which is ignored. The
+// entities are the seeding types ([Customer], [Invoice], ...), which the
+// document decodes into directly: field names are their JSON names (the
+// Go field names in camelCase), matched exactly. Values:
 //
 //   - integer: a JSON number without a fraction.
 //   - amount: a JSON number, decoded exactly (10.125 stays 10.125, never a
@@ -76,13 +77,14 @@ func (s *Server) LoadFixturesFile(path string) error {
 //   - trackingCodeCategoryNames: object from a category number, "1" to
 //     "5", to the custom name of that sales tracking code category, e.g.
 //     {"1": "Region"}. A code's type may then be either name.
-//   - salesTrackingCodes: array of sales tracking code objects.
+//   - salesTrackingCodes: array of [SalesTrackingCode] objects.
 //   - subscriptions: array of [Subscription] objects.
 //   - invoices: array of posted [Invoice] objects.
 //   - draftInvoices: array of [DraftInvoice] objects.
 //   - creditCards: array of [CreditCard] objects.
 //   - walletMethods: array of [WalletMethod] objects.
-//   - subscriptionProductItems: array of subscription product item objects.
+//   - subscriptionProductItems: array of [SubscriptionProductItem]
+//     objects.
 //   - bulkJobs: array of [BulkJob] objects.
 //
 // Each field below is given as name (type, default): meaning.
@@ -276,207 +278,113 @@ func (s *Server) LoadFixtures(r io.Reader) error {
 	return nil
 }
 
-// The fixture types mirror the seeding types with JSON names. Pointers
-// mark the fields whose default depends on whether they were given.
+// fixtureFile is a fixtures document: the seeding types themselves, whose
+// JSON names are the format.
 type fixtureFile struct {
-	Customers                 []fixtureCustomer     `json:"customers"`
-	TrackingCodeCategoryNames map[string]string     `json:"trackingCodeCategoryNames"`
-	SalesTrackingCodes        []fixtureCode         `json:"salesTrackingCodes"`
-	Subscriptions             []fixtureSubscription `json:"subscriptions"`
-	Invoices                  []fixtureInvoice      `json:"invoices"`
-	DraftInvoices             []fixtureDraft        `json:"draftInvoices"`
-	CreditCards               []fixtureCard         `json:"creditCards"`
-	WalletMethods             []fixtureWallet       `json:"walletMethods"`
-	SubscriptionProductItems  []fixtureItem         `json:"subscriptionProductItems"`
-	BulkJobs                  []fixtureJob          `json:"bulkJobs"`
+	Customers                 []Customer                `json:"customers"`
+	TrackingCodeCategoryNames map[string]string         `json:"trackingCodeCategoryNames"`
+	SalesTrackingCodes        []SalesTrackingCode       `json:"salesTrackingCodes"`
+	Subscriptions             []Subscription            `json:"subscriptions"`
+	Invoices                  []Invoice                 `json:"invoices"`
+	DraftInvoices             []DraftInvoice            `json:"draftInvoices"`
+	CreditCards               []CreditCard              `json:"creditCards"`
+	WalletMethods             []WalletMethod            `json:"walletMethods"`
+	SubscriptionProductItems  []SubscriptionProductItem `json:"subscriptionProductItems"`
+	BulkJobs                  []BulkJob                 `json:"bulkJobs"`
 }
 
-type fixtureCustomer struct {
-	ID                      int64                         `json:"id"`
-	FirstName               string                        `json:"firstName"`
-	MiddleName              string                        `json:"middleName"`
-	LastName                string                        `json:"lastName"`
-	Suffix                  string                        `json:"suffix"`
-	Title                   string                        `json:"title"`
-	CompanyName             string                        `json:"companyName"`
-	PrimaryEmail            string                        `json:"primaryEmail"`
-	PrimaryPhone            string                        `json:"primaryPhone"`
-	Reference               string                        `json:"reference"`
-	Reference1              string                        `json:"reference1"`
-	Reference2              string                        `json:"reference2"`
-	Reference3              string                        `json:"reference3"`
-	Status                  billing.CustomerStatus        `json:"status"`
-	AccountStatus           billing.CustomerAccountStatus `json:"accountStatus"`
-	ParentID                int64                         `json:"parentId"`
-	Currency                string                        `json:"currency"`
-	CreatedTimestamp        billing.Timestamp             `json:"createdTimestamp"`
-	ModifiedTimestamp       billing.Timestamp             `json:"modifiedTimestamp"`
-	ArBalance               decimal.Decimal               `json:"arBalance"`
-	MonthlyRecurringRevenue decimal.Decimal               `json:"monthlyRecurringRevenue"`
-	NetMRR                  decimal.Decimal               `json:"netMrr"`
-	CurrentMrr              decimal.Decimal               `json:"currentMrr"`
-	CurrentNetMrr           decimal.Decimal               `json:"currentNetMrr"`
-	CrmID                   string                        `json:"crmId"`
-	ErpID                   string                        `json:"erpId"`
-	AccountingID            int64                         `json:"accountingId"`
-	SalesTrackingCodeIDs    []int64                       `json:"salesTrackingCodeIds"`
+// fixtureObject is the members of one decoded JSON object, by name.
+type fixtureObject map[string]json.RawMessage
+
+// fixtureDefaulter is a seeding type with defaults that depend on which
+// members the document gave, which its Go zero values cannot tell.
+// fixtureDecode calls it once the members are decoded, with the object's
+// path for its errors.
+type fixtureDefaulter interface {
+	fixtureDefaults(obj fixtureObject, path string) error
 }
 
-type fixtureCode struct {
-	ID          int64                      `json:"id"`
-	Type        billing.TrackingCodeType   `json:"type"`
-	Code        string                     `json:"code"`
-	Name        string                     `json:"name"`
-	Description *string                    `json:"description"`
-	Email       *string                    `json:"email"`
-	Status      billing.TrackingCodeStatus `json:"status"`
-	Deletable   bool                       `json:"deletable"`
+var one = decimal.New(1, 0)
+
+func (c *Charge) fixtureDefaults(obj fixtureObject, path string) error {
+	_, hasQuantity := obj["quantity"]
+	_, hasUnitPrice := obj["unitPrice"]
+	_, hasAmount := obj["amount"]
+	if !hasQuantity {
+		c.Quantity = one
+	}
+	switch {
+	case hasUnitPrice && hasAmount:
+	case hasUnitPrice:
+		c.Amount = c.Quantity.Mul(c.UnitPrice)
+	case hasAmount && c.Quantity.Equal(one):
+		c.UnitPrice = c.Amount
+	case hasAmount:
+		return fmt.Errorf("%s.unitPrice: required when quantity is not 1", path)
+	default:
+		return fmt.Errorf("%s: give unitPrice or amount", path)
+	}
+	return nil
 }
 
-type fixtureSubscription struct {
-	ID                int64                      `json:"id"`
-	CustomerID        int64                      `json:"customerId"`
-	PlanID            int64                      `json:"planId"`
-	Name              string                     `json:"name"`
-	Description       string                     `json:"description"`
-	Reference         string                     `json:"reference"`
-	Status            billing.SubscriptionStatus `json:"status"`
-	Interval          billing.Interval           `json:"interval"`
-	NumberOfIntervals int                        `json:"numberOfIntervals"`
-	CreatedTimestamp  billing.Timestamp          `json:"createdTimestamp"`
-	NextBillingDate   billing.Timestamp          `json:"nextBillingDate"`
-	NextRechargeDate  billing.Timestamp          `json:"nextRechargeDate"`
-	Products          []fixtureProduct           `json:"products"`
+func (p *SubscriptionProduct) fixtureDefaults(obj fixtureObject, _ string) error {
+	if _, ok := obj["planPrice"]; !ok {
+		p.PlanPrice = p.Price
+	}
+	return nil
 }
 
-type fixtureProduct struct {
-	ID            int64            `json:"id"`
-	PlanProductID int64            `json:"planProductId"`
-	ProductID     int64            `json:"productId"`
-	Name          string           `json:"name"`
-	Price         decimal.Decimal  `json:"price"`
-	PlanPrice     *decimal.Decimal `json:"planPrice"`
+func (l *DraftLine) fixtureDefaults(obj fixtureObject, _ string) error {
+	if _, ok := obj["quantity"]; !ok {
+		l.Quantity = one
+	}
+	return nil
 }
 
-type fixtureInvoice struct {
-	ID                 int64                 `json:"id"`
-	CustomerID         int64                 `json:"customerId"`
-	InvoiceNumber      int64                 `json:"invoiceNumber"`
-	PoNumber           string                `json:"poNumber"`
-	CreatedTimestamp   billing.Timestamp     `json:"createdTimestamp"`
-	EffectiveTimestamp billing.Timestamp     `json:"effectiveTimestamp"`
-	PostedTimestamp    billing.Timestamp     `json:"postedTimestamp"`
-	ModifiedTimestamp  billing.Timestamp     `json:"modifiedTimestamp"`
-	Terms              string                `json:"terms"`
-	Charges            []fixtureCharge       `json:"charges"`
-	TotalTaxes         decimal.Decimal       `json:"totalTaxes"`
-	TotalDiscount      decimal.Decimal       `json:"totalDiscount"`
-	TotalPayments      decimal.Decimal       `json:"totalPayments"`
-	SumOfCreditNotes   decimal.Decimal       `json:"sumOfCreditNotes"`
-	PaymentSchedules   []fixtureSchedule     `json:"paymentSchedules"`
-	OpeningArBalance   decimal.Decimal       `json:"openingArBalance"`
-	ClosingArBalance   decimal.Decimal       `json:"closingArBalance"`
-	ErpID              string                `json:"erpId"`
-	CrmID              string                `json:"crmId"`
-	AccountingID       int64                 `json:"accountingId"`
-	Notes              string                `json:"notes"`
-	Status             billing.InvoiceStatus `json:"status"`
-	TotalWriteoffs     decimal.Decimal       `json:"totalWriteoffs"`
-}
-
-type fixtureCharge struct {
-	ID                    int64             `json:"id"`
-	Name                  string            `json:"name"`
-	Description           string            `json:"description"`
-	GLCode                string            `json:"glCode"`
-	Quantity              *decimal.Decimal  `json:"quantity"`
-	UnitPrice             *decimal.Decimal  `json:"unitPrice"`
-	Amount                *decimal.Decimal  `json:"amount"`
-	EffectiveTimestamp    billing.Timestamp `json:"effectiveTimestamp"`
-	StartServiceDate      billing.Timestamp `json:"startServiceDate"`
-	EndServiceDate        billing.Timestamp `json:"endServiceDate"`
-	SubscriptionID        int64             `json:"subscriptionId"`
-	SubscriptionProductID int64             `json:"subscriptionProductId"`
-	PurchaseID            int64             `json:"purchaseId"`
-	Tracked               bool              `json:"tracked"`
-}
-
-type fixtureSchedule struct {
-	DueDateTimestamp   billing.Timestamp             `json:"dueDateTimestamp"`
-	Status             billing.PaymentScheduleStatus `json:"status"`
-	Amount             *decimal.Decimal              `json:"amount"`
-	OutstandingBalance *decimal.Decimal              `json:"outstandingBalance"`
-	DaysDueAfterTerm   *int                          `json:"daysDueAfterTerm"`
-}
-
-type fixtureDraft struct {
-	ID         int64              `json:"id"`
-	CustomerID int64              `json:"customerId"`
-	Created    billing.Timestamp  `json:"created"`
-	Lines      []fixtureDraftLine `json:"lines"`
-}
-
-type fixtureDraftLine struct {
-	Description string           `json:"description"`
-	Quantity    *decimal.Decimal `json:"quantity"`
-	Amount      decimal.Decimal  `json:"amount"`
-	Tracked     bool             `json:"tracked"`
-}
-
-type fixtureCard struct {
-	ID                      int64             `json:"id"`
-	CustomerID              int64             `json:"customerId"`
-	Last4                   string            `json:"last4"`
-	CardType                string            `json:"cardType"`
-	FirstName               string            `json:"firstName"`
-	LastName                string            `json:"lastName"`
-	ExpirationMonth         int               `json:"expirationMonth"`
-	ExpirationYear          int               `json:"expirationYear"`
-	Address1                string            `json:"address1"`
-	Address2                string            `json:"address2"`
-	City                    string            `json:"city"`
-	PostalZip               string            `json:"postalZip"`
-	CountryID               int64             `json:"countryId"`
-	StateID                 int64             `json:"stateId"`
-	IsDefault               bool              `json:"isDefault"`
-	Deleted                 bool              `json:"deleted"`
-	OriginalPaymentMethodID int64             `json:"originalPaymentMethodId"`
-	ReplacedBy              int64             `json:"replacedBy"`
-	ModifiedDate            billing.Timestamp `json:"modifiedDate"`
-}
-
-type fixtureWallet struct {
-	ID           int64                 `json:"id"`
-	CustomerID   int64                 `json:"customerId"`
-	Provider     string                `json:"provider"`
-	Token        string                `json:"token"`
-	Baid         string                `json:"baid"`
-	Source       billing.PaymentSource `json:"source"`
-	FirstName    string                `json:"firstName"`
-	LastName     string                `json:"lastName"`
-	IsDefault    bool                  `json:"isDefault"`
-	ModifiedDate billing.Timestamp     `json:"modifiedDate"`
-}
-
-type fixtureItem struct {
-	ID                    int64                 `json:"id"`
-	SubscriptionProductID int64                 `json:"subscriptionProductId"`
-	SubscriptionID        int64                 `json:"subscriptionId"`
-	CustomerID            int64                 `json:"customerId"`
-	ProductID             int64                 `json:"productId"`
-	Reference             billing.ItemReference `json:"reference"`
-	Name                  string                `json:"name"`
-	Description           string                `json:"description"`
-	Status                billing.ItemStatus    `json:"status"`
-	CreatedDate           billing.Timestamp     `json:"createdDate"`
-	ModifiedDate          billing.Timestamp     `json:"modifiedDate"`
-}
-
-type fixtureJob struct {
-	ID        int64  `json:"id"`
-	Type      string `json:"type"`
-	Validated bool   `json:"validated"`
-	Processed bool   `json:"processed"`
+// fixtureDefaults reads totalWriteoffs, which the fake keeps unexported,
+// and settles the payment schedules: billing.PaymentSchedule is the
+// service's type, so its defaults are applied here, from its members.
+func (inv *Invoice) fixtureDefaults(obj fixtureObject, path string) error {
+	if raw, ok := obj["totalWriteoffs"]; ok {
+		if err := fixtureDecode(raw, reflect.ValueOf(&inv.totalWriteoffs).Elem(), path+".totalWriteoffs"); err != nil {
+			return err
+		}
+	}
+	days := 30
+	if inv.Terms != "" {
+		n, err := strconv.Atoi(strings.TrimPrefix(strings.ToLower(inv.Terms), "net"))
+		if err != nil || n < 0 || !strings.EqualFold(inv.Terms[:min(3, len(inv.Terms))], "net") {
+			return fmt.Errorf("%s.terms: %q, want Net and a number of days, e.g. Net30", path, inv.Terms)
+		}
+		days = n
+	}
+	var schedules []fixtureObject
+	if err := jsonwire.Unmarshal(obj["paymentSchedules"], &schedules); err != nil && obj["paymentSchedules"] != nil {
+		return fmt.Errorf("%s.paymentSchedules: %w", path, err) // decoded once already: cannot happen
+	}
+	for j := range inv.PaymentSchedules {
+		ps, given := &inv.PaymentSchedules[j], schedules[j]
+		at := path + ".paymentSchedules[" + strconv.Itoa(j) + "]"
+		if ps.DueDateTimestamp.IsZero() {
+			return fmt.Errorf("%s.dueDateTimestamp: required", at)
+		}
+		if _, ok := given["amount"]; !ok {
+			return fmt.Errorf("%s.amount: required", at)
+		}
+		if _, ok := given["outstandingBalance"]; !ok {
+			ps.OutstandingBalance = ps.Amount
+		}
+		if _, ok := given["daysDueAfterTerm"]; !ok {
+			ps.DaysDueAfterTerm = days
+		}
+		if ps.Status == "" {
+			ps.Status = billing.PaymentScheduleStatusDue
+			if !ps.OutstandingBalance.IsPositive() {
+				ps.Status = scheduleStatusPaid
+			}
+		}
+	}
+	return nil
 }
 
 // loadFixtures decodes outside the lock, then checks and adds under one
@@ -488,11 +396,11 @@ func (s *Server) loadFixtures(data []byte) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p, err := s.planFixtures(&f)
+	names, maxID, err := s.checkFixtures(&f)
 	if err != nil {
 		return err
 	}
-	return s.applyFixtures(p)
+	return s.applyFixtures(&f, names, maxID)
 }
 
 // fixtureDecodeDocument decodes data into f strictly.
@@ -532,9 +440,31 @@ var fixtureUnmarshaler = reflect.TypeFor[interface{ UnmarshalJSON([]byte) error 
 // Matching is exact; "$comment" keys are skipped.
 func fixtureDecode(raw json.RawMessage, v reflect.Value, path string) error {
 	t := v.Type()
-	structured := t.Kind() == reflect.Struct ||
-		(t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Struct && !reflect.PointerTo(t.Elem()).Implements(fixtureUnmarshaler))
-	if !structured || reflect.PointerTo(t).Implements(fixtureUnmarshaler) {
+	switch {
+	case t == timeType:
+		// Times are in the service's form, or RFC 3339.
+		var ts billing.Timestamp
+		if err := jsonwire.Unmarshal(raw, &ts); err != nil {
+			return fixtureValueError(path, timestampType, raw, err)
+		}
+		v.Set(reflect.ValueOf(ts.Time))
+		return nil
+	case t.Kind() == reflect.Array:
+		// Up to the array's length, the rest zero. The format's one
+		// array is a customer's sales tracking codes.
+		s := reflect.New(reflect.SliceOf(t.Elem()))
+		if err := fixtureDecode(raw, s.Elem(), path); err != nil {
+			return err
+		}
+		if n := s.Elem().Len(); n > t.Len() {
+			return fmt.Errorf("%s: %d codes, at most %d", fixturePath(path), n, t.Len())
+		}
+		v.SetZero()
+		reflect.Copy(v, s.Elem())
+		return nil
+	}
+	structured := fixtureStructured(t) || (t.Kind() == reflect.Slice && fixtureStructured(t.Elem()))
+	if !structured {
 		if err := jsonwire.Unmarshal(raw, v.Addr().Interface()); err != nil {
 			return fixtureValueError(path, t, raw, err)
 		}
@@ -576,17 +506,35 @@ func fixtureDecode(raw json.RawMessage, v reflect.Value, path string) error {
 		}
 	}
 	for _, name := range fields.names {
-		if r, ok := obj[name]; ok {
-			sub := name
-			if path != "" {
-				sub = path + "." + name
-			}
-			if err := fixtureDecode(r, v.Field(fields.index[name]), sub); err != nil {
+		f := v.Field(fields.index[name])
+		if r, ok := obj[name]; ok && f.CanSet() {
+			if err := fixtureDecode(r, f, fixtureSub(path, name)); err != nil {
 				return err
 			}
 		}
 	}
+	if d, ok := v.Addr().Interface().(fixtureDefaulter); ok {
+		return d.fixtureDefaults(obj, fixturePath(path))
+	}
 	return nil
+}
+
+func fixtureSub(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+// fixtureStructured reports whether fixtureDecode decodes values of type
+// t member by member: structs, but those that decode themselves, except
+// the payment schedule, whose own decoder is the service's (lenient about
+// unknown members) and whose fields are the format.
+func fixtureStructured(t reflect.Type) bool {
+	if t == reflect.TypeFor[billing.PaymentSchedule]() {
+		return true
+	}
+	return t.Kind() == reflect.Struct && t != timeType && !reflect.PointerTo(t).Implements(fixtureUnmarshaler)
 }
 
 type fixtureFields struct {
@@ -602,7 +550,13 @@ func fixtureFieldsOf(t reflect.Type) *fixtureFields {
 	}
 	f := &fixtureFields{index: map[string]int{}}
 	for i := range t.NumField() {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		// An unexported field is named by a fixture tag and decoded by
+		// its type's fixtureDefaults.
+		tag := t.Field(i).Tag.Get("json")
+		if !t.Field(i).IsExported() {
+			tag = t.Field(i).Tag.Get("fixture")
+		}
+		name, _, _ := strings.Cut(tag, ",")
 		if name == "" || name == "-" {
 			continue
 		}
@@ -690,22 +644,6 @@ func fixtureWant(t reflect.Type) string {
 	return want
 }
 
-// fixturePlan is a checked document, converted to the seeding types, ready
-// to add without further checks.
-type fixturePlan struct {
-	categoryNames [5]string
-	customers     []Customer
-	codes         []billing.SalesTrackingCode
-	subscriptions []Subscription
-	invoices      []Invoice
-	drafts        []DraftInvoice
-	cards         []CreditCard
-	wallets       []WalletMethod
-	items         []billing.SubscriptionProductItem
-	jobs          []BulkJob
-	maxID         int64
-}
-
 // fixtureChecker collects what the document defines, beside what the
 // store has, for the cross-references.
 type fixtureChecker struct {
@@ -716,7 +654,7 @@ type fixtureChecker struct {
 	codes map[int64]int             // document code id → category
 	// products maps every document subscription product to its
 	// subscription.
-	products      map[int64]*fixtureSubscription
+	products      map[int64]*Subscription
 	storeProducts map[int64]*Subscription
 }
 
@@ -782,6 +720,26 @@ func (c *fixtureChecker) storeSubOfProduct(id int64) *Subscription {
 	return c.storeProducts[id]
 }
 
+// subOfProduct returns the subscription id, customer and catalogue
+// product of a known subscription product, from the document or the
+// store.
+func (c *fixtureChecker) subOfProduct(id int64) (subID, custID, productID int64, ok bool) {
+	for _, sub := range []*Subscription{c.products[id], c.storeSubOfProduct(id)} {
+		if sub == nil {
+			continue
+		}
+		for _, sp := range sub.Products {
+			if sp.ID == id {
+				return sub.ID, sub.CustomerID, sp.ProductID, true
+			}
+		}
+	}
+	if c.st.products[id] {
+		return 0, 0, 0, true // known to the store through its items only
+	}
+	return 0, 0, 0, false
+}
+
 func fixtureAt(path string, i int, id int64) string {
 	p := path + "[" + strconv.Itoa(i) + "]"
 	if id != 0 {
@@ -790,43 +748,57 @@ func fixtureAt(path string, i int, id int64) string {
 	return p
 }
 
-func fixtureTime(t billing.Timestamp) time.Time { return t.Time }
-
-func fixtureDec(d *decimal.Decimal, def decimal.Decimal) decimal.Decimal {
-	if d == nil {
-		return def
-	}
-	return *d
-}
-
-// planFixtures checks the document against itself and the store and
-// converts it. The caller holds s.mu.
-func (s *Server) planFixtures(f *fixtureFile) (*fixturePlan, error) {
+// checkFixtures checks the decoded document against itself and the
+// store, settling in place the defaults that depend on other entities,
+// and returns the category names to set and the largest id it gives. What
+// the add methods check alone (times, amounts) is checked here too, so
+// that adding cannot fail half-way. The caller holds s.mu.
+func (s *Server) checkFixtures(f *fixtureFile) (names [5]string, maxID int64, err error) {
 	st := s.store
 	c := &fixtureChecker{
 		st: st, names: st.categoryNames, seen: map[string]map[int64]bool{},
-		codes: map[int64]int{}, products: map[int64]*fixtureSubscription{},
+		codes: map[int64]int{}, products: map[int64]*Subscription{},
 	}
-	p := &fixturePlan{}
-	custInStore := func(id int64) bool { _, ok := st.customers[id]; return ok }
-
-	// Customer ids first: parents may come later in the list.
-	for i := range f.Customers {
-		fc := &f.Customers[i]
-		if err := c.id("customer", fixtureAt("customers", i, fc.ID), fc.ID, custInStore); err != nil {
-			return nil, err
+	checks := []func(*fixtureChecker, *fixtureFile) error{
+		s.checkFixtureCustomerIDs, checkFixtureCategoryNames, checkFixtureCodes, checkFixtureCustomers,
+		checkFixtureSubscriptions, s.checkFixtureInvoices, checkFixtureDrafts, checkFixtureCards,
+		s.checkFixtureWallets, checkFixtureItems, checkFixtureJobs, checkFixtureTimes,
+	}
+	for _, check := range checks {
+		if err := check(c, f); err != nil {
+			return names, 0, err
 		}
 	}
+	if need := f.idsNeeded(); need > math.MaxInt64-max(st.lastID, c.maxID) {
+		return names, 0, fmt.Errorf("%d entities without an id need ids after %d, past the largest int64: give them ids", need, max(st.lastID, c.maxID))
+	}
+	return c.names, c.maxID, nil
+}
 
-	// Category names, before the codes whose types they name.
+// checkFixtureCustomerIDs comes first: parents may come later in the
+// list.
+func (s *Server) checkFixtureCustomerIDs(c *fixtureChecker, f *fixtureFile) error {
+	for i := range f.Customers {
+		fc := &f.Customers[i]
+		if err := c.id("customer", fixtureAt("customers", i, fc.ID), fc.ID, c.st.hasCustomer); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (st *store) hasCustomer(id int64) bool { _, ok := st.customers[id]; return ok }
+
+// checkFixtureCategoryNames comes before the codes whose types they name.
+func checkFixtureCategoryNames(c *fixtureChecker, f *fixtureFile) error {
 	for _, k := range slices.Sorted(maps.Keys(f.TrackingCodeCategoryNames)) {
 		name := f.TrackingCodeCategoryNames[k]
 		n, err := strconv.Atoi(k)
 		if err != nil || n < 1 || n > 5 || strconv.Itoa(n) != k {
-			return nil, fmt.Errorf("trackingCodeCategoryNames: key %q, want \"1\" to \"5\"", k)
+			return fmt.Errorf("trackingCodeCategoryNames: key %q, want \"1\" to \"5\"", k)
 		}
 		if strings.TrimSpace(name) == "" {
-			return nil, fmt.Errorf("trackingCodeCategoryNames.%s: empty name", k)
+			return fmt.Errorf("trackingCodeCategoryNames.%s: empty name", k)
 		}
 		c.names[n-1] = name
 	}
@@ -837,68 +809,55 @@ func (s *Server) planFixtures(f *fixtureFile) (*fixturePlan, error) {
 				continue
 			}
 			if strings.EqualFold(c.names[i], c.names[j]) || strings.EqualFold(c.names[i], "Sales Tracking Code "+strconv.Itoa(j+1)) {
-				return nil, fmt.Errorf("trackingCodeCategoryNames.%d: %q is already the name of category %d", i+1, c.names[i], j+1)
+				return fmt.Errorf("trackingCodeCategoryNames.%d: %q is already the name of category %d", i+1, c.names[i], j+1)
 			}
 		}
 	}
-	p.categoryNames = c.names
+	return nil
+}
 
-	codeInStore := func(id int64) bool {
-		return slices.ContainsFunc(st.codes, func(x billing.SalesTrackingCode) bool { return x.ID == id })
+func checkFixtureCodes(c *fixtureChecker, f *fixtureFile) error {
+	inStore := func(id int64) bool {
+		return slices.ContainsFunc(c.st.codes, func(x billing.SalesTrackingCode) bool { return x.ID == id })
 	}
 	for i := range f.SalesTrackingCodes {
 		fc := &f.SalesTrackingCodes[i]
 		at := fixtureAt("salesTrackingCodes", i, fc.ID)
-		if err := c.id("code", at, fc.ID, codeInStore); err != nil {
-			return nil, err
+		if err := c.id("code", at, fc.ID, inStore); err != nil {
+			return err
 		}
 		n, ok := c.category(string(fc.Type))
 		if !ok {
-			return nil, fmt.Errorf("%s.type: unknown type %q", at, fc.Type)
+			return fmt.Errorf("%s.type: unknown type %q", at, fc.Type)
 		}
 		if fc.Code == "" || fc.Name == "" {
-			return nil, fmt.Errorf("%s: code and name are required", at)
+			return fmt.Errorf("%s: code and name are required", at)
 		}
 		if fc.Status != "" && !fc.Status.IsKnown() {
-			return nil, fmt.Errorf("%s.status: unknown status %q", at, fc.Status)
+			return fmt.Errorf("%s.status: unknown status %q", at, fc.Status)
 		}
 		if fc.ID != 0 {
 			c.codes[fc.ID] = n
 		}
-		p.codes = append(p.codes, billing.SalesTrackingCode{
-			ID: fc.ID, Type: fc.Type, Code: fc.Code, Name: fc.Name,
-			Description: fc.Description, Email: fc.Email, Status: fc.Status, Deletable: fc.Deletable,
-		})
 	}
+	return nil
+}
 
+func checkFixtureCustomers(c *fixtureChecker, f *fixtureFile) error {
 	for i := range f.Customers {
 		fc := &f.Customers[i]
 		at := fixtureAt("customers", i, fc.ID)
 		if fc.Status != "" && !fc.Status.IsKnown() {
-			return nil, fmt.Errorf("%s.status: unknown status %q", at, fc.Status)
+			return fmt.Errorf("%s.status: unknown status %q", at, fc.Status)
 		}
 		if fc.AccountStatus != "" && !fc.AccountStatus.IsKnown() {
-			return nil, fmt.Errorf("%s.accountStatus: unknown status %q", at, fc.AccountStatus)
+			return fmt.Errorf("%s.accountStatus: unknown status %q", at, fc.AccountStatus)
 		}
-		if fc.ParentID != 0 && (fc.ParentID == fc.ID || !c.has("customer", fc.ParentID, custInStore)) {
-			return nil, fmt.Errorf("%s.parentId: unknown customer %d", at, fc.ParentID)
+		if fc.ParentID != 0 && (fc.ParentID == fc.ID || !c.has("customer", fc.ParentID, c.st.hasCustomer)) {
+			return fmt.Errorf("%s.parentId: unknown customer %d", at, fc.ParentID)
 		}
 		if fc.Currency != "" && (len(fc.Currency) != 3 || strings.ToUpper(fc.Currency) != fc.Currency || strings.ContainsAny(fc.Currency, "0123456789 ")) {
-			return nil, fmt.Errorf("%s.currency: %q is not an ISO currency code", at, fc.Currency)
-		}
-		if len(fc.SalesTrackingCodeIDs) > 5 {
-			return nil, fmt.Errorf("%s.salesTrackingCodeIds: %d codes, at most 5", at, len(fc.SalesTrackingCodeIDs))
-		}
-		cust := Customer{
-			ID: fc.ID, FirstName: fc.FirstName, MiddleName: fc.MiddleName, LastName: fc.LastName,
-			Suffix: fc.Suffix, Title: fc.Title, CompanyName: fc.CompanyName, PrimaryEmail: fc.PrimaryEmail,
-			PrimaryPhone: fc.PrimaryPhone, Reference: fc.Reference, Reference1: fc.Reference1,
-			Reference2: fc.Reference2, Reference3: fc.Reference3, Status: fc.Status,
-			AccountStatus: fc.AccountStatus, ParentID: fc.ParentID, Currency: fc.Currency,
-			CreatedTimestamp: fixtureTime(fc.CreatedTimestamp), ModifiedTimestamp: fixtureTime(fc.ModifiedTimestamp),
-			ArBalance: fc.ArBalance, MonthlyRecurringRevenue: fc.MonthlyRecurringRevenue, NetMRR: fc.NetMRR,
-			CurrentMrr: fc.CurrentMrr, CurrentNetMrr: fc.CurrentNetMrr, CrmID: fc.CrmID, ErpID: fc.ErpID,
-			AccountingID: fc.AccountingID,
+			return fmt.Errorf("%s.currency: %q is not an ISO currency code", at, fc.Currency)
 		}
 		for k, id := range fc.SalesTrackingCodeIDs {
 			if id == 0 {
@@ -909,111 +868,64 @@ func (s *Server) planFixtures(f *fixtureFile) (*fixturePlan, error) {
 				n, ok = c.storeCodeCategory(id)
 			}
 			if !ok {
-				return nil, fmt.Errorf("%s.salesTrackingCodeIds[%d]: unknown sales tracking code %d", at, k, id)
+				return fmt.Errorf("%s.salesTrackingCodeIds[%d]: unknown sales tracking code %d", at, k, id)
 			}
 			if n != k+1 {
-				return nil, fmt.Errorf("%s.salesTrackingCodeIds[%d]: code %d is of category %d, not %d", at, k, id, n, k+1)
+				return fmt.Errorf("%s.salesTrackingCodeIds[%d]: code %d is of category %d, not %d", at, k, id, n, k+1)
 			}
-			cust.SalesTrackingCodeIDs[k] = id
 		}
-		p.customers = append(p.customers, cust)
 	}
+	return nil
+}
 
-	subInStore := func(id int64) bool { _, ok := st.subscriptions[id]; return ok }
+func checkFixtureSubscriptions(c *fixtureChecker, f *fixtureFile) error {
+	inStore := func(id int64) bool { _, ok := c.st.subscriptions[id]; return ok }
 	for i := range f.Subscriptions {
 		fs := &f.Subscriptions[i]
 		at := fixtureAt("subscriptions", i, fs.ID)
-		if err := c.id("subscription", at, fs.ID, subInStore); err != nil {
-			return nil, err
+		if err := c.id("subscription", at, fs.ID, inStore); err != nil {
+			return err
 		}
-		if !c.has("customer", fs.CustomerID, custInStore) {
-			return nil, fmt.Errorf("%s.customerId: unknown customer %d", at, fs.CustomerID)
+		if !c.has("customer", fs.CustomerID, c.st.hasCustomer) {
+			return fmt.Errorf("%s.customerId: unknown customer %d", at, fs.CustomerID)
 		}
 		if fs.Status != "" && !fs.Status.IsKnown() {
-			return nil, fmt.Errorf("%s.status: unknown status %q", at, fs.Status)
+			return fmt.Errorf("%s.status: unknown status %q", at, fs.Status)
 		}
 		if fs.Interval != "" && !fs.Interval.IsKnown() {
-			return nil, fmt.Errorf("%s.interval: unknown interval %q", at, fs.Interval)
+			return fmt.Errorf("%s.interval: unknown interval %q", at, fs.Interval)
 		}
 		if fs.NumberOfIntervals < 0 {
-			return nil, fmt.Errorf("%s.numberOfIntervals: negative", at)
-		}
-		sub := Subscription{
-			ID: fs.ID, CustomerID: fs.CustomerID, PlanID: fs.PlanID, Name: fs.Name,
-			Description: fs.Description, Reference: fs.Reference, Status: fs.Status, Interval: fs.Interval,
-			NumberOfIntervals: fs.NumberOfIntervals, CreatedTimestamp: fixtureTime(fs.CreatedTimestamp),
-			NextBillingDate: fixtureTime(fs.NextBillingDate), NextRechargeDate: fixtureTime(fs.NextRechargeDate),
+			return fmt.Errorf("%s.numberOfIntervals: negative", at)
 		}
 		for j := range fs.Products {
 			fp := &fs.Products[j]
 			pat := fixtureAt(at+".products", j, fp.ID)
-			if err := c.id("product", pat, fp.ID, func(id int64) bool { return st.products[id] }); err != nil {
-				return nil, err
+			if err := c.id("product", pat, fp.ID, func(id int64) bool { return c.st.products[id] }); err != nil {
+				return err
 			}
 			if fp.ID != 0 {
 				c.products[fp.ID] = fs
 			}
-			sub.Products = append(sub.Products, SubscriptionProduct{
-				ID: fp.ID, PlanProductID: fp.PlanProductID, ProductID: fp.ProductID, Name: fp.Name,
-				Price: fp.Price, PlanPrice: fixtureDec(fp.PlanPrice, fp.Price),
-			})
 		}
-		p.subscriptions = append(p.subscriptions, sub)
 	}
+	return nil
+}
 
-	// subOfProduct returns the subscription id and customer of a known
-	// subscription product, from the document or the store.
-	subOfProduct := func(id int64) (subID, custID, productID int64, ok bool) {
-		if fs := c.products[id]; fs != nil {
-			for _, fp := range fs.Products {
-				if fp.ID == id {
-					return fs.ID, fs.CustomerID, fp.ProductID, true
-				}
-			}
-		}
-		if sub := c.storeSubOfProduct(id); sub != nil {
-			for _, sp := range sub.Products {
-				if sp.ID == id {
-					return sub.ID, sub.CustomerID, sp.ProductID, true
-				}
-			}
-		}
-		if st.products[id] {
-			return 0, 0, 0, true // known to the store through its items only
-		}
-		return 0, 0, 0, false
-	}
-
-	invInStore := func(id int64) bool { return st.invoices.get(id) != nil }
+func (s *Server) checkFixtureInvoices(c *fixtureChecker, f *fixtureFile) error {
+	inStore := func(id int64) bool { return c.st.invoices.get(id) != nil }
+	subInStore := func(id int64) bool { _, ok := c.st.subscriptions[id]; return ok }
 	for i := range f.Invoices {
-		fi := &f.Invoices[i]
-		at := fixtureAt("invoices", i, fi.ID)
-		if err := c.id("invoice", at, fi.ID, invInStore); err != nil {
-			return nil, err
+		inv := &f.Invoices[i]
+		at := fixtureAt("invoices", i, inv.ID)
+		if err := c.id("invoice", at, inv.ID, inStore); err != nil {
+			return err
 		}
-		if !c.has("customer", fi.CustomerID, custInStore) {
-			return nil, fmt.Errorf("%s.customerId: unknown customer %d", at, fi.CustomerID)
+		if !c.has("customer", inv.CustomerID, c.st.hasCustomer) {
+			return fmt.Errorf("%s.customerId: unknown customer %d", at, inv.CustomerID)
 		}
-		if fi.Status != "" && !fi.Status.IsKnown() {
-			return nil, fmt.Errorf("%s.status: unknown status %q", at, fi.Status)
-		}
-		days := 30
-		if fi.Terms != "" {
-			n, err := strconv.Atoi(strings.TrimPrefix(strings.ToLower(fi.Terms), "net"))
-			if err != nil || n < 0 || !strings.EqualFold(fi.Terms[:min(3, len(fi.Terms))], "net") {
-				return nil, fmt.Errorf("%s.terms: %q, want Net and a number of days, e.g. Net30", at, fi.Terms)
-			}
-			days = n
-		}
-		inv := Invoice{
-			ID: fi.ID, CustomerID: fi.CustomerID, InvoiceNumber: fi.InvoiceNumber, PoNumber: fi.PoNumber,
-			CreatedTimestamp: fixtureTime(fi.CreatedTimestamp), EffectiveTimestamp: fixtureTime(fi.EffectiveTimestamp),
-			PostedTimestamp: fixtureTime(fi.PostedTimestamp), ModifiedTimestamp: fixtureTime(fi.ModifiedTimestamp),
-			Terms: fi.Terms, TotalTaxes: fi.TotalTaxes, TotalDiscount: fi.TotalDiscount,
-			TotalPayments: fi.TotalPayments, SumOfCreditNotes: fi.SumOfCreditNotes,
-			OpeningArBalance: fi.OpeningArBalance, ClosingArBalance: fi.ClosingArBalance,
-			ErpID: fi.ErpID, CrmID: fi.CrmID, AccountingID: fi.AccountingID, Notes: fi.Notes, Status: fi.Status,
-			totalWriteoffs: fi.TotalWriteoffs,
+		if inv.Status != "" && !inv.Status.IsKnown() {
+			return fmt.Errorf("%s.status: unknown status %q", at, inv.Status)
 		}
 		// The charge default needs the invoice's effective date, which
 		// AddInvoice would only settle later.
@@ -1023,153 +935,125 @@ func (s *Server) planFixtures(f *fixtureFile) (*fixturePlan, error) {
 		if inv.EffectiveTimestamp.IsZero() {
 			inv.EffectiveTimestamp = inv.PostedTimestamp
 		}
-		for j := range fi.Charges {
-			fc := &fi.Charges[j]
-			cat := fixtureAt(at+".charges", j, fc.ID)
-			if err := c.id("charge", cat, fc.ID, nil); err != nil {
-				return nil, err
-			}
-			ch := Charge{
-				ID: fc.ID, Name: fc.Name, Description: fc.Description, GLCode: fc.GLCode,
-				EffectiveTimestamp: fixtureTime(fc.EffectiveTimestamp), StartServiceDate: fixtureTime(fc.StartServiceDate),
-				EndServiceDate: fixtureTime(fc.EndServiceDate), SubscriptionID: fc.SubscriptionID,
-				SubscriptionProductID: fc.SubscriptionProductID, PurchaseID: fc.PurchaseID, Tracked: fc.Tracked,
+		for j := range inv.Charges {
+			ch := &inv.Charges[j]
+			cat := fixtureAt(at+".charges", j, ch.ID)
+			if err := c.id("charge", cat, ch.ID, nil); err != nil {
+				return err
 			}
 			if ch.EffectiveTimestamp.IsZero() {
 				ch.EffectiveTimestamp = inv.EffectiveTimestamp
 			}
-			ch.Quantity = fixtureDec(fc.Quantity, decimal.New(1, 0))
-			switch {
-			case fc.UnitPrice != nil && fc.Amount != nil:
-				ch.UnitPrice, ch.Amount = *fc.UnitPrice, *fc.Amount
-			case fc.UnitPrice != nil:
-				ch.UnitPrice = *fc.UnitPrice
-				ch.Amount = ch.Quantity.Mul(ch.UnitPrice)
-			case fc.Amount != nil && ch.Quantity.Equal(decimal.New(1, 0)):
-				ch.UnitPrice, ch.Amount = *fc.Amount, *fc.Amount
-			case fc.Amount != nil:
-				return nil, fmt.Errorf("%s.unitPrice: required when quantity is not 1", cat)
-			default:
-				return nil, fmt.Errorf("%s: give unitPrice or amount", cat)
-			}
 			if ch.SubscriptionProductID != 0 {
-				subID, _, _, ok := subOfProduct(ch.SubscriptionProductID)
+				subID, _, _, ok := c.subOfProduct(ch.SubscriptionProductID)
 				if !ok {
-					return nil, fmt.Errorf("%s.subscriptionProductId: unknown subscription product %d", cat, ch.SubscriptionProductID)
+					return fmt.Errorf("%s.subscriptionProductId: unknown subscription product %d", cat, ch.SubscriptionProductID)
 				}
 				if ch.SubscriptionID == 0 {
 					ch.SubscriptionID = subID
 				} else if subID != 0 && subID != ch.SubscriptionID {
-					return nil, fmt.Errorf("%s.subscriptionProductId: product %d is of subscription %d, not %d", cat, ch.SubscriptionProductID, subID, ch.SubscriptionID)
+					return fmt.Errorf("%s.subscriptionProductId: product %d is of subscription %d, not %d", cat, ch.SubscriptionProductID, subID, ch.SubscriptionID)
 				}
 			}
 			if ch.SubscriptionID != 0 && !c.has("subscription", ch.SubscriptionID, subInStore) {
-				return nil, fmt.Errorf("%s.subscriptionId: unknown subscription %d", cat, ch.SubscriptionID)
+				return fmt.Errorf("%s.subscriptionId: unknown subscription %d", cat, ch.SubscriptionID)
 			}
-			inv.Charges = append(inv.Charges, ch)
 		}
-		if fi.PaymentSchedules != nil {
-			inv.PaymentSchedules = []billing.PaymentSchedule{}
+		if err := checkInvoiceWritable(inv); err != nil {
+			return fmt.Errorf("%s: %w", at, err)
 		}
-		for j := range fi.PaymentSchedules {
-			fs := &fi.PaymentSchedules[j]
-			sat := at + ".paymentSchedules[" + strconv.Itoa(j) + "]"
-			if fs.DueDateTimestamp.IsZero() {
-				return nil, fmt.Errorf("%s.dueDateTimestamp: required", sat)
-			}
-			if fs.Amount == nil {
-				return nil, fmt.Errorf("%s.amount: required", sat)
-			}
-			ps := billing.PaymentSchedule{
-				DueDateTimestamp:   fs.DueDateTimestamp,
-				Status:             fs.Status,
-				Amount:             *fs.Amount,
-				OutstandingBalance: fixtureDec(fs.OutstandingBalance, *fs.Amount),
-				DaysDueAfterTerm:   days,
-			}
-			if fs.DaysDueAfterTerm != nil {
-				ps.DaysDueAfterTerm = *fs.DaysDueAfterTerm
-			}
-			if ps.Status == "" {
-				ps.Status = billing.PaymentScheduleStatusDue
-				if !ps.OutstandingBalance.IsPositive() {
-					ps.Status = scheduleStatusPaid
-				}
-			}
-			inv.PaymentSchedules = append(inv.PaymentSchedules, ps)
-		}
-		if err := checkInvoiceWritable(&inv); err != nil {
-			return nil, fmt.Errorf("%s: %w", at, err)
-		}
-		p.invoices = append(p.invoices, inv)
 	}
+	return nil
+}
 
-	draftInStore := func(id int64) bool { _, ok := st.drafts[id]; return ok }
+func checkFixtureDrafts(c *fixtureChecker, f *fixtureFile) error {
+	inStore := func(id int64) bool { _, ok := c.st.drafts[id]; return ok }
 	for i := range f.DraftInvoices {
-		fd := &f.DraftInvoices[i]
-		at := fixtureAt("draftInvoices", i, fd.ID)
-		if err := c.id("draft", at, fd.ID, draftInStore); err != nil {
-			return nil, err
+		d := &f.DraftInvoices[i]
+		at := fixtureAt("draftInvoices", i, d.ID)
+		if err := c.id("draft", at, d.ID, inStore); err != nil {
+			return err
 		}
-		if !c.has("customer", fd.CustomerID, custInStore) {
-			return nil, fmt.Errorf("%s.customerId: unknown customer %d", at, fd.CustomerID)
+		if !c.has("customer", d.CustomerID, c.st.hasCustomer) {
+			return fmt.Errorf("%s.customerId: unknown customer %d", at, d.CustomerID)
 		}
-		d := DraftInvoice{ID: fd.ID, CustomerID: fd.CustomerID, Created: fixtureTime(fd.Created)}
-		for _, l := range fd.Lines {
-			d.Lines = append(d.Lines, DraftLine{
-				Description: l.Description, Quantity: fixtureDec(l.Quantity, decimal.New(1, 0)),
-				Amount: l.Amount, Tracked: l.Tracked,
-			})
-		}
-		p.drafts = append(p.drafts, d)
 	}
+	return nil
+}
 
-	cardInStore := func(id int64) bool { _, ok := st.cards[id]; return ok }
+func checkFixtureCards(c *fixtureChecker, f *fixtureFile) error {
+	inStore := func(id int64) bool { _, ok := c.st.cards[id]; return ok }
+	// Ids first: a card may refer to one later in the list.
 	for i := range f.CreditCards {
 		fc := &f.CreditCards[i]
-		if err := c.id("card", fixtureAt("creditCards", i, fc.ID), fc.ID, cardInStore); err != nil {
-			return nil, err
+		if err := c.id("card", fixtureAt("creditCards", i, fc.ID), fc.ID, inStore); err != nil {
+			return err
 		}
 	}
 	for i := range f.CreditCards {
 		fc := &f.CreditCards[i]
 		at := fixtureAt("creditCards", i, fc.ID)
-		if !c.has("customer", fc.CustomerID, custInStore) {
-			return nil, fmt.Errorf("%s.customerId: unknown customer %d", at, fc.CustomerID)
+		if !c.has("customer", fc.CustomerID, c.st.hasCustomer) {
+			return fmt.Errorf("%s.customerId: unknown customer %d", at, fc.CustomerID)
 		}
 		if len(fc.Last4) < 4 || strings.Trim(fc.Last4, "0123456789") != "" {
-			return nil, fmt.Errorf("%s.last4: %q, want at least four digits", at, fc.Last4)
+			return fmt.Errorf("%s.last4: %q, want at least four digits", at, fc.Last4)
 		}
 		if fc.ExpirationMonth < 0 || fc.ExpirationMonth > 12 {
-			return nil, fmt.Errorf("%s.expirationMonth: %d, want 1 to 12", at, fc.ExpirationMonth)
+			return fmt.Errorf("%s.expirationMonth: %d, want 1 to 12", at, fc.ExpirationMonth)
 		}
 		for _, ref := range []struct {
 			name string
 			id   int64
 		}{{"originalPaymentMethodId", fc.OriginalPaymentMethodID}, {"replacedBy", fc.ReplacedBy}} {
-			if ref.id != 0 && (ref.id == fc.ID || !c.has("card", ref.id, cardInStore)) {
-				return nil, fmt.Errorf("%s.%s: unknown credit card %d", at, ref.name, ref.id)
+			if ref.id != 0 && (ref.id == fc.ID || !c.has("card", ref.id, inStore)) {
+				return fmt.Errorf("%s.%s: unknown credit card %d", at, ref.name, ref.id)
 			}
 		}
-		p.cards = append(p.cards, CreditCard{
-			ID: fc.ID, CustomerID: fc.CustomerID, Last4: fc.Last4, CardType: fc.CardType,
-			FirstName: fc.FirstName, LastName: fc.LastName, ExpirationMonth: fc.ExpirationMonth,
-			ExpirationYear: fc.ExpirationYear, Address1: fc.Address1, Address2: fc.Address2, City: fc.City,
-			PostalZip: fc.PostalZip, CountryID: fc.CountryID, StateID: fc.StateID, IsDefault: fc.IsDefault,
-			Deleted: fc.Deleted, OriginalPaymentMethodID: fc.OriginalPaymentMethodID, ReplacedBy: fc.ReplacedBy,
-			ModifiedDate: fixtureTime(fc.ModifiedDate),
-		})
 	}
+	return nil
+}
 
-	if err := s.planWallets(f, c, p, custInStore); err != nil {
-		return nil, err
+func (s *Server) checkFixtureWallets(c *fixtureChecker, f *fixtureFile) error {
+	inStore := func(id int64) bool { _, ok := c.st.wallets[id]; return ok }
+	for i := range f.WalletMethods {
+		w := &f.WalletMethods[i]
+		at := fixtureAt("walletMethods", i, w.ID)
+		if err := c.id("wallet", at, w.ID, inStore); err != nil {
+			return err
+		}
+		if !c.has("customer", w.CustomerID, c.st.hasCustomer) {
+			return fmt.Errorf("%s.customerId: unknown customer %d", at, w.CustomerID)
+		}
+		provider := s.cfg.walletProviders[0]
+		if w.Provider != "" {
+			var ok bool
+			if provider, ok = s.walletProvider(w.Provider); !ok {
+				return fmt.Errorf("%s.provider: %q is not a wallet provider of the fake (%s)", at, w.Provider, strings.Join(s.cfg.walletProviders, ", "))
+			}
+		}
+		w.Provider = provider
+		if strings.TrimSpace(w.Token) == "" && strings.TrimSpace(w.Baid) == "" {
+			return fmt.Errorf("%s: give token or baid", at)
+		}
+		source := billing.PaymentSourceManual
+		if w.Source != "" {
+			var ok bool
+			if source, ok = parseSource(w.Source); !ok {
+				return fmt.Errorf("%s.source: %q, want one of %s", at, w.Source, joinSources())
+			}
+		}
+		w.Source = source
 	}
+	return nil
+}
 
+func checkFixtureItems(c *fixtureChecker, f *fixtureFile) error {
 	var storeItems map[int64]bool // built on first use: the store keeps items by product
-	itemInStore := func(id int64) bool {
+	inStore := func(id int64) bool {
 		if storeItems == nil {
 			storeItems = map[int64]bool{}
-			for _, list := range st.items {
+			for _, list := range c.st.items {
 				for _, it := range list {
 					storeItems[it.ID] = true
 				}
@@ -1178,242 +1062,151 @@ func (s *Server) planFixtures(f *fixtureFile) (*fixturePlan, error) {
 		return storeItems[id]
 	}
 	for i := range f.SubscriptionProductItems {
-		fi := &f.SubscriptionProductItems[i]
-		at := fixtureAt("subscriptionProductItems", i, fi.ID)
-		if err := c.id("item", at, fi.ID, itemInStore); err != nil {
-			return nil, err
+		it := &f.SubscriptionProductItems[i]
+		at := fixtureAt("subscriptionProductItems", i, it.ID)
+		if err := c.id("item", at, it.ID, inStore); err != nil {
+			return err
 		}
-		if fi.SubscriptionProductID == 0 {
-			return nil, fmt.Errorf("%s.subscriptionProductId: required", at)
+		if it.SubscriptionProductID == 0 {
+			return fmt.Errorf("%s.subscriptionProductId: required", at)
 		}
 		// A product no subscription has becomes known through its items,
 		// as with AddSubscriptionProductItem, so that every state the fake
 		// holds dumps and loads back.
-		subID, custID, prodID, _ := subOfProduct(fi.SubscriptionProductID)
-		if fi.SubscriptionID != 0 && subID != 0 && fi.SubscriptionID != subID {
-			return nil, fmt.Errorf("%s.subscriptionId: product %d is of subscription %d, not %d", at, fi.SubscriptionProductID, subID, fi.SubscriptionID)
+		subID, custID, prodID, _ := c.subOfProduct(it.SubscriptionProductID)
+		if it.SubscriptionID != 0 && subID != 0 && it.SubscriptionID != subID {
+			return fmt.Errorf("%s.subscriptionId: product %d is of subscription %d, not %d", at, it.SubscriptionProductID, subID, it.SubscriptionID)
 		}
-		if fi.Status != "" && !fi.Status.IsKnown() {
-			return nil, fmt.Errorf("%s.status: unknown status %q", at, fi.Status)
+		if it.Status != "" && !it.Status.IsKnown() {
+			return fmt.Errorf("%s.status: unknown status %q", at, it.Status)
 		}
-		item := billing.SubscriptionProductItem{
-			ID: fi.ID, Reference: fi.Reference, Name: fi.Name, Description: fi.Description,
-			SubscriptionProductID: fi.SubscriptionProductID, SubscriptionID: fi.SubscriptionID,
-			CustomerID: fi.CustomerID, ProductID: fi.ProductID, Status: fi.Status,
-			CreatedDate: fi.CreatedDate, ModifiedDate: fi.ModifiedDate,
-		}
-		if item.SubscriptionID == 0 {
-			item.SubscriptionID = subID
-		}
-		if item.CustomerID == 0 {
-			item.CustomerID = custID
-		}
-		if item.ProductID == 0 {
-			item.ProductID = prodID
-		}
-		p.items = append(p.items, item)
+		it.SubscriptionID = cmp.Or(it.SubscriptionID, subID)
+		it.CustomerID = cmp.Or(it.CustomerID, custID)
+		it.ProductID = cmp.Or(it.ProductID, prodID)
 	}
+	return nil
+}
 
-	jobInStore := func(id int64) bool { _, ok := st.jobs[id]; return ok }
+func checkFixtureJobs(c *fixtureChecker, f *fixtureFile) error {
+	inStore := func(id int64) bool { _, ok := c.st.jobs[id]; return ok }
 	for i := range f.BulkJobs {
-		fj := &f.BulkJobs[i]
-		at := fixtureAt("bulkJobs", i, fj.ID)
-		if err := c.id("job", at, fj.ID, jobInStore); err != nil {
-			return nil, err
-		}
-		if fj.Processed && !fj.Validated {
-			return nil, fmt.Errorf("%s.processed: a job is processed only once validated", at)
-		}
-		p.jobs = append(p.jobs, BulkJob{ID: fj.ID, Type: fj.Type, Validated: fj.Validated, Processed: fj.Processed})
-	}
-	p.maxID = c.maxID
-	if err := p.checkWritable(); err != nil {
-		return nil, err
-	}
-	if need := p.idsNeeded(); need > math.MaxInt64-max(st.lastID, p.maxID) {
-		return nil, fmt.Errorf("%d entities without an id need ids after %d, past the largest int64: give them ids", need, max(st.lastID, p.maxID))
-	}
-	return p, nil
-}
-
-// checkWritable checks the times and amounts of the plan's entities but
-// invoices (checked as they are planned) as the add methods will, so that
-// applying the plan cannot fail half-way.
-func (p *fixturePlan) checkWritable() error {
-	check := func(kind string, i int, id int64, ptr any) error {
-		if err := checkTimes(ptr); err != nil {
-			return fmt.Errorf("%s: %w", fixtureAt(kind, i, id), err)
-		}
-		return nil
-	}
-	var err error
-	for i := 0; err == nil && i < len(p.customers); i++ {
-		err = check("customers", i, p.customers[i].ID, &p.customers[i])
-	}
-	for i := 0; err == nil && i < len(p.codes); i++ {
-		err = check("salesTrackingCodes", i, p.codes[i].ID, &p.codes[i])
-	}
-	for i := 0; err == nil && i < len(p.subscriptions); i++ {
-		err = check("subscriptions", i, p.subscriptions[i].ID, &p.subscriptions[i])
-	}
-	for i := 0; err == nil && i < len(p.drafts); i++ {
-		err = check("draftInvoices", i, p.drafts[i].ID, &p.drafts[i])
-	}
-	for i := 0; err == nil && i < len(p.cards); i++ {
-		err = check("creditCards", i, p.cards[i].ID, &p.cards[i])
-	}
-	for i := 0; err == nil && i < len(p.wallets); i++ {
-		err = check("walletMethods", i, p.wallets[i].ID, &p.wallets[i])
-	}
-	for i := 0; err == nil && i < len(p.items); i++ {
-		err = check("subscriptionProductItems", i, p.items[i].ID, &p.items[i])
-	}
-	for i := 0; err == nil && i < len(p.jobs); i++ {
-		err = check("bulkJobs", i, p.jobs[i].ID, &p.jobs[i])
-	}
-	return err
-}
-
-// idsNeeded counts the plan's entities without an id, which applying it
-// assigns.
-func (p *fixturePlan) idsNeeded() int64 {
-	var n int64
-	count := func(id int64) {
-		if id == 0 {
-			n++
-		}
-	}
-	for i := range p.customers {
-		count(p.customers[i].ID)
-	}
-	for i := range p.codes {
-		count(p.codes[i].ID)
-	}
-	for i := range p.subscriptions {
-		count(p.subscriptions[i].ID)
-		for j := range p.subscriptions[i].Products {
-			count(p.subscriptions[i].Products[j].ID)
-		}
-	}
-	for i := range p.invoices {
-		count(p.invoices[i].ID)
-		for j := range p.invoices[i].Charges {
-			count(p.invoices[i].Charges[j].ID)
-		}
-	}
-	for i := range p.drafts {
-		count(p.drafts[i].ID)
-	}
-	for i := range p.cards {
-		count(p.cards[i].ID)
-	}
-	for i := range p.wallets {
-		count(p.wallets[i].ID)
-	}
-	for i := range p.items {
-		count(p.items[i].ID)
-	}
-	for i := range p.jobs {
-		count(p.jobs[i].ID)
-	}
-	return n
-}
-
-// applyFixtures adds a checked document. The caller holds s.mu. The add
-// methods check again, so an error here means a check above is missing.
-func (s *Server) applyFixtures(p *fixturePlan) error {
-	st := s.store
-	// Assigned ids come after every id the document gives, so that a
-	// charge or a customer without an id cannot take one the document
-	// uses later on.
-	st.lastID = max(st.lastID, p.maxID)
-	for _, c := range p.customers {
-		if _, err := s.addCustomerLocked(c); err != nil {
+		j := &f.BulkJobs[i]
+		at := fixtureAt("bulkJobs", i, j.ID)
+		if err := c.id("job", at, j.ID, inStore); err != nil {
 			return err
 		}
-	}
-	st.categoryNames = p.categoryNames
-	for _, c := range p.codes {
-		if _, err := s.addSalesTrackingCodeLocked(c); err != nil {
-			return err
-		}
-	}
-	for _, sub := range p.subscriptions {
-		if _, err := s.addSubscriptionLocked(sub); err != nil {
-			return err
-		}
-	}
-	st.invoices.grow(len(p.invoices))
-	texts := &packer{texts: map[[3]string]string{}}
-	for i := range p.invoices {
-		// The plan is ours: its invoices may take their ids in place.
-		if _, err := s.insertInvoiceLocked(&p.invoices[i], texts); err != nil {
-			return err
-		}
-	}
-	for _, d := range p.drafts {
-		if _, err := s.addDraftInvoiceLocked(d); err != nil {
-			return err
-		}
-	}
-	for _, c := range p.cards {
-		if _, err := s.addCreditCardLocked(c); err != nil {
-			return err
-		}
-	}
-	for _, wm := range p.wallets {
-		if _, err := s.addWalletMethodLocked(wm); err != nil {
-			return err
-		}
-	}
-	for _, item := range p.items {
-		if _, err := s.addSubscriptionProductItemLocked(item); err != nil {
-			return err
-		}
-	}
-	for _, j := range p.jobs {
-		if _, err := s.addBulkJobLocked(j); err != nil {
-			return err
+		if j.Processed && !j.Validated {
+			return fmt.Errorf("%s.processed: a job is processed only once validated", at)
 		}
 	}
 	return nil
 }
 
-// planWallets checks and converts the document's wallet methods.
-func (s *Server) planWallets(f *fixtureFile, c *fixtureChecker, p *fixturePlan, custInStore func(int64) bool) error {
-	walletInStore := func(id int64) bool { _, ok := s.store.wallets[id]; return ok }
-	for i := range f.WalletMethods {
-		fw := &f.WalletMethods[i]
-		at := fixtureAt("walletMethods", i, fw.ID)
-		if err := c.id("wallet", at, fw.ID, walletInStore); err != nil {
+// checkFixtureTimes checks the times and amounts of the entities but
+// invoices (checked with the other invoice checks) as the add methods
+// will, so that adding cannot fail half-way.
+func checkFixtureTimes(_ *fixtureChecker, f *fixtureFile) error {
+	v := reflect.ValueOf(f).Elem()
+	fields := fixtureFieldsOf(v.Type())
+	for _, name := range fields.names {
+		list := v.Field(fields.index[name])
+		if name == "invoices" || list.Kind() != reflect.Slice {
+			continue
+		}
+		for i := range list.Len() {
+			e := list.Index(i)
+			if err := checkTimes(e.Addr().Interface()); err != nil {
+				return fmt.Errorf("%s: %w", fixtureAt(name, i, e.FieldByName("ID").Int()), err)
+			}
+		}
+	}
+	return nil
+}
+
+// idsNeeded counts the document's entities without an id (every struct
+// with an ID field, charges and subscription products included), which
+// adding them assigns.
+func (f *fixtureFile) idsNeeded() int64 {
+	var count func(v reflect.Value) int64
+	count = func(v reflect.Value) int64 {
+		var n int64
+		switch v.Kind() {
+		case reflect.Slice:
+			for i := range v.Len() {
+				n += count(v.Index(i))
+			}
+		case reflect.Struct:
+			if id := v.FieldByName("ID"); id.IsValid() && id.Int() == 0 {
+				n++
+			}
+			for i := range v.NumField() {
+				if k := v.Field(i).Kind(); k == reflect.Slice || k == reflect.Struct {
+					n += count(v.Field(i))
+				}
+			}
+		}
+		return n
+	}
+	return count(reflect.ValueOf(f).Elem())
+}
+
+// applyFixtures adds a checked document through the add methods' own
+// path. The caller holds s.mu. The add methods check again, so an error
+// here means a check above is missing.
+func (s *Server) applyFixtures(f *fixtureFile, names [5]string, maxID int64) error {
+	st := s.store
+	// Assigned ids come after every id the document gives, so that a
+	// charge or a customer without an id cannot take one the document
+	// uses later on.
+	st.lastID = max(st.lastID, maxID)
+	for _, c := range f.Customers {
+		if _, err := s.addCustomerLocked(c); err != nil {
 			return err
 		}
-		if !c.has("customer", fw.CustomerID, custInStore) {
-			return fmt.Errorf("%s.customerId: unknown customer %d", at, fw.CustomerID)
+	}
+	st.categoryNames = names
+	for _, c := range f.SalesTrackingCodes {
+		if _, err := s.addSalesTrackingCodeLocked(storeCode(c)); err != nil {
+			return err
 		}
-		provider := s.cfg.walletProviders[0]
-		if fw.Provider != "" {
-			var ok bool
-			if provider, ok = s.walletProvider(fw.Provider); !ok {
-				return fmt.Errorf("%s.provider: %q is not a wallet provider of the fake (%s)", at, fw.Provider, strings.Join(s.cfg.walletProviders, ", "))
-			}
+	}
+	for _, sub := range f.Subscriptions {
+		if _, err := s.addSubscriptionLocked(sub); err != nil {
+			return err
 		}
-		if strings.TrimSpace(fw.Token) == "" && strings.TrimSpace(fw.Baid) == "" {
-			return fmt.Errorf("%s: give token or baid", at)
+	}
+	st.invoices.grow(len(f.Invoices))
+	texts := &packer{texts: map[[3]string]string{}}
+	for i := range f.Invoices {
+		// The document is ours: its invoices may take their ids in place.
+		if _, err := s.insertInvoiceLocked(&f.Invoices[i], texts); err != nil {
+			return err
 		}
-		source := billing.PaymentSourceManual
-		if fw.Source != "" {
-			var ok bool
-			if source, ok = parseSource(fw.Source); !ok {
-				return fmt.Errorf("%s.source: %q, want one of %s", at, fw.Source, joinSources())
-			}
+	}
+	for _, d := range f.DraftInvoices {
+		if _, err := s.addDraftInvoiceLocked(d); err != nil {
+			return err
 		}
-		wm := WalletMethod{
-			ID: fw.ID, CustomerID: fw.CustomerID, Provider: provider, Token: fw.Token, Baid: fw.Baid,
-			Source: source, FirstName: fw.FirstName, LastName: fw.LastName, IsDefault: fw.IsDefault,
-			ModifiedDate: fixtureTime(fw.ModifiedDate),
+	}
+	for _, c := range f.CreditCards {
+		if _, err := s.addCreditCardLocked(c); err != nil {
+			return err
 		}
-		p.wallets = append(p.wallets, wm)
+	}
+	for _, wm := range f.WalletMethods {
+		if _, err := s.addWalletMethodLocked(wm); err != nil {
+			return err
+		}
+	}
+	for _, item := range f.SubscriptionProductItems {
+		if _, err := s.addSubscriptionProductItemLocked(storeItem(item)); err != nil {
+			return err
+		}
+	}
+	for _, j := range f.BulkJobs {
+		if _, err := s.addBulkJobLocked(j); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -12,66 +12,91 @@ import (
 // outstanding balances, invoice statuses, charge groups, the customer
 // snapshot) from them, as the service would. A zero ID is assigned by the
 // fake when the entity is added.
+//
+// Their JSON names are the fixtures format ([Server.LoadFixtures]): a
+// fixtures document decodes straight into them and [Server.DumpFixtures]
+// writes them, with times in the service's form and amounts as exact
+// numbers. Fields whose default depends on whether they were given
+// (a charge's quantity, unit price and amount, a product's plan price, a
+// draft line's quantity, an invoice's payment schedules) are settled
+// while the document is decoded.
 
 // Customer is a customer of the fake's account.
 type Customer struct {
-	ID                                             int64
-	FirstName, MiddleName, LastName, Suffix, Title string
-	CompanyName, PrimaryEmail, PrimaryPhone        string
+	ID           int64  `json:"id"`
+	FirstName    string `json:"firstName"`
+	MiddleName   string `json:"middleName"`
+	LastName     string `json:"lastName"`
+	Suffix       string `json:"suffix"`
+	Title        string `json:"title"`
+	CompanyName  string `json:"companyName"`
+	PrimaryEmail string `json:"primaryEmail"`
+	PrimaryPhone string `json:"primaryPhone"`
 	// Reference is the customer's own reference, shown on invoice
 	// summaries.
-	Reference string
+	Reference string `json:"reference"`
 	// Reference1 to Reference3 are the customer reference fields
 	// (Customer.CustomerReference.Reference1..3 in filters).
-	Reference1, Reference2, Reference3 string
-	Status                             billing.CustomerStatus
-	AccountStatus                      billing.CustomerAccountStatus
+	Reference1    string                        `json:"reference1"`
+	Reference2    string                        `json:"reference2"`
+	Reference3    string                        `json:"reference3"`
+	Status        billing.CustomerStatus        `json:"status"`
+	AccountStatus billing.CustomerAccountStatus `json:"accountStatus"`
 	// ParentID is the parent customer, 0 for none.
-	ParentID int64
+	ParentID int64 `json:"parentId"`
 	// Currency is an ISO currency code; "" means USD.
-	Currency                            string
-	CreatedTimestamp, ModifiedTimestamp time.Time
-	ArBalance                           decimal.Decimal
-	MonthlyRecurringRevenue             decimal.Decimal
-	NetMRR                              decimal.Decimal
-	CurrentMrr, CurrentNetMrr           decimal.Decimal
-	CrmID, ErpID                        string
-	AccountingID                        int64
+	Currency                string          `json:"currency"`
+	CreatedTimestamp        time.Time       `json:"createdTimestamp"`
+	ModifiedTimestamp       time.Time       `json:"modifiedTimestamp"`
+	ArBalance               decimal.Decimal `json:"arBalance"`
+	MonthlyRecurringRevenue decimal.Decimal `json:"monthlyRecurringRevenue"`
+	NetMRR                  decimal.Decimal `json:"netMrr"`
+	CurrentMrr              decimal.Decimal `json:"currentMrr"`
+	CurrentNetMrr           decimal.Decimal `json:"currentNetMrr"`
+	CrmID                   string          `json:"crmId"`
+	ErpID                   string          `json:"erpId"`
+	AccountingID            int64           `json:"accountingId"`
 	// SalesTrackingCodeIDs holds the customer's sales tracking code of
 	// each category 1 to 5 (index 0 is category 1); 0 means none.
-	SalesTrackingCodeIDs [5]int64
+	SalesTrackingCodeIDs [5]int64 `json:"salesTrackingCodeIds"`
 }
 
 // Invoice is a posted invoice.
 type Invoice struct {
-	ID, CustomerID, InvoiceNumber int64
-	PoNumber                      string
-	CreatedTimestamp              time.Time
-	EffectiveTimestamp            time.Time
-	PostedTimestamp               time.Time
-	ModifiedTimestamp             time.Time
+	ID                 int64     `json:"id"`
+	CustomerID         int64     `json:"customerId"`
+	InvoiceNumber      int64     `json:"invoiceNumber"`
+	PoNumber           string    `json:"poNumber"`
+	CreatedTimestamp   time.Time `json:"createdTimestamp"`
+	EffectiveTimestamp time.Time `json:"effectiveTimestamp"`
+	PostedTimestamp    time.Time `json:"postedTimestamp"`
+	ModifiedTimestamp  time.Time `json:"modifiedTimestamp"`
 	// Terms is the payment terms, e.g. "Net30"; "" means Net30.
-	Terms   string
-	Charges []Charge
+	Terms   string   `json:"terms"`
+	Charges []Charge `json:"charges"`
 	// TotalTaxes and TotalDiscount adjust the invoice amount: the amount is
 	// the sum of the charges plus taxes minus discount.
-	TotalTaxes, TotalDiscount decimal.Decimal
+	TotalTaxes    decimal.Decimal `json:"totalTaxes"`
+	TotalDiscount decimal.Decimal `json:"totalDiscount"`
 	// TotalPayments and SumOfCreditNotes reduce the outstanding balance.
-	TotalPayments, SumOfCreditNotes decimal.Decimal
+	TotalPayments    decimal.Decimal `json:"totalPayments"`
+	SumOfCreditNotes decimal.Decimal `json:"sumOfCreditNotes"`
 	// PaymentSchedules are the instalments. When nil, the fake makes one
 	// instalment for the whole balance, due Terms days after posting.
-	PaymentSchedules                   []billing.PaymentSchedule
-	OpeningArBalance, ClosingArBalance decimal.Decimal
-	ErpID, CrmID                       string
-	AccountingID                       int64
-	Notes                              string
+	PaymentSchedules []billing.PaymentSchedule `json:"paymentSchedules"`
+	OpeningArBalance decimal.Decimal           `json:"openingArBalance"`
+	ClosingArBalance decimal.Decimal           `json:"closingArBalance"`
+	ErpID            string                    `json:"erpId"`
+	CrmID            string                    `json:"crmId"`
+	AccountingID     int64                     `json:"accountingId"`
+	Notes            string                    `json:"notes"`
 	// Status forces an invoice summary status the balances cannot show
 	// (Void, Disputed, Pending); "" lets the fake derive it from the
 	// balance, the due date and the clock.
-	Status billing.InvoiceStatus
+	Status billing.InvoiceStatus `json:"status"`
 
 	// totalWriteoffs is what write-offs have added, kept by the fake.
-	totalWriteoffs decimal.Decimal
+	totalWriteoffs decimal.Decimal `fixture:"totalWriteoffs"`
 }
 
 // Charge is one line of a posted invoice. A charge comes from a
@@ -81,89 +106,110 @@ type Invoice struct {
 // as given (Amount is what the invoice's totals add up), while a fixtures
 // file derives a missing amount or unit price from the other two.
 type Charge struct {
-	ID                               int64
-	Name, Description, GLCode        string
-	Quantity, UnitPrice, Amount      decimal.Decimal
-	EffectiveTimestamp               time.Time
-	StartServiceDate, EndServiceDate time.Time
-	SubscriptionID                   int64
-	SubscriptionProductID            int64
-	PurchaseID                       int64
+	ID                    int64           `json:"id"`
+	Name                  string          `json:"name"`
+	Description           string          `json:"description"`
+	GLCode                string          `json:"glCode"`
+	Quantity              decimal.Decimal `json:"quantity"`
+	UnitPrice             decimal.Decimal `json:"unitPrice"`
+	Amount                decimal.Decimal `json:"amount"`
+	EffectiveTimestamp    time.Time       `json:"effectiveTimestamp"`
+	StartServiceDate      time.Time       `json:"startServiceDate"`
+	EndServiceDate        time.Time       `json:"endServiceDate"`
+	SubscriptionID        int64           `json:"subscriptionId"`
+	SubscriptionProductID int64           `json:"subscriptionProductId"`
+	PurchaseID            int64           `json:"purchaseId"`
 	// Tracked marks a tracked item, listed only with showTrackedItems.
-	Tracked bool
+	Tracked bool `json:"tracked"`
 }
 
 // DraftInvoice is an invoice that is not posted yet; the fake renders it
 // as a PDF.
 type DraftInvoice struct {
-	ID, CustomerID int64
-	Created        time.Time
-	Lines          []DraftLine
+	ID         int64       `json:"id"`
+	CustomerID int64       `json:"customerId"`
+	Created    time.Time   `json:"created"`
+	Lines      []DraftLine `json:"lines"`
 }
 
 // DraftLine is one line of a draft invoice.
 type DraftLine struct {
-	Description      string
-	Quantity, Amount decimal.Decimal
+	Description string          `json:"description"`
+	Quantity    decimal.Decimal `json:"quantity"`
+	Amount      decimal.Decimal `json:"amount"`
 	// Tracked marks a tracked item scheduled to be purchased, printed only
 	// with showTrackedItems.
-	Tracked bool
+	Tracked bool `json:"tracked"`
 }
 
 // CreditCard is a credit card payment method. The fake keeps only the
 // last four digits of the number.
 type CreditCard struct {
-	ID, CustomerID int64
+	ID         int64 `json:"id"`
+	CustomerID int64 `json:"customerId"`
 	// Last4 is the end of the card number; CardType e.g. "Visa".
-	Last4, CardType                 string
-	FirstName, LastName             string
-	ExpirationMonth, ExpirationYear int
-	Address1, Address2, City        string
-	PostalZip                       string
-	CountryID, StateID              int64
-	IsDefault                       bool
+	Last4           string `json:"last4"`
+	CardType        string `json:"cardType"`
+	FirstName       string `json:"firstName"`
+	LastName        string `json:"lastName"`
+	ExpirationMonth int    `json:"expirationMonth"`
+	ExpirationYear  int    `json:"expirationYear"`
+	Address1        string `json:"address1"`
+	Address2        string `json:"address2"`
+	City            string `json:"city"`
+	PostalZip       string `json:"postalZip"`
+	CountryID       int64  `json:"countryId"`
+	StateID         int64  `json:"stateId"`
+	IsDefault       bool   `json:"isDefault"`
 	// Deleted payment methods cannot be replaced.
-	Deleted bool
+	Deleted bool `json:"deleted"`
 	// OriginalPaymentMethodID is the method this one replaced, 0 for none.
-	OriginalPaymentMethodID int64
+	OriginalPaymentMethodID int64 `json:"originalPaymentMethodId"`
 	// ReplacedBy is the method that replaced this one, 0 for none; a
 	// replaced method cannot be replaced again.
-	ReplacedBy   int64
-	ModifiedDate time.Time
+	ReplacedBy   int64     `json:"replacedBy"`
+	ModifiedDate time.Time `json:"modifiedDate"`
 }
 
 // WalletMethod is a payment method created by a wallet billing agreement.
 type WalletMethod struct {
 	// ID is the payment method's id; CustomerID its customer's.
-	ID, CustomerID int64
+	ID         int64 `json:"id"`
+	CustomerID int64 `json:"customerId"`
 	// Provider is the wallet provider, as [WithWalletProviders] spells it.
-	Provider string
+	Provider string `json:"provider"`
 	// Token and Baid are the payee identifier and the billing agreement
 	// identifier at the provider, as sent; at least one is set.
-	Token, Baid string
+	Token string `json:"token"`
+	Baid  string `json:"baid"`
 	// Source is the source of the payment.
-	Source billing.PaymentSource
+	Source billing.PaymentSource `json:"source"`
 	// FirstName and LastName are the customer's.
-	FirstName, LastName string
+	FirstName string `json:"firstName"`
+	LastName  string `json:"lastName"`
 	// IsDefault says whether it is the customer's default payment method.
-	IsDefault bool
+	IsDefault bool `json:"isDefault"`
 	// ModifiedDate is when it was created, on the fake's clock.
-	ModifiedDate time.Time
+	ModifiedDate time.Time `json:"modifiedDate"`
 }
 
 // Subscription is a customer's subscription to a plan, the unit a bulk
 // price change pushes prices out to.
 type Subscription struct {
-	ID, CustomerID, PlanID int64
+	ID         int64 `json:"id"`
+	CustomerID int64 `json:"customerId"`
+	PlanID     int64 `json:"planId"`
 	// Name is the plan's name, used as the charge group name.
-	Name, Description, Reference string
-	Status                       billing.SubscriptionStatus
-	Interval                     billing.Interval
-	NumberOfIntervals            int
-	CreatedTimestamp             time.Time
-	NextBillingDate              time.Time
-	NextRechargeDate             time.Time
-	Products                     []SubscriptionProduct
+	Name              string                     `json:"name"`
+	Description       string                     `json:"description"`
+	Reference         string                     `json:"reference"`
+	Status            billing.SubscriptionStatus `json:"status"`
+	Interval          billing.Interval           `json:"interval"`
+	NumberOfIntervals int                        `json:"numberOfIntervals"`
+	CreatedTimestamp  time.Time                  `json:"createdTimestamp"`
+	NextBillingDate   time.Time                  `json:"nextBillingDate"`
+	NextRechargeDate  time.Time                  `json:"nextRechargeDate"`
+	Products          []SubscriptionProduct      `json:"products"`
 }
 
 // SubscriptionProduct is a plan product on a subscription, with the price
@@ -171,13 +217,14 @@ type Subscription struct {
 // pushes the plan price out where they differ.
 type SubscriptionProduct struct {
 	// ID is the subscription product's id, the parent of its items.
-	ID int64
+	ID int64 `json:"id"`
 	// PlanProductID is the plan product it comes from.
-	PlanProductID int64
+	PlanProductID int64 `json:"planProductId"`
 	// ProductID is the catalogue product, for excludedProducts.
-	ProductID        int64
-	Name             string
-	Price, PlanPrice decimal.Decimal
+	ProductID int64           `json:"productId"`
+	Name      string          `json:"name"`
+	Price     decimal.Decimal `json:"price"`
+	PlanPrice decimal.Decimal `json:"planPrice"`
 }
 
 // SubscriptionProductItem is an item of a subscription product (the
@@ -185,18 +232,22 @@ type SubscriptionProduct struct {
 // [Server.AddSubscriptionProductItem].
 type SubscriptionProductItem struct {
 	// ID 0 gets the next id.
-	ID int64
+	ID int64 `json:"id"`
 	// SubscriptionProductID is required; the product becomes known if it
 	// was not.
-	SubscriptionProductID                 int64
-	SubscriptionID, CustomerID, ProductID int64
-	Reference                             billing.ItemReference
-	Name, Description                     string
+	SubscriptionProductID int64                 `json:"subscriptionProductId"`
+	SubscriptionID        int64                 `json:"subscriptionId"`
+	CustomerID            int64                 `json:"customerId"`
+	ProductID             int64                 `json:"productId"`
+	Reference             billing.ItemReference `json:"reference"`
+	Name                  string                `json:"name"`
+	Description           string                `json:"description"`
 	// Status "" means Active.
-	Status billing.ItemStatus
+	Status billing.ItemStatus `json:"status"`
 	// CreatedDate zero means the fake's clock; ModifiedDate zero means
 	// CreatedDate.
-	CreatedDate, ModifiedDate time.Time
+	CreatedDate  time.Time `json:"createdDate"`
+	ModifiedDate time.Time `json:"modifiedDate"`
 }
 
 // SalesTrackingCode is a sales tracking code, as seeded with
@@ -204,26 +255,28 @@ type SubscriptionProductItem struct {
 // [Server.SalesTrackingCode].
 type SalesTrackingCode struct {
 	// ID 0 gets the next id.
-	ID int64
+	ID int64 `json:"id"`
 	// Type is a category ("Sales Tracking Code 1" to 5) or a custom name
 	// given with [Server.SetTrackingCodeCategoryName].
-	Type       billing.TrackingCodeType
-	Code, Name string
+	Type billing.TrackingCodeType `json:"type"`
+	Code string                   `json:"code"`
+	Name string                   `json:"name"`
 	// Description and Email are nil for none (null on the wire).
-	Description, Email *string
+	Description *string `json:"description"`
+	Email       *string `json:"email"`
 	// Status "" means Active.
-	Status    billing.TrackingCodeStatus
-	Deletable bool
+	Status    billing.TrackingCodeStatus `json:"status"`
+	Deletable bool                       `json:"deletable"`
 }
 
 // BulkJob is a bulk job. Only a validated job can be processed, once.
 type BulkJob struct {
 	// ID is the job's id, which Bulk.Process takes.
-	ID int64
+	ID int64 `json:"id"`
 	// Type is the job's type, e.g. "PriceChange"; the fake only reports it.
-	Type string
+	Type string `json:"type"`
 	// Validated says whether the job may be processed.
-	Validated bool
+	Validated bool `json:"validated"`
 	// Processed says whether it has been submitted for processing.
-	Processed bool
+	Processed bool `json:"processed"`
 }

@@ -2,15 +2,17 @@ package billingtest
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"io"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	billing "github.com/billingapi/billing-go"
 	"github.com/billingapi/billing-go/internal/jsonwire"
-	"github.com/shopspring/decimal"
 )
 
 // DumpFixtures writes the fake's whole state as a fixtures document (see
@@ -19,14 +21,7 @@ import (
 // same state; a test in any language reads it through the control API to
 // find the ids of generated data and to check what a write changed.
 func (s *Server) DumpFixtures(w io.Writer) error {
-	s.mu.RLock()
-	f := s.store.fixtures(allFixtureKinds)
-	s.mu.RUnlock()
-	b, err := jsonwire.MarshalIndent(f, "  ") // amounts as JSON numbers, exactly
-	if err != nil {
-		return fmt.Errorf("DumpFixtures: %w", err)
-	}
-	if _, err := w.Write(append(b, '\n')); err != nil {
+	if err := s.dumpFixtures(w, allFixtureKinds, false); err != nil {
 		return fmt.Errorf("DumpFixtures: %w", err)
 	}
 	return nil
@@ -65,50 +60,147 @@ func parseFixtureKinds(names []string) (fixtureKinds, error) {
 	return k, nil
 }
 
-// fixtureSubset is a fixtures document that holds only some kinds: its
-// fields are fixtureFile's, and a kind left out is absent rather than
-// empty. It loads as a fixtures document.
-type fixtureSubset struct {
-	Customers                 []fixtureCustomer     `json:"customers,omitzero"`
-	TrackingCodeCategoryNames map[string]string     `json:"trackingCodeCategoryNames,omitzero"`
-	SalesTrackingCodes        []fixtureCode         `json:"salesTrackingCodes,omitzero"`
-	Subscriptions             []fixtureSubscription `json:"subscriptions,omitzero"`
-	Invoices                  []fixtureInvoice      `json:"invoices,omitzero"`
-	DraftInvoices             []fixtureDraft        `json:"draftInvoices,omitzero"`
-	CreditCards               []fixtureCard         `json:"creditCards,omitzero"`
-	WalletMethods             []fixtureWallet       `json:"walletMethods,omitzero"`
-	SubscriptionProductItems  []fixtureItem         `json:"subscriptionProductItems,omitzero"`
-	BulkJobs                  []fixtureJob          `json:"bulkJobs,omitzero"`
-}
-
 // dumpFixtureKinds writes the entities of the kinds k as a fixtures
 // document that holds those kinds only, each present even when empty.
 func (s *Server) dumpFixtureKinds(w io.Writer, k fixtureKinds) error {
+	return s.dumpFixtures(w, k, true)
+}
+
+// dumpFixtures writes the kinds k of the state as a fixtures document.
+// With subset, only those kinds are keys, [] or {} when empty; without,
+// every kind is, null when empty.
+func (s *Server) dumpFixtures(w io.Writer, k fixtureKinds, subset bool) error {
 	s.mu.RLock()
 	f := s.store.fixtures(k)
 	s.mu.RUnlock()
-	// A kind asked for is there even with no entity: [] or {}, not absent.
-	emptyIfAsked := func(name string, isNil bool, fill func()) {
-		if isNil && k.has(name) {
-			fill()
+	v := reflect.ValueOf(f).Elem()
+	fields := fixtureFieldsOf(v.Type())
+	b := []byte{'{'}
+	for _, name := range fields.names {
+		if subset && !k.has(name) {
+			continue
+		}
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendQuote(b, name)
+		b = append(b, ':')
+		fv := v.Field(fields.index[name])
+		var err error
+		switch {
+		case subset && fv.Kind() == reflect.Slice && fv.Len() == 0:
+			b = append(b, "[]"...)
+		case subset && fv.Kind() == reflect.Map && fv.Len() == 0:
+			b = append(b, "{}"...)
+		default:
+			b, err = fixtureEncode(b, fv)
+		}
+		if err != nil {
+			return err
 		}
 	}
-	emptyIfAsked("customers", f.Customers == nil, func() { f.Customers = []fixtureCustomer{} })
-	emptyIfAsked("trackingCodeCategoryNames", f.TrackingCodeCategoryNames == nil, func() { f.TrackingCodeCategoryNames = map[string]string{} })
-	emptyIfAsked("salesTrackingCodes", f.SalesTrackingCodes == nil, func() { f.SalesTrackingCodes = []fixtureCode{} })
-	emptyIfAsked("subscriptions", f.Subscriptions == nil, func() { f.Subscriptions = []fixtureSubscription{} })
-	emptyIfAsked("invoices", f.Invoices == nil, func() { f.Invoices = []fixtureInvoice{} })
-	emptyIfAsked("draftInvoices", f.DraftInvoices == nil, func() { f.DraftInvoices = []fixtureDraft{} })
-	emptyIfAsked("creditCards", f.CreditCards == nil, func() { f.CreditCards = []fixtureCard{} })
-	emptyIfAsked("walletMethods", f.WalletMethods == nil, func() { f.WalletMethods = []fixtureWallet{} })
-	emptyIfAsked("subscriptionProductItems", f.SubscriptionProductItems == nil, func() { f.SubscriptionProductItems = []fixtureItem{} })
-	emptyIfAsked("bulkJobs", f.BulkJobs == nil, func() { f.BulkJobs = []fixtureJob{} })
-	b, err := jsonwire.MarshalIndent(fixtureSubset(*f), "  ")
+	b = append(b, '}')
+	// Reindented through the JSON engine, amounts untouched.
+	out, err := jsonwire.MarshalIndent(json.RawMessage(b), "  ")
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(append(b, '\n'))
+	_, err = w.Write(append(out, '\n'))
 	return err
+}
+
+// fixtureDumper is a seeding type that writes some members itself: those
+// of unexported fields, and those whose zero value would not load back
+// as it is.
+type fixtureDumper interface {
+	fixtureDump(name string) (v any, ok bool)
+}
+
+// fixtureDump writes totalWriteoffs, and the payment schedules as [] when
+// there are none: absent, they would load back as one instalment.
+func (inv *Invoice) fixtureDump(name string) (any, bool) {
+	switch name {
+	case "totalWriteoffs":
+		return inv.totalWriteoffs, true
+	case "paymentSchedules":
+		if inv.PaymentSchedules == nil {
+			return []billing.PaymentSchedule{}, true
+		}
+	}
+	return nil, false
+}
+
+// fixtureEncode appends v as the fixtures format has it, the inverse of
+// fixtureDecode: struct fields under their JSON names in field order,
+// times in the service's form, arrays without their trailing zeros (null
+// when all are), the rest as the JSON engine writes it.
+func fixtureEncode(b []byte, v reflect.Value) ([]byte, error) {
+	t := v.Type()
+	switch {
+	case t == timeType:
+		return fixtureEncodeLeaf(b, billing.NewTimestamp(v.Interface().(time.Time)))
+	case t.Kind() == reflect.Array:
+		n := v.Len()
+		for n > 0 && v.Index(n-1).IsZero() {
+			n--
+		}
+		if n == 0 {
+			return append(b, "null"...), nil
+		}
+		return fixtureEncode(b, v.Slice(0, n))
+	case t.Kind() == reflect.Slice && fixtureStructured(t.Elem()):
+		if v.IsNil() {
+			return append(b, "null"...), nil
+		}
+		b = append(b, '[')
+		for i := range v.Len() {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = fixtureEncode(b, v.Index(i)); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, ']'), nil
+	case !fixtureStructured(t):
+		return fixtureEncodeLeaf(b, v.Interface())
+	}
+	dumper, _ := v.Addr().Interface().(fixtureDumper)
+	fields := fixtureFieldsOf(t)
+	b = append(b, '{')
+	for i, name := range fields.names {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendQuote(b, name)
+		b = append(b, ':')
+		var err error
+		if x, ok := dumperField(dumper, name); ok {
+			b, err = fixtureEncode(b, reflect.ValueOf(&x).Elem().Elem())
+		} else {
+			b, err = fixtureEncode(b, v.Field(fields.index[name]))
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return append(b, '}'), nil
+}
+
+func dumperField(d fixtureDumper, name string) (any, bool) {
+	if d == nil {
+		return nil, false
+	}
+	return d.fixtureDump(name)
+}
+
+func fixtureEncodeLeaf(b []byte, x any) ([]byte, error) {
+	out, err := jsonwire.Marshal(x) // amounts as JSON numbers, exactly
+	if err != nil {
+		return nil, err
+	}
+	return append(b, out...), nil
 }
 
 // ReplaceFixtures replaces the fake's whole state with the entities of a
@@ -153,14 +245,12 @@ func (s *Server) Reset() error {
 	return nil
 }
 
-// fixtures converts the store to a fixtures document. The caller holds
-// s.mu.
+// fixtures collects the kinds k of the store as a fixtures document.
+// The caller holds s.mu.
 func (st *store) fixtures(k fixtureKinds) *fixtureFile {
 	f := &fixtureFile{}
 	if k.has("customers") {
-		for _, c := range sortedValues(st.customers, func(c *Customer) int64 { return c.ID }) {
-			f.Customers = append(f.Customers, dumpCustomer(c))
-		}
+		f.Customers = values(st.customers, func(c *Customer) int64 { return c.ID })
 	}
 	if k.has("trackingCodeCategoryNames") {
 		for i, name := range st.categoryNames {
@@ -174,51 +264,27 @@ func (st *store) fixtures(k fixtureKinds) *fixtureFile {
 	}
 	if k.has("salesTrackingCodes") {
 		for _, c := range st.codes {
-			f.SalesTrackingCodes = append(f.SalesTrackingCodes, fixtureCode{
-				ID: c.ID, Type: c.Type, Code: c.Code, Name: c.Name, Description: c.Description,
-				Email: c.Email, Status: c.Status, Deletable: c.Deletable,
-			})
+			f.SalesTrackingCodes = append(f.SalesTrackingCodes, seedCode(c))
 		}
 	}
 	if k.has("subscriptions") {
 		for _, id := range st.subOrder {
-			f.Subscriptions = append(f.Subscriptions, dumpSubscription(st.subscriptions[id]))
+			f.Subscriptions = append(f.Subscriptions, *st.subscriptions[id])
 		}
 	}
 	if k.has("invoices") {
 		for i := range st.invoices.len() {
-			f.Invoices = append(f.Invoices, dumpInvoice(st.invoices.byPosition(i).invoice()))
+			f.Invoices = append(f.Invoices, *st.invoices.byPosition(i).invoice())
 		}
 	}
 	if k.has("draftInvoices") {
-		for _, d := range sortedValues(st.drafts, func(d *DraftInvoice) int64 { return d.ID }) {
-			fd := fixtureDraft{ID: d.ID, CustomerID: d.CustomerID, Created: billing.NewTimestamp(d.Created)}
-			for _, l := range d.Lines {
-				fd.Lines = append(fd.Lines, fixtureDraftLine{Description: l.Description, Quantity: decPtr(l.Quantity), Amount: l.Amount, Tracked: l.Tracked})
-			}
-			f.DraftInvoices = append(f.DraftInvoices, fd)
-		}
+		f.DraftInvoices = values(st.drafts, func(d *DraftInvoice) int64 { return d.ID })
 	}
 	if k.has("creditCards") {
-		for _, c := range sortedValues(st.cards, func(c *CreditCard) int64 { return c.ID }) {
-			f.CreditCards = append(f.CreditCards, fixtureCard{
-				ID: c.ID, CustomerID: c.CustomerID, Last4: c.Last4, CardType: c.CardType,
-				FirstName: c.FirstName, LastName: c.LastName, ExpirationMonth: c.ExpirationMonth,
-				ExpirationYear: c.ExpirationYear, Address1: c.Address1, Address2: c.Address2, City: c.City,
-				PostalZip: c.PostalZip, CountryID: c.CountryID, StateID: c.StateID, IsDefault: c.IsDefault,
-				Deleted: c.Deleted, OriginalPaymentMethodID: c.OriginalPaymentMethodID, ReplacedBy: c.ReplacedBy,
-				ModifiedDate: billing.NewTimestamp(c.ModifiedDate),
-			})
-		}
+		f.CreditCards = values(st.cards, func(c *CreditCard) int64 { return c.ID })
 	}
 	if k.has("walletMethods") {
-		for _, w := range sortedValues(st.wallets, func(w *WalletMethod) int64 { return w.ID }) {
-			f.WalletMethods = append(f.WalletMethods, fixtureWallet{
-				ID: w.ID, CustomerID: w.CustomerID, Provider: w.Provider, Token: w.Token, Baid: w.Baid,
-				Source: w.Source, FirstName: w.FirstName, LastName: w.LastName, IsDefault: w.IsDefault,
-				ModifiedDate: billing.NewTimestamp(w.ModifiedDate),
-			})
-		}
+		f.WalletMethods = values(st.wallets, func(w *WalletMethod) int64 { return w.ID })
 	}
 	if k.has("subscriptionProductItems") {
 		var items []billing.SubscriptionProductItem
@@ -227,89 +293,23 @@ func (st *store) fixtures(k fixtureKinds) *fixtureFile {
 		}
 		slices.SortFunc(items, func(a, b billing.SubscriptionProductItem) int { return cmp.Compare(a.ID, b.ID) })
 		for _, it := range items {
-			f.SubscriptionProductItems = append(f.SubscriptionProductItems, fixtureItem{
-				ID: it.ID, SubscriptionProductID: it.SubscriptionProductID, SubscriptionID: it.SubscriptionID,
-				CustomerID: it.CustomerID, ProductID: it.ProductID, Reference: it.Reference, Name: it.Name,
-				Description: it.Description, Status: it.Status, CreatedDate: it.CreatedDate, ModifiedDate: it.ModifiedDate,
-			})
+			f.SubscriptionProductItems = append(f.SubscriptionProductItems, seedItem(it))
 		}
 	}
 	if k.has("bulkJobs") {
-		for _, j := range sortedValues(st.jobs, func(j *BulkJob) int64 { return j.ID }) {
-			f.BulkJobs = append(f.BulkJobs, fixtureJob{ID: j.ID, Type: j.Type, Validated: j.Validated, Processed: j.Processed})
-		}
+		f.BulkJobs = values(st.jobs, func(j *BulkJob) int64 { return j.ID })
 	}
 	return f
 }
 
-func dumpCustomer(c *Customer) fixtureCustomer {
-	fc := fixtureCustomer{
-		ID: c.ID, FirstName: c.FirstName, MiddleName: c.MiddleName, LastName: c.LastName, Suffix: c.Suffix,
-		Title: c.Title, CompanyName: c.CompanyName, PrimaryEmail: c.PrimaryEmail, PrimaryPhone: c.PrimaryPhone,
-		Reference: c.Reference, Reference1: c.Reference1, Reference2: c.Reference2, Reference3: c.Reference3,
-		Status: c.Status, AccountStatus: c.AccountStatus, ParentID: c.ParentID, Currency: c.Currency,
-		CreatedTimestamp: billing.NewTimestamp(c.CreatedTimestamp), ModifiedTimestamp: billing.NewTimestamp(c.ModifiedTimestamp),
-		ArBalance: c.ArBalance, MonthlyRecurringRevenue: c.MonthlyRecurringRevenue, NetMRR: c.NetMRR,
-		CurrentMrr: c.CurrentMrr, CurrentNetMrr: c.CurrentNetMrr, CrmID: c.CrmID, ErpID: c.ErpID,
-		AccountingID: c.AccountingID,
+// values returns a map's values in ascending id order, nil for none.
+func values[T any](m map[int64]*T, id func(*T) int64) []T {
+	var out []T
+	for _, v := range sortedValues(m, id) {
+		out = append(out, *v)
 	}
-	n := len(c.SalesTrackingCodeIDs)
-	for n > 0 && c.SalesTrackingCodeIDs[n-1] == 0 {
-		n--
-	}
-	if n > 0 {
-		fc.SalesTrackingCodeIDs = slices.Clone(c.SalesTrackingCodeIDs[:n])
-	}
-	return fc
+	return out
 }
-
-func dumpSubscription(sub *Subscription) fixtureSubscription {
-	fs := fixtureSubscription{
-		ID: sub.ID, CustomerID: sub.CustomerID, PlanID: sub.PlanID, Name: sub.Name, Description: sub.Description,
-		Reference: sub.Reference, Status: sub.Status, Interval: sub.Interval, NumberOfIntervals: sub.NumberOfIntervals,
-		CreatedTimestamp: billing.NewTimestamp(sub.CreatedTimestamp),
-		NextBillingDate:  billing.NewTimestamp(sub.NextBillingDate), NextRechargeDate: billing.NewTimestamp(sub.NextRechargeDate),
-	}
-	for _, p := range sub.Products {
-		fs.Products = append(fs.Products, fixtureProduct{
-			ID: p.ID, PlanProductID: p.PlanProductID, ProductID: p.ProductID, Name: p.Name,
-			Price: p.Price, PlanPrice: decPtr(p.PlanPrice),
-		})
-	}
-	return fs
-}
-
-func dumpInvoice(inv *Invoice) fixtureInvoice {
-	fi := fixtureInvoice{
-		ID: inv.ID, CustomerID: inv.CustomerID, InvoiceNumber: inv.InvoiceNumber, PoNumber: inv.PoNumber,
-		CreatedTimestamp: billing.NewTimestamp(inv.CreatedTimestamp), EffectiveTimestamp: billing.NewTimestamp(inv.EffectiveTimestamp),
-		PostedTimestamp: billing.NewTimestamp(inv.PostedTimestamp), ModifiedTimestamp: billing.NewTimestamp(inv.ModifiedTimestamp),
-		Terms: inv.Terms, TotalTaxes: inv.TotalTaxes, TotalDiscount: inv.TotalDiscount, TotalPayments: inv.TotalPayments,
-		SumOfCreditNotes: inv.SumOfCreditNotes, OpeningArBalance: inv.OpeningArBalance, ClosingArBalance: inv.ClosingArBalance,
-		ErpID: inv.ErpID, CrmID: inv.CrmID, AccountingID: inv.AccountingID, Notes: inv.Notes, Status: inv.Status,
-		TotalWriteoffs: inv.totalWriteoffs,
-	}
-	for _, c := range inv.Charges {
-		fi.Charges = append(fi.Charges, fixtureCharge{
-			ID: c.ID, Name: c.Name, Description: c.Description, GLCode: c.GLCode,
-			Quantity: decPtr(c.Quantity), UnitPrice: decPtr(c.UnitPrice), Amount: decPtr(c.Amount),
-			EffectiveTimestamp: billing.NewTimestamp(c.EffectiveTimestamp), StartServiceDate: billing.NewTimestamp(c.StartServiceDate),
-			EndServiceDate: billing.NewTimestamp(c.EndServiceDate), SubscriptionID: c.SubscriptionID,
-			SubscriptionProductID: c.SubscriptionProductID, PurchaseID: c.PurchaseID, Tracked: c.Tracked,
-		})
-	}
-	fi.PaymentSchedules = []fixtureSchedule{}
-	for _, ps := range inv.PaymentSchedules {
-		days := ps.DaysDueAfterTerm
-		fi.PaymentSchedules = append(fi.PaymentSchedules, fixtureSchedule{
-			DueDateTimestamp: ps.DueDateTimestamp, Status: ps.Status, Amount: decPtr(ps.Amount),
-			OutstandingBalance: decPtr(ps.OutstandingBalance), DaysDueAfterTerm: &days,
-		})
-	}
-	return fi
-}
-
-func decPtr(d decimal.Decimal) *decimal.Decimal { return &d }
 
 // sortedValues returns a map's values in ascending id order.
 func sortedValues[T any](m map[int64]*T, id func(*T) int64) []*T {

@@ -25,7 +25,7 @@ func TestControlStateByKind(t *testing.T) {
 		{"KIND=Customers,bulkJobs", []string{"bulkJobs", "customers"}, fixtureFile{Customers: whole.Customers, BulkJobs: whole.BulkJobs}},
 		{"kind=customers&kind=invoices", []string{"customers", "invoices"}, fixtureFile{Customers: whole.Customers, Invoices: whole.Invoices}},
 		// A kind with no entity is there, empty.
-		{"kind=walletMethods", []string{"walletMethods"}, fixtureFile{WalletMethods: []fixtureWallet{}}},
+		{"kind=walletMethods", []string{"walletMethods"}, fixtureFile{WalletMethods: []WalletMethod{}}},
 	} {
 		r := ccDo(t, srv, http.MethodGet, "/_fake/state?"+tc.query, "")
 		ccWant(t, tc.query, r, http.StatusOK)
@@ -40,7 +40,7 @@ func TestControlStateByKind(t *testing.T) {
 		slices.Sort(got)
 		wantSame(t, tc.query+": keys", got, tc.keys)
 		var f fixtureFile
-		if err := json.Unmarshal(r.body, &f); err != nil {
+		if err := fixtureDecodeDocument(r.body, &f); err != nil {
 			t.Fatal(err)
 		}
 		wantSame(t, tc.query+": document", f, tc.want)

@@ -363,12 +363,26 @@ func (s *Server) AddSubscriptionProductItem(item SubscriptionProductItem) (int64
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.addSubscriptionProductItemLocked(billing.SubscriptionProductItem{
+	return s.addSubscriptionProductItemLocked(storeItem(item))
+}
+
+// storeItem is the seeded item as the store keeps it: the service's type.
+func storeItem(item SubscriptionProductItem) billing.SubscriptionProductItem {
+	return billing.SubscriptionProductItem{
 		ID: item.ID, SubscriptionProductID: item.SubscriptionProductID, SubscriptionID: item.SubscriptionID,
 		CustomerID: item.CustomerID, ProductID: item.ProductID, Reference: item.Reference, Name: item.Name,
 		Description: item.Description, Status: item.Status,
 		CreatedDate: billing.NewTimestamp(item.CreatedDate), ModifiedDate: billing.NewTimestamp(item.ModifiedDate),
-	})
+	}
+}
+
+// seedItem is the stored item as the fake's own type.
+func seedItem(it billing.SubscriptionProductItem) SubscriptionProductItem {
+	return SubscriptionProductItem{
+		ID: it.ID, SubscriptionProductID: it.SubscriptionProductID, SubscriptionID: it.SubscriptionID,
+		CustomerID: it.CustomerID, ProductID: it.ProductID, Reference: it.Reference, Name: it.Name,
+		Description: it.Description, Status: it.Status, CreatedDate: it.CreatedDate.Time, ModifiedDate: it.ModifiedDate.Time,
+	}
 }
 
 // addSubscriptionProductItemLocked is AddSubscriptionProductItem without the lock, for callers that hold s.mu.
@@ -401,11 +415,16 @@ func (s *Server) addSubscriptionProductItemLocked(item billing.SubscriptionProdu
 func (s *Server) AddSalesTrackingCode(code SalesTrackingCode) (int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.addSalesTrackingCodeLocked(billing.SalesTrackingCode{
+	return s.addSalesTrackingCodeLocked(storeCode(code))
+}
+
+// storeCode is the seeded code as the store keeps it: the service's type.
+func storeCode(code SalesTrackingCode) billing.SalesTrackingCode {
+	return billing.SalesTrackingCode{
 		ID: code.ID, Type: code.Type, Code: code.Code, Name: code.Name,
 		Description: clonePtr(code.Description), Email: clonePtr(code.Email),
 		Status: code.Status, Deletable: code.Deletable,
-	})
+	}
 }
 
 // clonePtr copies what p points to, so that the store shares nothing
