@@ -19,10 +19,12 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // white space or inside the value, is left to the decoder, which refuses
 // it: that is not JSON text with a mark in front but a broken answer.
 //
-// Every JSON body the SDK decodes passes here: each 2xx answer through
-// readJSONAnswer, which decodeJSON (single resources, bulk, Client.Do)
-// and decodeListAnswer (pages of every list and iteration) read with,
-// and each error answer's envelope in apiError. A body the SDK does not
+// Every JSON body the SDK decodes loses its mark this way: each error
+// answer's envelope here, in apiError, and each 2xx answer in
+// readJSONAnswer (the same TrimPrefix, written there so that the request
+// path reads top to bottom), which decodeJSON (single resources, bulk,
+// Client.Do) and decodeListAnswer (pages of every list and iteration)
+// read with. A body the SDK does not
 // decode (the draft PDF, a Client.Do answer discarded with a nil out) is
 // never touched: the caller gets its bytes as they came.
 func withoutBOM(body []byte) []byte {
