@@ -2,7 +2,10 @@ package billing
 
 import (
 	"bytes"
+	"errors"
+	"mime"
 	"net/http"
+	"strings"
 )
 
 // utf8BOM is the UTF-8 byte-order mark. JSON text must not begin with one
@@ -16,10 +19,12 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // white space or inside the value, is left to the decoder, which refuses
 // it: that is not JSON text with a mark in front but a broken answer.
 //
-// Every JSON body the SDK decodes passes here: each 2xx answer through
-// readJSONAnswer, which decodeJSON (single resources, bulk, Client.Do)
-// and decodeListAnswer (pages of every list and iteration) read with,
-// and each error answer's envelope in apiError. A body the SDK does not
+// Every JSON body the SDK decodes loses its mark this way: each error
+// answer's envelope here, in apiError, and each 2xx answer in
+// readJSONAnswer (the same TrimPrefix, written there so that the request
+// path reads top to bottom), which decodeJSON (single resources, bulk,
+// Client.Do) and decodeListAnswer (pages of every list and iteration)
+// read with. A body the SDK does not
 // decode (the draft PDF, a Client.Do answer discarded with a nil out) is
 // never touched: the caller gets its bytes as they came.
 func withoutBOM(body []byte) []byte {
@@ -27,17 +32,29 @@ func withoutBOM(body []byte) []byte {
 }
 
 // readJSONAnswer reads a whole 2xx JSON answer for decoding: its content
-// type checked, its body read within limit into buf when it has room (see
-// readAll), then without a leading byte-order mark (withoutBOM). It
-// returns the body as read, for a recycled buffer to be given back, and
-// the JSON text in it.
+// type checked (as checkContentType does, for the JSON media types), its
+// body read within limit into buf when it has room (see readAll), then
+// without a leading byte-order mark (as withoutBOM). It returns the body
+// as read, for a recycled buffer to be given back, and the JSON text in
+// it.
 func readJSONAnswer(resp *http.Response, buf []byte, limit int64) (read, text []byte, err error) {
-	if err := checkJSONContentType(resp); err != nil {
-		return nil, nil, err
+	if ct := resp.Header.Get("Content-Type"); ct != "" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil {
+			return nil, nil, &contentTypeError{want: "application/json", got: ct}
+		}
+		if mt != "application/json" && mt != "text/json" && !strings.HasSuffix(mt, "+json") {
+			return nil, nil, &contentTypeError{want: "application/json", got: mt}
+		}
 	}
 	read, err = readAll(buf, resp.Body, resp.ContentLength, limit)
 	if err != nil {
+		if errors.Is(err, ErrResponseTooLarge) {
+			// Closed at the limit: whoever drains the body next reads
+			// nothing more of an answer that may never end.
+			_ = resp.Body.Close()
+		}
 		return nil, nil, err
 	}
-	return read, withoutBOM(read), nil
+	return read, bytes.TrimPrefix(read, utf8BOM), nil
 }

@@ -260,7 +260,8 @@ func (s *BulkService) PreviewPriceChange(ctx context.Context, planID int64, para
 	var preview BulkPriceChangePreview
 	cl := &call{op: Operation{Name: "Bulk.PreviewPriceChange", Method: http.MethodPost, PathTemplate: "/v1/Subscribers/{planId}/PreviewBulkPriceChange"},
 		method: http.MethodPost, path: "/v1/Subscribers/" + id + "/PreviewBulkPriceChange", query: q, body: &body}
-	if _, err := s.client.doJSON(ctx, cl, opts, &preview); err != nil {
+	cl.out = &preview
+	if _, err := s.client.do(ctx, cl, opts); err != nil {
 		return nil, err
 	}
 	return &preview, nil
@@ -312,7 +313,8 @@ func (s *BulkService) Process(ctx context.Context, jobID int64, opts ...RequestO
 			}
 			return sameResource("bulk job", jobID, job.ID)
 		}}
-	if _, err := s.client.doJSON(ctx, cl, opts, &job); err != nil {
+	cl.out = &job
+	if _, err := s.client.do(ctx, cl, opts); err != nil {
 		return nil, err
 	}
 	return &job, nil

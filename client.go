@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/billingapi/billing-go/internal/throttle"
@@ -71,6 +72,9 @@ type clientConfig struct {
 	// pause holds every request of the client while the service has
 	// asked it to wait (see pauseFor and RetryPolicy).
 	pause *throttle.Gate
+	// paused is set when the pause is first closed (holdFor): until then
+	// an attempt has no pause to wait for and does not ask the gate.
+	paused atomic.Bool
 
 	// set by options; userHTTPClient is read at each call, never copied
 	userHTTPClient *http.Client

@@ -57,6 +57,9 @@ func (s *DraftInvoicesService) PDF(ctx context.Context, draftInvoiceID int64, pa
 		op:     Operation{Name: "DraftInvoices.PDF", Method: http.MethodGet, PathTemplate: "/v1/draftInvoices/pdf/{Id}"},
 		method: http.MethodGet, path: "/v1/draftInvoices/pdf/" + id, query: q, accept: "application/pdf, application/json",
 		read: func(resp *http.Response) error {
+			// Handed to the caller unread: held to the client's limit as
+			// the caller reads it.
+			resp.Body = &limitedBody{body: resp.Body, remaining: s.client.cfg.maxResponseBytes}
 			return checkContentType(resp, "application/pdf", func(mt string) bool {
 				return mt == "application/pdf" || mt == "application/octet-stream"
 			})

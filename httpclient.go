@@ -31,15 +31,11 @@ type defaultTransport struct {
 
 // RoundTrip sends req through the current choice (see defaultTransport).
 func (t defaultTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	return t.current().RoundTrip(req)
-}
-
-func (t defaultTransport) current() http.RoundTripper {
 	rt := http.DefaultTransport
 	if _, network := rt.(*http.Transport); network || rt == nil {
-		return t.pool
+		return t.pool.RoundTrip(req)
 	}
-	return rt
+	return rt.RoundTrip(req)
 }
 
 // CloseIdleConnections closes the idle connections of the client's own

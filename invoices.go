@@ -151,7 +151,8 @@ func (s *InvoicesService) Get(ctx context.Context, invoiceID int64, params *GetI
 	cl := &call{op: Operation{Name: "Invoices.Get", Method: http.MethodGet, PathTemplate: "/v1/Invoices/{invoiceId}"},
 		method: http.MethodGet, path: "/v1/Invoices/" + id, query: q,
 		answer: func() error { return sameResource("invoice", invoiceID, inv.ID) }}
-	if _, err := s.client.doJSON(ctx, cl, opts, &inv); err != nil {
+	cl.out = &inv
+	if _, err := s.client.do(ctx, cl, opts); err != nil {
 		return nil, err
 	}
 	return &inv, nil
@@ -208,7 +209,8 @@ func (s *InvoicesService) WriteOff(ctx context.Context, params *WriteOffParams, 
 	cl := &call{op: Operation{Name: "Invoices.WriteOff", Method: http.MethodPost, PathTemplate: "/v1/invoices/writeoff"},
 		method: http.MethodPost, path: "/v1/invoices/writeoff", body: params, write: true,
 		answer: func() error { return sameResource("invoice", params.InvoiceID, inv.ID) }}
-	if _, err := s.client.doJSON(ctx, cl, opts, &inv); err != nil {
+	cl.out = &inv
+	if _, err := s.client.do(ctx, cl, opts); err != nil {
 		return nil, err
 	}
 	return &inv, nil

@@ -173,13 +173,14 @@ func listPage[T any](ctx context.Context, c *Client, lc listCall, q url.Values, 
 		q.Set("sortOrder", string(query.Ascending))
 	}
 	var page *Page[T]
-	cl := &call{op: lc.op, method: http.MethodGet, path: lc.path, query: q, claim: r.Claim, read: func(resp *http.Response) error {
+	var cl *call // its read hands the answer's headers over scrubbed of cl's secrets
+	cl = &call{op: lc.op, method: http.MethodGet, path: lc.path, query: q, claim: r.Claim, read: func(resp *http.Response) error {
 		defer drainAndClose(resp.Body)
 		p, err := newPage[T](resp.Header, r.Page, size)
 		if err != nil {
 			return err
 		}
-		p.Response = Response{StatusCode: resp.StatusCode, Header: resp.Header, RateLimit: parseRateLimit(resp.Header, c.cfg.now())}
+		p.Response = c.response(cl, resp)
 		if err := decodeListAnswer(resp, &p.Items, pageItemLimit(size, p.PageSize), c.cfg.maxResponseBytes, &c.cfg.listBodies, r.Claim); err != nil {
 			return err
 		}

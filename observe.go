@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"time"
 )
@@ -76,10 +77,11 @@ func WithAttemptObserver(observe func(ctx context.Context, a Attempt)) Option {
 }
 
 // endAttempt is called once per attempt, when the SDK has decided on it
-// (checkRetry): it describes the attempt once, for the log line and for
-// every observer. err is the attempt's failure as go-retryablehttp saw
-// it: an answer's typed error, or a transport error.
-func (c *Client) endAttempt(ctx context.Context, cl *call, resp *http.Response, err error, retry bool) {
+// (checkRetry), when an observer or the logger at level takes it: it
+// describes the attempt once, for the log line and for every observer.
+// err is the attempt's failure as go-retryablehttp saw it: an answer's
+// typed error, or a transport error.
+func (c *Client) endAttempt(ctx context.Context, cl *call, resp *http.Response, err error, retry bool, level slog.Level) {
 	a := Attempt{
 		Operation: cl.op,
 		Number:    cl.attempt.number,
@@ -93,7 +95,9 @@ func (c *Client) endAttempt(ctx context.Context, cl *call, resp *http.Response, 
 		a.Err = c.attemptError(cl, resp, err)
 		a.OutcomeUnknown = errors.Is(a.Err, ErrOutcomeUnknown)
 	}
-	c.logAttempt(ctx, cl, a, err)
+	if c.cfg.logger.Enabled(ctx, level) {
+		c.logAttempt(ctx, cl, a, err, level)
+	}
 	for _, observe := range c.cfg.observers {
 		observe(ctx, a)
 	}

@@ -1,7 +1,6 @@
 package billing
 
 import (
-	"context"
 	"net/http"
 )
 
@@ -63,11 +62,6 @@ func OperationFromRequest(r *http.Request) (Operation, bool) {
 }
 
 // operationKey is the context key of the annotation read by
-// OperationFromRequest.
+// OperationFromRequest, set on each request of a call (newRequest) for
+// observers only.
 type operationKey struct{}
-
-// withOperation annotates the context of a call's requests with its
-// operation, for observers only.
-func withOperation(ctx context.Context, op Operation) context.Context {
-	return context.WithValue(ctx, operationKey{}, op)
-}

@@ -2,6 +2,7 @@ package billing
 
 import (
 	"net/http"
+	"time"
 )
 
 // The client's pause: the service throttles an account, not a request, so
@@ -23,6 +24,16 @@ func (c *Client) pauseFor(cl *call, resp *http.Response) {
 	if d == 0 && resp.StatusCode == http.StatusTooManyRequests {
 		d = cl.policy.backoff(max(cl.attempt.number-1, 0))
 	}
+	if d > 0 {
+		c.holdFor(d)
+	}
+}
+
+// holdFor closes the client's pause for d from now (unless it is closed
+// until later already) and marks it as used, so that attempts ask it from
+// then on (retryClient's RequestLogHook).
+func (c *Client) holdFor(d time.Duration) {
+	c.cfg.paused.Store(true)
 	c.cfg.pause.HoldFor(d)
 }
 

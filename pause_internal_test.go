@@ -79,7 +79,7 @@ func TestAttemptWaitsForThePauseAfterItsSlot(t *testing.T) {
 			went <- time.Since(start)
 		}()
 		synctest.Wait() // waiting for a slot; no pause yet
-		c.cfg.pause.HoldFor(10 * time.Second)
+		c.holdFor(10 * time.Second)
 		first.Done()
 		synctest.Wait()
 		select {

@@ -166,7 +166,8 @@ func (s *PaymentMethodsService) ReplaceCreditCard(ctx context.Context, params *R
 		secrets: newCallSecrets(params.CardNumber, params.CVV),
 	}
 	var card CreditCard
-	if _, err := s.client.doJSON(ctx, cl, opts, &card); err != nil {
+	cl.out = &card
+	if _, err := s.client.do(ctx, cl, opts); err != nil {
 		return nil, err
 	}
 	return &card, nil
@@ -258,7 +259,8 @@ func (s *PaymentMethodsService) CreateWalletAgreement(ctx context.Context, provi
 	var pm WalletPaymentMethod
 	cl := &call{op: Operation{Name: "PaymentMethods.CreateWalletAgreement", Method: http.MethodPost, PathTemplate: "/v1/{provider}"},
 		method: http.MethodPost, path: "/v1/" + string(provider), body: params, write: true}
-	if _, err := s.client.doJSON(ctx, cl, opts, &pm); err != nil {
+	cl.out = &pm
+	if _, err := s.client.do(ctx, cl, opts); err != nil {
 		return nil, err
 	}
 	return &pm, nil

@@ -151,15 +151,22 @@ func requestedWait(resp *http.Response, now time.Time) time.Duration {
 // next request would be refused until then. 0 asks for nothing. A
 // Retry-After on another status (a 503, say) is the wait of its own call
 // only: it speaks of the service's health, not of the account's quota.
+//
+// Every answer passes here: a window's reset is read only when the window
+// says it has nothing left, as parseRateLimit would read its remaining
+// count, so that an answer with requests to spare costs two lookups.
 func clientPause(resp *http.Response, now time.Time) time.Duration {
 	var d time.Duration
 	if resp.StatusCode == http.StatusTooManyRequests {
 		d = requestedWait(resp, now)
 	}
-	rl := parseRateLimit(resp.Header, now)
-	for _, w := range []RateLimitWindow{rl.Minute, rl.Day} {
-		if w.Remaining == 0 && w.Reset > 0 {
-			d = max(d, w.Reset)
+	for _, window := range [...]string{"Minute", "Day"} {
+		v := resp.Header.Get("X-Rate-Limit-Remaining-" + window)
+		if v == "" {
+			continue
+		}
+		if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n == 0 {
+			d = max(d, parseWait(resp.Header.Get("X-Rate-Limit-Reset-"+window), now))
 		}
 	}
 	return d

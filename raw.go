@@ -71,7 +71,7 @@ func (c *Client) Do(ctx context.Context, req *Request, out any, opts ...RequestO
 		write: req.Method != http.MethodGet && !req.Idempotent}
 	cl.read = func(resp *http.Response) error {
 		if out == nil || resp.StatusCode == http.StatusNoContent {
-			drainAndClose(resp.Body)
+			drainAndClose(&limitedBody{body: resp.Body, remaining: c.cfg.maxResponseBytes})
 			return nil
 		}
 		return c.decodeJSON(resp, out)
@@ -80,7 +80,8 @@ func (c *Client) Do(ctx context.Context, req *Request, out any, opts ...RequestO
 	if err != nil {
 		return nil, err
 	}
-	return &Response{StatusCode: resp.StatusCode, Header: resp.Header, RateLimit: parseRateLimit(resp.Header, c.cfg.now())}, nil
+	r := c.response(cl, resp)
+	return &r, nil
 }
 
 // Page reads the X-* paging headers of a list answer. An answer without

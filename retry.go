@@ -145,13 +145,6 @@ type attempt struct {
 // server: its headers were written, or an answer came.
 func (a *attempt) reachedServer() bool { return a.handled || a.wroteHeaders.Load() }
 
-// start resets the attempt for try number n (counting from 1).
-func (a *attempt) start(n int) {
-	a.number, a.started, a.handled = n, time.Now(), false
-	a.wroteHeaders.Store(false)
-	a.dialled.Store(false)
-}
-
 // shouldRetry is the SDK's one retry rule, asked after every attempt of a
 // call: err is the attempt's failure (no answer, or an answer that could
 // not be read), resp its answer. The case order matters; each says why.

@@ -74,7 +74,8 @@ func (s *SalesTrackingCodesService) Create(ctx context.Context, params *CreateSa
 	var code SalesTrackingCode
 	cl := &call{op: Operation{Name: "SalesTrackingCodes.Create", Method: http.MethodPost, PathTemplate: "/v1/salesTrackingCodes"},
 		method: http.MethodPost, path: "/v1/salesTrackingCodes", body: params, write: true}
-	if _, err := s.client.doJSON(ctx, cl, opts, &code); err != nil {
+	cl.out = &code
+	if _, err := s.client.do(ctx, cl, opts); err != nil {
 		return nil, err
 	}
 	return &code, nil

@@ -53,9 +53,12 @@ type call struct {
 	// budget of attempts. A read that leaves the body open hands it to the
 	// caller (the PDF); on error the body is closed for it.
 	read func(*http.Response) error
-	// answer, when set, checks a decoded 2xx answer (doJSON), inside the
-	// retry loop, so that an answer that is not what was asked for is a
-	// final *DecodeError.
+	// out, for a call without read, is where a 2xx JSON answer is decoded
+	// (decodeJSON), inside the retry loop.
+	out any
+	// answer, when set, checks a decoded out, inside the retry loop, so
+	// that an answer that is not what was asked for is a final
+	// *DecodeError.
 	answer func() error
 
 	// op names the call for observers: the log line, [Attempt] and
@@ -79,20 +82,24 @@ type call struct {
 }
 
 // do performs the call: one go-retryablehttp loop, steered by the SDK's
-// retry rule (shouldRetry), in which cl.read consumes each 2xx answer. It
-// returns the 2xx answer or a typed error: *ValidationError for bad
+// retry rule (shouldRetry), in which cl.read consumes each 2xx answer, or
+// decodeJSON decodes it into cl.out. It returns the 2xx answer or a typed error: *ValidationError for bad
 // options, *APIError for a non-2xx answer, *DecodeError for a 2xx answer
 // that could not be read, *RequestError when no answer came.
 func (c *Client) do(ctx context.Context, cl *call, opts []RequestOption) (*http.Response, error) {
 	if ctx == nil {
 		return nil, invalid("ctx", "nil context.Context")
 	}
-	rc, err := applyRequestOptions(opts)
-	if err != nil {
-		return nil, &ValidationError{Field: "RequestOption", Reason: err.Error()}
+	var rc requestConfig
+	if len(opts) > 0 {
+		var err error
+		if rc, err = applyRequestOptions(opts); err != nil {
+			return nil, &ValidationError{Field: "RequestOption", Reason: err.Error()}
+		}
 	}
 	cl.policy = c.cfg.retry
 	if rc.retry != nil {
+		var err error
 		if cl.policy, err = rc.retry.resolve(c.cfg.retry); err != nil {
 			return nil, &ValidationError{Field: "RequestOption", Reason: "WithRetries: " + err.Error()}
 		}
@@ -130,8 +137,14 @@ func (c *Client) newRequest(ctx context.Context, cl *call, extra http.Header) (*
 		GetConn:      func(string) { cl.attempt.dialled.Store(true) },
 		WroteHeaders: func() { cl.attempt.wroteHeaders.Store(true) },
 	}
-	ctx = withOperation(httptrace.WithClientTrace(ctx, trace), cl.op) // for observers; never read back
-	req, err := retryablehttp.NewRequestWithContext(ctx, cl.method, c.endpoint(cl.path, cl.query), body)
+	// The operation, for observers (OperationFromRequest); never read back.
+	ctx = context.WithValue(httptrace.WithClientTrace(ctx, trace), operationKey{}, cl.op)
+	// The base URL, the already escaped path and the query.
+	u := c.cfg.baseURL.String() + cl.path
+	if len(cl.query) > 0 {
+		u += "?" + cl.query.Encode()
+	}
+	req, err := retryablehttp.NewRequestWithContext(ctx, cl.method, u, body)
 	if err != nil {
 		return nil, fmt.Errorf("billing: %s %s: %w: %w", cl.method, cl.path, ErrInvalidParams, err)
 	}
@@ -156,8 +169,9 @@ func (c *Client) newRequest(ctx context.Context, cl *call, extra http.Header) (*
 // Writes go through a client that never follows a redirect: net/http would
 // send the body again, underneath any retry rule.
 //
-// Before each attempt, after a pipeline's slot, the attempt waits for the
-// client's pause (see pauseFor); one the pause refuses is not sent.
+// Before each attempt, after a pipeline's slot (a single call has no
+// claim), the attempt waits for the client's pause (see pauseFor); one
+// the pause refuses is not sent.
 func (c *Client) retryClient(cl *call) *retryablehttp.Client {
 	hc := c.cfg.httpClient(cl.write)
 	hc.Transport = heldTransport{next: hc.Transport, call: cl}
@@ -168,19 +182,28 @@ func (c *Client) retryClient(cl *call) *retryablehttp.Client {
 		RetryWaitMin: cl.policy.MinBackoff,
 		RetryWaitMax: cl.policy.MaxBackoff,
 		RequestLogHook: func(_ retryablehttp.Logger, req *http.Request, retry int) {
-			cl.claim.Acquire(req.Context()) // a pipeline's bound on requests on the wire
-			// Then the client's pause: after the slot, so that an attempt
-			// that waited for its slot through a pause does not go out
-			// inside it.
-			if err := c.cfg.pause.Wait(req.Context(), cl.policy.MaxRetryAfter); err != nil {
-				var pastDeadline *throttle.PastDeadlineError
-				if errors.As(err, &pastDeadline) {
-					err = &ThrottledError{RetryAfter: pastDeadline.Wait}
-				}
-				cl.held = err
-				return // not an attempt: nothing will be sent
+			if cl.claim != nil {
+				cl.claim.Acquire(req.Context()) // a pipeline's bound on requests on the wire
 			}
-			cl.attempt.start(retry + 1)
+			// Then the client's pause, once it has ever been closed: after
+			// the slot, so that an attempt that waited for its slot through
+			// a pause does not go out inside it.
+			if c.cfg.paused.Load() {
+				if err := c.cfg.pause.Wait(req.Context(), cl.policy.MaxRetryAfter); err != nil {
+					var pastDeadline *throttle.PastDeadlineError
+					if errors.As(err, &pastDeadline) {
+						err = &ThrottledError{RetryAfter: pastDeadline.Wait}
+					}
+					cl.held = err
+					return // not an attempt: nothing will be sent
+				}
+			}
+			// The attempt starts: its number, its clock, and nothing yet
+			// sent or answered.
+			a := &cl.attempt
+			a.number, a.started, a.handled = retry+1, time.Now(), false
+			a.wroteHeaders.Store(false)
+			a.dialled.Store(false)
 		},
 		CheckRetry: c.checkRetry(cl),
 		Backoff: func(_, _ time.Duration, retry int, resp *http.Response) time.Duration {
@@ -212,7 +235,9 @@ func (c *Client) checkRetry(cl *call) retryablehttp.CheckRetry {
 			return false, nil
 		}
 		if resp != nil {
-			c.received(cl, resp)
+			// Before anything reads a header by name (see
+			// canonicalizeHeader); doing it again changes nothing.
+			canonicalizeHeader(resp.Header)
 			if !cl.attempt.handled { // once per answer: the first time it is seen
 				c.pauseFor(cl, resp)
 			}
@@ -223,9 +248,18 @@ func (c *Client) checkRetry(cl *call) retryablehttp.CheckRetry {
 			return false, nil // the response handler reads the answer next
 		}
 		if resp != nil && cl.capture != nil {
-			*cl.capture = Response{StatusCode: resp.StatusCode, Header: resp.Header, RateLimit: parseRateLimit(resp.Header, now)}
+			*cl.capture = c.response(cl, resp)
 		}
-		c.endAttempt(ctx, cl, resp, err, retry)
+		// The attempt's record is built only for someone who takes it:
+		// an observer, or a logger enabled at the line's level (a
+		// failure, or an answer of 400 or more, is a warning).
+		level := slog.LevelDebug
+		if err != nil || resp != nil && resp.StatusCode >= 400 {
+			level = slog.LevelWarn
+		}
+		if len(c.cfg.observers) > 0 || c.cfg.logger.Enabled(ctx, level) {
+			c.endAttempt(ctx, cl, resp, err, retry, level)
+		}
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return false, ctxErr
 		}
@@ -235,7 +269,9 @@ func (c *Client) checkRetry(cl *call) retryablehttp.CheckRetry {
 
 // handleResponse is the response handler of every attempt that is not
 // retried on its status: a non-2xx answer becomes its *APIError, and a 2xx
-// answer is read by cl.read, within the limit of the client.
+// answer is read, within the limit of the client, by cl.read, or decoded
+// into cl.out and checked by cl.answer. A body handed to the caller
+// unread (no read, no out) is held to the limit as it is read.
 func (c *Client) handleResponse(cl *call) retryablehttp.ResponseHandlerFunc {
 	return func(resp *http.Response) error {
 		cl.attempt.handled = true
@@ -249,11 +285,18 @@ func (c *Client) handleResponse(cl *call) retryablehttp.ResponseHandlerFunc {
 			drainAndClose(resp.Body)
 			return c.decodeError(cl, resp, ErrResponseTooLarge)
 		}
-		resp.Body = &limitedBody{body: resp.Body, remaining: limit}
-		if cl.read == nil {
-			return nil
+		var err error
+		switch {
+		case cl.read != nil:
+			err = cl.read(resp)
+		case cl.out != nil:
+			if err = c.decodeJSON(resp, cl.out); err == nil && cl.answer != nil {
+				err = cl.answer()
+			}
+		default:
+			resp.Body = &limitedBody{body: resp.Body, remaining: limit}
 		}
-		if err := cl.read(resp); err != nil {
+		if err != nil {
 			drainAndClose(resp.Body)
 			return c.decodeError(cl, resp, err)
 		}
@@ -261,23 +304,29 @@ func (c *Client) handleResponse(cl *call) retryablehttp.ResponseHandlerFunc {
 	}
 }
 
-// received readies an answer's headers the moment the SDK first sees it,
-// in checkRetry, before anything keeps them: names are filed under Go's
-// canonical form, and values are scrubbed of the call's secrets, which a
-// proxy or a broken server may echo (Authorization, the card number in
-// any grouping, the CVV). So every value the caller can keep or print
-// holds them scrubbed: APIError.Header, the Response of CaptureResponse
-// and of Client.Do, and Page.Response. Doing it again (checkRetry may see
-// an answer twice) changes nothing.
+// response is the Response of an answer as the caller gets it
+// (CaptureResponse, Client.Do, Page.Response), its headers scrubbed
+// (scrubHeader).
+func (c *Client) response(cl *call, resp *http.Response) Response {
+	return Response{StatusCode: resp.StatusCode, Header: c.scrubHeader(cl, resp.Header), RateLimit: parseRateLimit(resp.Header, c.cfg.now())}
+}
+
+// scrubHeader scrubs an answer's headers of the call's secrets, in place,
+// where the SDK hands them to the caller: APIError.Header, the Response
+// of CaptureResponse and of Client.Do, and Page.Response. A proxy or a
+// broken server may echo them (Authorization, the card number in any
+// grouping, the CVV). Answers the SDK only reads are not scrubbed: their
+// headers go nowhere the caller can see, and an error that quotes one is
+// scrubbed as every error is (scrubError). Doing it again changes
+// nothing. It returns h.
 //
 // The headers the SDK reads as numbers (numericHeader) keep a number
 // equal to the CVV: it is the server's count or wait, which a three- or
 // four-digit CVV matches by chance, and scrubbing it would lose a
 // Retry-After or a rate limit. The key and the card number, which no such
 // header can hold by chance, are scrubbed from every header.
-func (c *Client) received(cl *call, resp *http.Response) {
-	canonicalizeHeader(resp.Header)
-	for name, vs := range resp.Header {
+func (c *Client) scrubHeader(cl *call, h http.Header) http.Header {
+	for name, vs := range h {
 		for i, v := range vs {
 			if numericHeader(name) {
 				vs[i] = cl.secrets.scrubCard(c.scrubKey(v))
@@ -286,6 +335,7 @@ func (c *Client) received(cl *call, resp *http.Response) {
 			}
 		}
 	}
+	return h
 }
 
 // numericHeader reports the headers whose value the SDK reads as a number:
@@ -384,11 +434,15 @@ func readAll(buf []byte, r io.Reader, declared, limit int64) ([]byte, error) {
 	for {
 		if len(buf) == cap(buf) {
 			if int64(cap(buf)) >= limit {
-				// Full at the limit: only EOF may follow (limitedBody says
-				// which), and it needs no room.
+				// Full at the limit: only EOF may follow, and it needs no
+				// room; a byte more is an answer past the limit.
 				var probe [1]byte
-				if _, err := r.Read(probe[:]); err != io.EOF {
-					return nil, cmp.Or(err, ErrResponseTooLarge)
+				n, err := r.Read(probe[:])
+				if n > 0 || err == nil {
+					return nil, ErrResponseTooLarge
+				}
+				if err != io.EOF {
+					return nil, err
 				}
 				return buf, nil
 			}
@@ -426,24 +480,16 @@ func checkContentType(resp *http.Response, want string, accepts func(mediaType s
 	return nil
 }
 
-// checkJSONContentType is checkContentType for the JSON endpoints.
-func checkJSONContentType(resp *http.Response) error {
-	return checkContentType(resp, "application/json", func(mt string) bool {
-		return mt == "application/json" || mt == "text/json" || strings.HasSuffix(mt, "+json")
-	})
-}
-
 type contentTypeError struct{ want, got string }
 
 func (e *contentTypeError) Error() string {
 	return "expected " + e.want + ", got content type " + quoteForError(e.got)
 }
 
-// logAttempt writes the attempt's log line, from the Attempt that
-// observers get (endAttempt); err is the attempt's failure as
+// logAttempt writes the attempt's log line at level, from the Attempt
+// that observers get (endAttempt); err is the attempt's failure as
 // go-retryablehttp saw it, logged as before observers existed.
-func (c *Client) logAttempt(ctx context.Context, cl *call, a Attempt, err error) {
-	level := slog.LevelDebug
+func (c *Client) logAttempt(ctx context.Context, cl *call, a Attempt, err error, level slog.Level) {
 	attrs := []slog.Attr{
 		slog.String("operation", a.Operation.Name),
 		slog.String("method", cl.method),
@@ -453,27 +499,14 @@ func (c *Client) logAttempt(ctx context.Context, cl *call, a Attempt, err error)
 	}
 	if a.StatusCode != 0 {
 		attrs = append(attrs, slog.Int("status", a.StatusCode))
-		if a.StatusCode >= 400 {
-			level = slog.LevelWarn
-		}
 	}
 	if err != nil {
-		level = slog.LevelWarn
 		attrs = append(attrs, slog.String("error", c.scrub(cl, innermostMessage(err))))
 	}
 	if a.Retry {
 		attrs = append(attrs, slog.Bool("retry", true))
 	}
 	c.cfg.logger.LogAttrs(ctx, level, "billing request", attrs...)
-}
-
-// endpoint joins the base URL, an already escaped path and the query.
-func (c *Client) endpoint(path string, query url.Values) string {
-	u := c.cfg.baseURL.String() + path
-	if len(query) > 0 {
-		u += "?" + query.Encode()
-	}
-	return u
 }
 
 // apiErrorHead is the *APIError of a non-2xx answer from its status and
@@ -486,7 +519,7 @@ func (c *Client) apiErrorHead(cl *call, resp *http.Response) *APIError {
 		Path:           cl.path,
 		RetryAfter:     requestedWait(resp, now),
 		RateLimit:      parseRateLimit(resp.Header, now),
-		Header:         resp.Header, // scrubbed when received
+		Header:         c.scrubHeader(cl, resp.Header),
 		OutcomeUnknown: cl.write && (resp.StatusCode < 400 || resp.StatusCode > 499),
 	}
 }
@@ -576,28 +609,15 @@ func excerpt(b []byte, n int) string {
 // decodeJSON reads a whole 2xx answer, within the client's limit and
 // without a leading byte-order mark (readJSONAnswer), and decodes it into
 // out. Reading first keeps the memory of a single resource bounded by the
-// limit, whatever the decoder buffers.
+// limit, whatever the decoder buffers. A body read to its end is closed
+// here; on an error the caller drains and closes it (handleResponse).
 func (c *Client) decodeJSON(resp *http.Response, out any) error {
-	defer drainAndClose(resp.Body)
 	_, text, err := readJSONAnswer(resp, nil, c.cfg.maxResponseBytes)
 	if err != nil {
 		return err
 	}
+	_ = resp.Body.Close()
 	return decodeValue(bytes.NewBuffer(text), out) // a Buffer: the decoder reads it in place
-}
-
-// doJSON sends the call and decodes its answer into out.
-func (c *Client) doJSON(ctx context.Context, cl *call, opts []RequestOption, out any) (*http.Response, error) {
-	cl.read = func(resp *http.Response) error {
-		if err := c.decodeJSON(resp, out); err != nil {
-			return err
-		}
-		if cl.answer != nil {
-			return cl.answer()
-		}
-		return nil
-	}
-	return c.do(ctx, cl, opts)
 }
 
 // sameResource checks that an answer names the resource that was asked
