@@ -8,15 +8,11 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"reflect"
 	"regexp"
-	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -24,6 +20,7 @@ import (
 
 	billing "github.com/billingapi/billing-go"
 	"github.com/billingapi/billing-go/billingtest"
+	"github.com/google/go-cmp/cmp"
 	"github.com/jarcoal/httpmock"
 	"github.com/shopspring/decimal"
 )
@@ -203,130 +200,23 @@ func assertValidation(t *testing.T, err error, field string) {
 // Comparing whole values
 // ---------------------------------------------------------------------------
 
-// diff compares a whole expected value with the one a test got, as
-// cmp.Diff would (go-cmp is not a dependency of the module). It returns ""
-// when they are equal, and otherwise one line per difference, "path: got
-// X, want Y". A type with an Equal method of its own type is compared with
-// it (decimals by value: 1.50 equals 1.5); nil and empty slices and maps
-// differ; every field counts. Two rules are stricter than cmp's: a
-// time.Time must be the same instant in the same location, and a
-// json.RawMessage the same JSON document, numbers by their text (as in
-// assertJSON: 10.50 and 10.5 differ, white space does not count).
+// diff compares a whole expected value with the one a test got: "" when
+// they are equal, else cmp.Diff's report (-want +got). Every field
+// counts, unexported ones too; nil and empty slices and maps differ. The
+// options say what equal means where == does not: decimals by value (1.50
+// equals 1.5), and two rules stricter than cmp's own: a time.Time must be
+// the same instant in the same location, and a json.RawMessage the same
+// JSON document, numbers by their text (as in assertJSON: 10.50 and 10.5
+// differ, white space does not count).
 func diff(want, got any) string {
-	var d differ
-	d.walk("", reflect.ValueOf(want), reflect.ValueOf(got))
-	return strings.Join(d.lines, "\n")
+	return cmp.Diff(want, got, diffOptions...)
 }
 
-// differ collects the differences diff finds.
-type differ struct{ lines []string }
-
-var (
-	timeType = reflect.TypeFor[time.Time]()
-	rawType  = reflect.TypeFor[json.RawMessage]()
-)
-
-func (d *differ) report(path, got, want string) {
-	if path == "" {
-		path = "(the value)"
-	}
-	d.lines = append(d.lines, fmt.Sprintf("%s: got %s, want %s", path, got, want))
-}
-
-func (d *differ) walk(path string, want, got reflect.Value) {
-	if !want.IsValid() || !got.IsValid() {
-		if want.IsValid() != got.IsValid() {
-			d.report(path, show(got), show(want))
-		}
-		return
-	}
-	t := want.Type()
-	if t != got.Type() {
-		d.report(path, "a "+got.Type().String(), "a "+t.String())
-		return
-	}
-	switch {
-	case t == timeType && want.CanInterface():
-		w, g := want.Interface().(time.Time), got.Interface().(time.Time)
-		if !w.Equal(g) || w.Location() != g.Location() {
-			d.report(path, show(got), show(want))
-		}
-		return
-	case t == rawType:
-		if !sameJSON(want.Bytes(), got.Bytes()) {
-			d.report(path, show(got), show(want))
-		}
-		return
-	}
-	if m, ok := t.MethodByName("Equal"); ok && want.CanInterface() && m.Type.NumIn() == 2 && m.Type.In(1) == t &&
-		m.Type.NumOut() == 1 && m.Type.Out(0).Kind() == reflect.Bool {
-		if !want.Method(m.Index).Call([]reflect.Value{got})[0].Bool() {
-			d.report(path, show(got), show(want))
-		}
-		return
-	}
-	switch t.Kind() {
-	case reflect.Pointer, reflect.Interface:
-		if want.IsNil() || got.IsNil() {
-			if want.IsNil() != got.IsNil() {
-				d.report(path, show(got), show(want))
-			}
-			return
-		}
-		d.walk(path, want.Elem(), got.Elem())
-	case reflect.Struct:
-		for i := range t.NumField() {
-			d.walk(joinPath(path, t.Field(i).Name), want.Field(i), got.Field(i))
-		}
-	case reflect.Slice, reflect.Array:
-		if t.Kind() == reflect.Slice && want.IsNil() != got.IsNil() {
-			d.report(path, show(got), show(want))
-			return
-		}
-		for i := range max(want.Len(), got.Len()) {
-			at := fmt.Sprintf("%s[%d]", path, i)
-			switch {
-			case i >= got.Len():
-				d.report(at, "nothing", show(want.Index(i)))
-			case i >= want.Len():
-				d.report(at, show(got.Index(i)), "nothing")
-			default:
-				d.walk(at, want.Index(i), got.Index(i))
-			}
-		}
-	case reflect.Map:
-		if want.IsNil() != got.IsNil() {
-			d.report(path, show(got), show(want))
-			return
-		}
-		keys := map[string]reflect.Value{}
-		for _, k := range append(want.MapKeys(), got.MapKeys()...) {
-			keys[fmt.Sprint(k)] = k
-		}
-		for _, name := range slices.Sorted(maps.Keys(keys)) {
-			k, at := keys[name], fmt.Sprintf("%s[%q]", path, name)
-			w, g := want.MapIndex(k), got.MapIndex(k)
-			switch {
-			case !g.IsValid():
-				d.report(at, "nothing", show(w))
-			case !w.IsValid():
-				d.report(at, show(g), "nothing")
-			default:
-				d.walk(at, w, g)
-			}
-		}
-	default:
-		if w, g := fmt.Sprintf("%#v", want), fmt.Sprintf("%#v", got); w != g {
-			d.report(path, show(got), show(want))
-		}
-	}
-}
-
-func joinPath(path, field string) string {
-	if path == "" {
-		return field
-	}
-	return path + "." + field
+var diffOptions = []cmp.Option{
+	cmp.Comparer(func(a, b decimal.Decimal) bool { return a.Equal(b) }),
+	cmp.Comparer(func(a, b time.Time) bool { return a.Equal(b) && a.Location() == b.Location() }),
+	cmp.Comparer(func(a, b json.RawMessage) bool { return sameJSON(a, b) }),
+	cmp.Exporter(func(reflect.Type) bool { return true }),
 }
 
 // sameJSON reports whether a and b are the same JSON document, numbers
@@ -348,32 +238,6 @@ func sameJSON(a, b []byte) bool {
 		return bytes.Equal(a, b)
 	}
 	return reflect.DeepEqual(va, vb)
-}
-
-// show writes a value for diff's report.
-func show(v reflect.Value) string {
-	switch {
-	case !v.IsValid():
-		return "nothing"
-	case (v.Kind() == reflect.Pointer || v.Kind() == reflect.Slice || v.Kind() == reflect.Map || v.Kind() == reflect.Interface) && v.IsNil():
-		return "nil"
-	case !v.CanInterface():
-		return fmt.Sprintf("%+v", v)
-	}
-	switch x := v.Interface().(type) {
-	case time.Time:
-		return x.Format(time.RFC3339Nano) + " (" + x.Location().String() + ")"
-	case json.RawMessage:
-		return string(x)
-	case string:
-		return strconv.Quote(x)
-	case fmt.Stringer:
-		return x.String()
-	}
-	if v.Kind() == reflect.Pointer {
-		return "&" + show(v.Elem())
-	}
-	return fmt.Sprintf("%+v", v.Interface())
 }
 
 // ---------------------------------------------------------------------------
