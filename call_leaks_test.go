@@ -55,7 +55,7 @@ func TestNoLeaksOperations(t *testing.T) {
 			}
 		}},
 	}
-	for _, op := range leakOps {
+	for _, op := range leakOps() {
 		for _, sc := range scenarios {
 			t.Run(op.name+"/"+sc.name, func(t *testing.T) {
 				verifyNoLeaks(t)

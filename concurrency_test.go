@@ -24,7 +24,7 @@ func TestClientSharedAcrossGoroutines(t *testing.T) {
 	var wg sync.WaitGroup
 	errs := make(chan error, 64)
 	for i := range 4 {
-		for _, op := range leakOps {
+		for _, op := range leakOps() {
 			wg.Go(func() {
 				// Writes after the first of each kind are refused by the
 				// fake's rules (a replaced card, a duplicate code): only
@@ -37,7 +37,7 @@ func TestClientSharedAcrossGoroutines(t *testing.T) {
 				}
 			})
 		}
-		for _, it := range leakIterators {
+		for _, it := range leakIterators() {
 			wg.Go(func() {
 				n := 0
 				for _, err := range it.seq(context.Background(), c, f, billing.Prefetch(4)) {

@@ -117,7 +117,7 @@ func TestNoLeaksIterators(t *testing.T) {
 			}
 		}, leakClientFailingAfterFirst},
 	}
-	for _, it := range leakIterators {
+	for _, it := range leakIterators() {
 		for _, mode := range []struct {
 			name   string
 			opts   func() []billing.IterOption
@@ -163,7 +163,7 @@ func TestNoLeaksIterators(t *testing.T) {
 
 // Count succeeds, fails and is cancelled without leaking.
 func TestNoLeaksCount(t *testing.T) {
-	for _, it := range leakIterators {
+	for _, it := range leakIterators() {
 		if it.count == nil {
 			continue
 		}
