@@ -26,7 +26,8 @@ import (
 // apiOperation describes one operation of the SDK, once: every
 // per-operation test reads it from apiOperations. The leak,
 // iterator-stop and concurrency tests send call (and, for a list, its
-// iterators and count) to a fake seeded by leakServer; the secrets sweep,
+// iterators and count) to a fake seeded by leakServer; FuzzDecodeResponses
+// sends fuzz, to answers from memory; the secrets sweep,
 // the byte-order-mark test and TestOperationOfEveryMethod run sweep, the
 // operation's methods as the sweep calls them, with how each fails.
 // TestOperationTableCoversTheSDK fails when an operation the SDK declares
@@ -35,7 +36,10 @@ type apiOperation struct {
 	name  string            // Operation.Name: "Service.Method"
 	route billingtest.Route // the fake's route the operation calls
 	call  func(ctx context.Context, c *billing.Client, f leakFixture) error
-	list  *listOperation // set for a list endpoint, nil otherwise
+	// fuzz calls the operation for FuzzDecodeResponses, returning the
+	// decoded result, or for the PDF the stream.
+	fuzz func(ctx context.Context, c *billing.Client, ids fuzzIDs) (any, io.ReadCloser, error)
+	list *listOperation // set for a list endpoint, nil otherwise
 	// sweep holds a sweepOp for each method that sends the operation (for
 	// a list: List, All, Pages and Count), named "Service.Method"; its
 	// route is the row's.
@@ -277,8 +281,8 @@ func TestOperationTableCoversTheSDK(t *testing.T) {
 			t.Errorf("%s: declared by the SDK, no row in apiOperations", name)
 			continue
 		}
-		if op.route == "" || op.call == nil {
-			t.Errorf("%s: the row has no route or no call", name)
+		if op.route == "" || op.call == nil || op.fuzz == nil {
+			t.Errorf("%s: the row has no route, call or fuzz", name)
 		}
 		if len(op.sweep) == 0 {
 			t.Errorf("%s: the row has no sweep", name)
@@ -348,6 +352,10 @@ func apiOperations() []apiOperation {
 	return []apiOperation{
 		{
 			name: "Invoices.List", route: billingtest.RouteInvoicesList,
+			fuzz: func(ctx context.Context, c *billing.Client, _ fuzzIDs) (any, io.ReadCloser, error) {
+				r, err := c.Invoices.List(ctx, &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 10}})
+				return r, nil, err
+			},
 			call: func(ctx context.Context, c *billing.Client, f leakFixture) error {
 				_, err := c.Invoices.List(ctx, &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: leakPageSize}})
 				return err
@@ -403,6 +411,10 @@ func apiOperations() []apiOperation {
 		},
 		{
 			name: "Invoices.ListByCustomer", route: billingtest.RouteInvoicesListByCustomer,
+			fuzz: func(ctx context.Context, c *billing.Client, ids fuzzIDs) (any, io.ReadCloser, error) {
+				r, err := c.Invoices.ListByCustomer(ctx, ids.customer, &billing.ListCustomerInvoicesParams{ShowTrackedItems: true})
+				return r, nil, err
+			},
 			call: func(ctx context.Context, c *billing.Client, f leakFixture) error {
 				_, err := c.Invoices.ListByCustomer(ctx, f.customer, nil)
 				return err
@@ -458,6 +470,10 @@ func apiOperations() []apiOperation {
 		},
 		{
 			name: "Invoices.Get", route: billingtest.RouteInvoicesGet,
+			fuzz: func(ctx context.Context, c *billing.Client, ids fuzzIDs) (any, io.ReadCloser, error) {
+				r, err := c.Invoices.Get(ctx, ids.invoice, &billing.GetInvoiceParams{GroupCharges: ids.invoice%2 == 1})
+				return r, nil, err
+			},
 			call: func(ctx context.Context, c *billing.Client, f leakFixture) error {
 				_, err := c.Invoices.Get(ctx, f.invoice, &billing.GetInvoiceParams{GroupCharges: true})
 				return err
@@ -477,33 +493,13 @@ func apiOperations() []apiOperation {
 				},
 			},
 		},
-		{
-			name: "Client.Do", route: billingtest.RouteInvoicesGet,
-			call: func(ctx context.Context, c *billing.Client, f leakFixture) error {
-				var out json.RawMessage
-				_, err := c.Do(ctx, &billing.Request{Method: http.MethodGet, Path: "/v1/Invoices/" + strconv.FormatInt(f.invoice, 10)}, &out)
-				return err
-			},
-			sweep: []sweepOp{
-				{
-					name: "Client.Do",
-					run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
-						req := &billing.Request{Method: http.MethodGet, Path: "/v1/Invoices/" + strconv.FormatInt(in.invoice, 10)}
-						var out json.RawMessage
-						r, err := c.Do(ctx, req, &out, opts...)
-						if err != nil {
-							return sweepOutcome{[]any{req}, r, err}
-						}
-						return sweepOutcome{[]any{req, string(out)}, r, err}
-					},
-					fails: []sweepFail{
-						{"404", http.StatusNotFound, func(fx sweepFixture, in *sweepIn) { in.invoice = fx.unknownInvoice }},
-					},
-				},
-			},
-		},
+
 		{
 			name: "InvoiceSummaries.List", route: billingtest.RouteInvoiceSummariesList,
+			fuzz: func(ctx context.Context, c *billing.Client, ids fuzzIDs) (any, io.ReadCloser, error) {
+				r, err := c.InvoiceSummaries.List(ctx, ids.customer, nil)
+				return r, nil, err
+			},
 			call: func(ctx context.Context, c *billing.Client, f leakFixture) error {
 				_, err := c.InvoiceSummaries.List(ctx, f.customer, nil)
 				return err
@@ -559,6 +555,10 @@ func apiOperations() []apiOperation {
 		},
 		{
 			name: "DraftInvoices.PDF", route: billingtest.RouteDraftInvoicesPDF,
+			fuzz: func(ctx context.Context, c *billing.Client, ids fuzzIDs) (any, io.ReadCloser, error) {
+				rc, err := c.DraftInvoices.PDF(ctx, ids.draft, &billing.DraftPDFParams{ShowTrackedItems: true})
+				return nil, rc, err
+			},
 			call: func(ctx context.Context, c *billing.Client, f leakFixture) error {
 				rc, err := c.DraftInvoices.PDF(ctx, f.draft, nil)
 				if err != nil {
@@ -595,6 +595,11 @@ func apiOperations() []apiOperation {
 		},
 		{
 			name: "Invoices.WriteOff", route: billingtest.RouteInvoicesWriteOff,
+			fuzz: func(ctx context.Context, c *billing.Client, ids fuzzIDs) (any, io.ReadCloser, error) {
+				amount := ids.amount
+				r, err := c.Invoices.WriteOff(ctx, &billing.WriteOffParams{InvoiceID: ids.invoice, Amount: &amount, Reference: "fuzz"})
+				return r, nil, err
+			},
 			call: func(ctx context.Context, c *billing.Client, f leakFixture) error {
 				_, err := c.Invoices.WriteOff(ctx, &billing.WriteOffParams{InvoiceID: f.invoice, Amount: &f.balance})
 				return err
@@ -617,6 +622,13 @@ func apiOperations() []apiOperation {
 		},
 		{
 			name: "PaymentMethods.ReplaceCreditCard", route: billingtest.RoutePaymentMethodsReplaceCreditCard,
+			fuzz: func(ctx context.Context, c *billing.Client, ids fuzzIDs) (any, io.ReadCloser, error) {
+				r, err := c.PaymentMethods.ReplaceCreditCard(ctx, &billing.ReplaceCreditCardParams{
+					ID: ids.card, CustomerID: ids.customer, CardNumber: fuzzCard, CVV: fuzzCVV,
+					FirstName: "Ada", LastName: "Lovelace", ExpirationMonth: 7, ExpirationYear: 29,
+				})
+				return r, nil, err
+			},
 			call: func(ctx context.Context, c *billing.Client, f leakFixture) error {
 				_, err := c.PaymentMethods.ReplaceCreditCard(ctx, &billing.ReplaceCreditCardParams{
 					ID: f.card, CustomerID: f.customer, CardNumber: "4111111111111111", CVV: "123", ExpirationMonth: 12, ExpirationYear: 30,
@@ -634,6 +646,12 @@ func apiOperations() []apiOperation {
 		},
 		{
 			name: "PaymentMethods.CreateWalletAgreement", route: billingtest.RoutePaymentMethodsCreateWalletAgreement,
+			fuzz: func(ctx context.Context, c *billing.Client, ids fuzzIDs) (any, io.ReadCloser, error) {
+				r, err := c.PaymentMethods.CreateWalletAgreement(ctx, billing.WalletProvider(ids.provider), &billing.WalletAgreementParams{
+					Token: "EC-FUZZ", CustomerID: ids.customer, Source: billing.PaymentSourceManual,
+				})
+				return r, nil, err
+			},
 			call: func(ctx context.Context, c *billing.Client, f leakFixture) error {
 				_, err := c.PaymentMethods.CreateWalletAgreement(ctx, "Paypal", &billing.WalletAgreementParams{Token: "tok-1", CustomerID: f.customer, Source: billing.PaymentSourceManual})
 				return err
@@ -659,6 +677,12 @@ func apiOperations() []apiOperation {
 		},
 		{
 			name: "SalesTrackingCodes.Create", route: billingtest.RouteSalesTrackingCodesCreate,
+			fuzz: func(ctx context.Context, c *billing.Client, ids fuzzIDs) (any, io.ReadCloser, error) {
+				r, err := c.SalesTrackingCodes.Create(ctx, &billing.CreateSalesTrackingCodeParams{
+					Type: ids.codeType, Code: ids.code, Name: "Fuzz", Description: "seed",
+				})
+				return r, nil, err
+			},
 			call: func(ctx context.Context, c *billing.Client, f leakFixture) error {
 				_, err := c.SalesTrackingCodes.Create(ctx, &billing.CreateSalesTrackingCodeParams{Type: billing.TrackingCodeType2, Code: "LEAK", Name: "Leak check"})
 				return err
@@ -681,6 +705,10 @@ func apiOperations() []apiOperation {
 		},
 		{
 			name: "SubscriptionItems.List", route: billingtest.RouteSubscriptionItemsList,
+			fuzz: func(ctx context.Context, c *billing.Client, ids fuzzIDs) (any, io.ReadCloser, error) {
+				r, err := c.SubscriptionItems.List(ctx, ids.product, nil)
+				return r, nil, err
+			},
 			call: func(ctx context.Context, c *billing.Client, f leakFixture) error {
 				_, err := c.SubscriptionItems.List(ctx, f.product, nil)
 				return err
@@ -736,6 +764,10 @@ func apiOperations() []apiOperation {
 		},
 		{
 			name: "Bulk.PreviewPriceChange", route: billingtest.RouteBulkPreviewPriceChange,
+			fuzz: func(ctx context.Context, c *billing.Client, ids fuzzIDs) (any, io.ReadCloser, error) {
+				r, err := c.Bulk.PreviewPriceChange(ctx, ids.plan, &billing.BulkPriceChangeParams{SelectAll: true})
+				return r, nil, err
+			},
 			call: func(ctx context.Context, c *billing.Client, f leakFixture) error {
 				_, err := c.Bulk.PreviewPriceChange(ctx, f.plan, &billing.BulkPriceChangeParams{SelectAll: true})
 				return err
@@ -760,6 +792,10 @@ func apiOperations() []apiOperation {
 		},
 		{
 			name: "Bulk.Process", route: billingtest.RouteBulkProcess,
+			fuzz: func(ctx context.Context, c *billing.Client, ids fuzzIDs) (any, io.ReadCloser, error) {
+				r, err := c.Bulk.Process(ctx, ids.job)
+				return r, nil, err
+			},
 			call: func(ctx context.Context, c *billing.Client, f leakFixture) error {
 				_, err := c.Bulk.Process(ctx, f.job)
 				return err
@@ -780,5 +816,34 @@ func apiOperations() []apiOperation {
 				},
 			},
 		},
-	}
+		{
+			name: "Client.Do", route: billingtest.RouteInvoicesGet,
+			fuzz: func(ctx context.Context, c *billing.Client, ids fuzzIDs) (any, io.ReadCloser, error) {
+				var out json.RawMessage
+				r, err := c.Do(ctx, &billing.Request{Method: http.MethodGet, Path: "/v1/Invoices/" + strconv.FormatInt(ids.invoice, 10)}, &out)
+				return r, nil, err
+			},
+			call: func(ctx context.Context, c *billing.Client, f leakFixture) error {
+				var out json.RawMessage
+				_, err := c.Do(ctx, &billing.Request{Method: http.MethodGet, Path: "/v1/Invoices/" + strconv.FormatInt(f.invoice, 10)}, &out)
+				return err
+			},
+			sweep: []sweepOp{
+				{
+					name: "Client.Do",
+					run: func(ctx context.Context, c *billing.Client, in sweepIn, opts []billing.RequestOption) sweepOutcome {
+						req := &billing.Request{Method: http.MethodGet, Path: "/v1/Invoices/" + strconv.FormatInt(in.invoice, 10)}
+						var out json.RawMessage
+						r, err := c.Do(ctx, req, &out, opts...)
+						if err != nil {
+							return sweepOutcome{[]any{req}, r, err}
+						}
+						return sweepOutcome{[]any{req, string(out)}, r, err}
+					},
+					fails: []sweepFail{
+						{"404", http.StatusNotFound, func(fx sweepFixture, in *sweepIn) { in.invoice = fx.unknownInvoice }},
+					},
+				},
+			},
+		}}
 }
