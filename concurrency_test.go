@@ -18,6 +18,7 @@ import (
 // iterator: the client is documented as safe for concurrent use, and the
 // race detector checks that it is.
 func TestClientSharedAcrossGoroutines(t *testing.T) {
+	// Not parallel: goleak checks every goroutine of the process, so no other test may run alongside.
 	verifyNoLeaks(t)
 	srv, f := leakServer(t)
 	c := leakClient(srv)
@@ -64,6 +65,7 @@ func TestClientSharedAcrossGoroutines(t *testing.T) {
 // stores its answer in the same Response. Under -race this shows whether
 // those stores are synchronised.
 func TestCaptureResponseWithPrefetchIsRaceFree(t *testing.T) {
+	// Not parallel: goleak checks every goroutine of the process, so no other test may run alongside.
 	verifyNoLeaks(t)
 	srv, _ := leakServer(t)
 	var resp billing.Response

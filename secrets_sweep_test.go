@@ -404,6 +404,7 @@ func sweepCases() []sweepCase {
 // back, and again behind a proxy that echoes the Authorization header, the
 // card number in four groupings and the CVV in headers of every answer.
 func TestSecretsSweep(t *testing.T) {
+	t.Parallel()
 	for _, server := range []string{"fake", "echoing proxy"} {
 		for _, tc := range sweepCases() {
 			t.Run(server+"/"+tc.op.name+"/"+tc.mode, func(t *testing.T) {
@@ -820,6 +821,7 @@ func sweepCheckLogs(t *testing.T, tc sweepCase, env *sweepEnv, requests []billin
 // TestSecretsSweepDetector checks the sweep's leak detector on leaks in
 // the forms printers produce, and on text that only looks like one.
 func TestSecretsSweepDetector(t *testing.T) {
+	t.Parallel()
 	b64 := func(prefix, s string) string { return base64.StdEncoding.EncodeToString([]byte(prefix + s)) }
 	for _, leak := range []string{
 		"key " + sweepKey, "Basic " + sweepKey + "\n", fmt.Sprintf("%x", "k="+sweepKey), fmt.Sprintf("%X", sweepKey),
