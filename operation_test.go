@@ -52,6 +52,22 @@ func (r *operationRecorder) all() []recordedOperation {
 	return slices.Clone(r.seen)
 }
 
+// recordingClient is a client of the server at url whose requests pass
+// an operationRecorder, and whose attempts an observer records.
+func recordingClient(t *testing.T, url string) (*billing.Client, *operationRecorder, *sweepAttempts) {
+	t.Helper()
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	rec := &operationRecorder{next: tr}
+	observed := &sweepAttempts{}
+	c, err := billing.NewClient(sweepKey, billing.WithBaseURL(url),
+		billing.WithHTTPClient(&http.Client{Transport: rec}), billing.WithAttemptObserver(observed.observe))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, rec, observed
+}
+
 // apiLine matches the "API:" line of a method's documentation.
 var apiLine = regexp.MustCompile(`(?m)^API: (.*)$`)
 
@@ -157,15 +173,7 @@ func TestOperationOfEveryMethod(t *testing.T) {
 			srv := billingtest.NewServer(billingtest.WithAPIKey(sweepKey), billingtest.WithClock(func() time.Time { return sweepClock }))
 			t.Cleanup(srv.Close)
 			fx := sweepSeed(t, srv)
-			tr := &http.Transport{}
-			t.Cleanup(tr.CloseIdleConnections)
-			rec := &operationRecorder{next: tr}
-			var observed sweepAttempts
-			c, err := billing.NewClient(sweepKey, billing.WithBaseURL(srv.URL),
-				billing.WithHTTPClient(&http.Client{Transport: rec}), billing.WithAttemptObserver(observed.observe))
-			if err != nil {
-				t.Fatal(err)
-			}
+			c, rec, observed := recordingClient(t, srv.URL)
 			in := fx.in()
 			if run.setup != nil {
 				run.setup(fx, &in)
@@ -236,16 +244,8 @@ func TestOperationOfClientDo(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			tr := &http.Transport{}
-			t.Cleanup(tr.CloseIdleConnections)
-			rec := &operationRecorder{next: tr}
-			var observed sweepAttempts
-			c, err := billing.NewClient(sweepKey, billing.WithBaseURL(srv.URL),
-				billing.WithHTTPClient(&http.Client{Transport: rec}), billing.WithAttemptObserver(observed.observe))
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = c.Do(context.Background(), &billing.Request{Method: http.MethodGet, Path: tc.path, PathTemplate: tc.template}, nil)
+			c, rec, observed := recordingClient(t, srv.URL)
+			_, err := c.Do(context.Background(), &billing.Request{Method: http.MethodGet, Path: tc.path, PathTemplate: tc.template}, nil)
 			if tc.want == (billing.Operation{}) {
 				var ve *billing.ValidationError
 				if !errors.As(err, &ve) || ve.Field != "PathTemplate" || !errors.Is(err, billing.ErrInvalidParams) {
