@@ -70,7 +70,7 @@ func TestCaptureResponseWithPrefetchIsRaceFree(t *testing.T) {
 	srv, _ := leakServer(t)
 	var resp billing.Response
 	n := 0
-	for _, err := range leakClient(srv).Invoices.All(context.Background(), &billing.ListInvoicesParams{ListOptions: listOpts(0)}, billing.Prefetch(8), billing.CaptureResponse(&resp)) {
+	for _, err := range leakClient(srv).Invoices.All(context.Background(), &billing.ListInvoicesParams{ListOptions: listOpts(leakFixture{})}, billing.Prefetch(8), billing.CaptureResponse(&resp)) {
 		if err != nil {
 			t.Fatal(err)
 		}

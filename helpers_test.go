@@ -437,6 +437,7 @@ const (
 type leakFixture struct {
 	customer, invoice, draft, card, job, plan, product int64
 	balance                                            decimal.Decimal
+	pageSize                                           int // of the list rows' iterators; 0 for leakPageSize
 }
 
 // leakServer starts a fake (closed before verifyNoLeaks checks, which the

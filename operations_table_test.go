@@ -123,8 +123,14 @@ func pageIDs[T any](seq iter.Seq2[*billing.Page[T], error], id func(T) int64) it
 func invoiceID(v billing.Invoice) int64              { return v.ID }
 func summaryID(v billing.InvoiceSummary) int64       { return v.ID }
 func itemID(v billing.SubscriptionProductItem) int64 { return v.ID }
-func listOpts(pageNumber int) billing.ListOptions {
-	return billing.ListOptions{PageNumber: pageNumber, PageSize: leakPageSize}
+
+// listOpts are the list options of the table's iterators: pages of
+// f.pageSize, leakPageSize when it is 0.
+func listOpts(f leakFixture) billing.ListOptions {
+	if f.pageSize == 0 {
+		return billing.ListOptions{PageSize: leakPageSize}
+	}
+	return billing.ListOptions{PageSize: f.pageSize}
 }
 
 // leakOp is one operation as one call.
@@ -362,10 +368,10 @@ func apiOperations() []apiOperation {
 			},
 			list: listOf(invoiceID,
 				func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[billing.Invoice, error] {
-					return c.Invoices.All(ctx, &billing.ListInvoicesParams{ListOptions: listOpts(0)}, opts...)
+					return c.Invoices.All(ctx, &billing.ListInvoicesParams{ListOptions: listOpts(f)}, opts...)
 				},
 				func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[*billing.Page[billing.Invoice], error] {
-					return c.Invoices.Pages(ctx, &billing.ListInvoicesParams{ListOptions: listOpts(0)}, opts...)
+					return c.Invoices.Pages(ctx, &billing.ListInvoicesParams{ListOptions: listOpts(f)}, opts...)
 				},
 				func(ctx context.Context, c *billing.Client, f leakFixture) (int, error) {
 					return c.Invoices.Count(ctx, nil)
@@ -421,10 +427,10 @@ func apiOperations() []apiOperation {
 			},
 			list: listOf(invoiceID,
 				func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[billing.Invoice, error] {
-					return c.Invoices.AllByCustomer(ctx, f.customer, &billing.ListCustomerInvoicesParams{ListOptions: listOpts(0)}, opts...)
+					return c.Invoices.AllByCustomer(ctx, f.customer, &billing.ListCustomerInvoicesParams{ListOptions: listOpts(f)}, opts...)
 				},
 				func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[*billing.Page[billing.Invoice], error] {
-					return c.Invoices.PagesByCustomer(ctx, f.customer, &billing.ListCustomerInvoicesParams{ListOptions: listOpts(0)}, opts...)
+					return c.Invoices.PagesByCustomer(ctx, f.customer, &billing.ListCustomerInvoicesParams{ListOptions: listOpts(f)}, opts...)
 				},
 				func(ctx context.Context, c *billing.Client, f leakFixture) (int, error) {
 					return c.Invoices.CountByCustomer(ctx, f.customer, nil)
@@ -506,10 +512,10 @@ func apiOperations() []apiOperation {
 			},
 			list: listOf(summaryID,
 				func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[billing.InvoiceSummary, error] {
-					return c.InvoiceSummaries.All(ctx, f.customer, &billing.ListInvoiceSummariesParams{ListOptions: listOpts(0)}, opts...)
+					return c.InvoiceSummaries.All(ctx, f.customer, &billing.ListInvoiceSummariesParams{ListOptions: listOpts(f)}, opts...)
 				},
 				func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[*billing.Page[billing.InvoiceSummary], error] {
-					return c.InvoiceSummaries.Pages(ctx, f.customer, &billing.ListInvoiceSummariesParams{ListOptions: listOpts(0)}, opts...)
+					return c.InvoiceSummaries.Pages(ctx, f.customer, &billing.ListInvoiceSummariesParams{ListOptions: listOpts(f)}, opts...)
 				},
 				func(ctx context.Context, c *billing.Client, f leakFixture) (int, error) {
 					return c.InvoiceSummaries.Count(ctx, f.customer, nil)
@@ -715,10 +721,10 @@ func apiOperations() []apiOperation {
 			},
 			list: listOf(itemID,
 				func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[billing.SubscriptionProductItem, error] {
-					return c.SubscriptionItems.All(ctx, f.product, &billing.ListSubscriptionItemsParams{ListOptions: listOpts(0)}, opts...)
+					return c.SubscriptionItems.All(ctx, f.product, &billing.ListSubscriptionItemsParams{ListOptions: listOpts(f)}, opts...)
 				},
 				func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[*billing.Page[billing.SubscriptionProductItem], error] {
-					return c.SubscriptionItems.Pages(ctx, f.product, &billing.ListSubscriptionItemsParams{ListOptions: listOpts(0)}, opts...)
+					return c.SubscriptionItems.Pages(ctx, f.product, &billing.ListSubscriptionItemsParams{ListOptions: listOpts(f)}, opts...)
 				},
 				func(ctx context.Context, c *billing.Client, f leakFixture) (int, error) {
 					return c.SubscriptionItems.Count(ctx, f.product, nil)
