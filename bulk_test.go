@@ -24,6 +24,7 @@ func bkTS(y int, m time.Month, d, hh, mm, ss int, loc *time.Location) time.Time 
 }
 
 func TestPreviewPriceChangeRequest(t *testing.T) {
+	t.Parallel()
 	plus2 := time.FixedZone("UTC+2", 2*60*60)
 	tests := []struct {
 		name      string
@@ -134,6 +135,7 @@ func TestPreviewPriceChangeRequest(t *testing.T) {
 }
 
 func TestBulkFilterOptionsJSONRoundTrip(t *testing.T) {
+	t.Parallel()
 	in := billing.BulkFilterOptions{
 		CustomerCreatedDateRangeStartDate: bkTS(2024, 1, 1, 0, 0, 0, time.UTC),
 		CustomerStatuses:                  []billing.CustomerStatus{billing.CustomerStatusActive, billing.CustomerStatusDraft},
@@ -163,6 +165,7 @@ func TestBulkFilterOptionsJSONRoundTrip(t *testing.T) {
 }
 
 func TestPreviewPriceChangeDecodesResponse(t *testing.T) {
+	t.Parallel()
 	w := newWire(t)
 	w.on(http.MethodPost, bkPreviewPath, http.StatusOK, bkPreviewResponse)
 	preview, err := w.client.Bulk.PreviewPriceChange(context.Background(), 3, &billing.BulkPriceChangeParams{SelectAll: true})
@@ -211,6 +214,7 @@ func TestPreviewPriceChangeDecodesResponse(t *testing.T) {
 }
 
 func TestPreviewPriceChangeValidation(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		planID int64
@@ -258,6 +262,7 @@ func TestPreviewPriceChangeValidation(t *testing.T) {
 }
 
 func TestProcessBulkJob(t *testing.T) {
+	t.Parallel()
 	const resp = `{"id":77,"status":"Processing","type":"PriceChange","createdTimestamp":"2024-03-01T10:00:00"}`
 	t.Run("request and decoded job", func(t *testing.T) {
 		w := newWire(t)
@@ -334,6 +339,7 @@ func TestProcessBulkJob(t *testing.T) {
 }
 
 func TestPreviewPriceChangeErrors(t *testing.T) {
+	t.Parallel()
 	for _, sc := range []struct {
 		name     string
 		status   int
@@ -357,6 +363,7 @@ func TestPreviewPriceChangeErrors(t *testing.T) {
 }
 
 func TestBulkRequestOptions(t *testing.T) {
+	t.Parallel()
 	ops := []struct {
 		name, path, body string
 		call             func(c *billing.Client, opts ...billing.RequestOption) error

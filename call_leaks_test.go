@@ -21,6 +21,7 @@ import (
 // connection, gets a cut-off answer and is cancelled while waiting: none
 // leaves a goroutine behind.
 func TestNoLeaksOperations(t *testing.T) {
+	// Not parallel: goleak checks every goroutine of the process, so no other test may run alongside.
 	scenarios := []struct {
 		name  string
 		fault *billingtest.Fault
@@ -55,7 +56,7 @@ func TestNoLeaksOperations(t *testing.T) {
 			}
 		}},
 	}
-	for _, op := range leakOps {
+	for _, op := range leakOps() {
 		for _, sc := range scenarios {
 			t.Run(op.name+"/"+sc.name, func(t *testing.T) {
 				verifyNoLeaks(t)
@@ -80,6 +81,7 @@ func TestNoLeaksOperations(t *testing.T) {
 // The PDF stream, closed half read or cancelled half read, lets its
 // connection go.
 func TestNoLeaksPDFStreamAbandoned(t *testing.T) {
+	// Not parallel: goleak checks every goroutine of the process, so no other test may run alongside.
 	for _, cancelFirst := range []bool{false, true} {
 		t.Run(fmt.Sprint("cancelled=", cancelFirst), func(t *testing.T) {
 			verifyNoLeaks(t)

@@ -13,6 +13,7 @@ import (
 )
 
 func TestNewClientOptions(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		key     string
@@ -69,6 +70,7 @@ func TestNewClientOptions(t *testing.T) {
 }
 
 func TestRequestHeaders(t *testing.T) {
+	t.Parallel()
 	w := newWire(t, billing.WithUserAgent("invoice-sync/1.4"))
 	w.on("GET", "/v1/Invoices/7", 200, `{"id":7}`)
 	if _, err := w.client.Invoices.Get(context.Background(), 7, nil, billing.WithHeader("X-Correlation-Id", "abc")); err != nil {
@@ -92,6 +94,7 @@ func TestRequestHeaders(t *testing.T) {
 }
 
 func TestBaseURLPathPrefix(t *testing.T) {
+	t.Parallel()
 	mt := httpmock.NewMockTransport()
 	var gotPath string
 	mt.RegisterResponder("GET", "https://gw.example.test/billing/v1/Invoices/3", func(r *http.Request) (*http.Response, error) {
@@ -111,6 +114,7 @@ func TestBaseURLPathPrefix(t *testing.T) {
 }
 
 func TestTwoClientsSideBySide(t *testing.T) {
+	t.Parallel()
 	mt := httpmock.NewMockTransport()
 	seen := map[string]string{}
 	for _, host := range []string{"https://a.example.test", "https://b.example.test"} {
@@ -142,6 +146,7 @@ func TestTwoClientsSideBySide(t *testing.T) {
 }
 
 func TestSilentByDefaultAndLogsAttempts(t *testing.T) {
+	t.Parallel()
 	var buf strings.Builder
 	w := newWire(t, billing.WithLogger(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	w.on("GET", "/v1/Invoices/9", 404, errorBody(404, "Api Error", "not found"))
@@ -163,6 +168,7 @@ func TestSilentByDefaultAndLogsAttempts(t *testing.T) {
 }
 
 func TestRequestOptionErrorsSendNothing(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		opt  billing.RequestOption
@@ -189,6 +195,7 @@ func TestRequestOptionErrorsSendNothing(t *testing.T) {
 }
 
 func TestCaptureResponse(t *testing.T) {
+	t.Parallel()
 	w := newWire(t)
 	w.on("GET", "/v1/Invoices/1", 200, `{"id":1}`,
 		"X-Rate-Limit-Limit-Minute", "60", "X-Rate-Limit-Remaining-Minute", "59", "X-Rate-Limit-Reset-Minute", "30",
@@ -219,6 +226,7 @@ func TestCaptureResponse(t *testing.T) {
 }
 
 func TestNilContext(t *testing.T) {
+	t.Parallel()
 	w := newWire(t)
 	//lint:ignore SA1012 checking the guard against a nil context
 	_, err := w.client.Invoices.Get(nil, 1, nil) //nolint:staticcheck

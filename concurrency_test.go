@@ -18,13 +18,14 @@ import (
 // iterator: the client is documented as safe for concurrent use, and the
 // race detector checks that it is.
 func TestClientSharedAcrossGoroutines(t *testing.T) {
+	// Not parallel: goleak checks every goroutine of the process, so no other test may run alongside.
 	verifyNoLeaks(t)
 	srv, f := leakServer(t)
 	c := leakClient(srv)
 	var wg sync.WaitGroup
 	errs := make(chan error, 64)
 	for i := range 4 {
-		for _, op := range leakOps {
+		for _, op := range leakOps() {
 			wg.Go(func() {
 				// Writes after the first of each kind are refused by the
 				// fake's rules (a replaced card, a duplicate code): only
@@ -37,7 +38,7 @@ func TestClientSharedAcrossGoroutines(t *testing.T) {
 				}
 			})
 		}
-		for _, it := range leakIterators {
+		for _, it := range leakIterators() {
 			wg.Go(func() {
 				n := 0
 				for _, err := range it.seq(context.Background(), c, f, billing.Prefetch(4)) {
@@ -64,11 +65,12 @@ func TestClientSharedAcrossGoroutines(t *testing.T) {
 // stores its answer in the same Response. Under -race this shows whether
 // those stores are synchronised.
 func TestCaptureResponseWithPrefetchIsRaceFree(t *testing.T) {
+	// Not parallel: goleak checks every goroutine of the process, so no other test may run alongside.
 	verifyNoLeaks(t)
 	srv, _ := leakServer(t)
 	var resp billing.Response
 	n := 0
-	for _, err := range leakClient(srv).Invoices.All(context.Background(), &billing.ListInvoicesParams{ListOptions: listOpts(0)}, billing.Prefetch(8), billing.CaptureResponse(&resp)) {
+	for _, err := range leakClient(srv).Invoices.All(context.Background(), &billing.ListInvoicesParams{ListOptions: listOpts(leakFixture{})}, billing.Prefetch(8), billing.CaptureResponse(&resp)) {
 		if err != nil {
 			t.Fatal(err)
 		}

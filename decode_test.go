@@ -19,6 +19,7 @@ import (
 // returned after 10 s.
 
 func TestWrongContentTypeIsAClearError(t *testing.T) {
+	t.Parallel()
 	for _, ct := range []string{"text/html; charset=utf-8", "text/plain", "application/xml"} {
 		t.Run(ct, func(t *testing.T) {
 			w := newWire(t)
@@ -47,6 +48,7 @@ func TestWrongContentTypeIsAClearError(t *testing.T) {
 // A PDF request answered with something that is not a PDF is an error, not
 // a stream of HTML.
 func TestHostilePDFWrongContentType(t *testing.T) {
+	t.Parallel()
 	srv, _ := fixedServer(t, 200, "<html>captive portal</html>", "Content-Type", "text/html")
 	err := noHang(t, func() error { return opPDF.call(context.Background(), hostileClient(t, srv.URL)) })
 	var de *billing.DecodeError
@@ -59,6 +61,7 @@ func TestHostilePDFWrongContentType(t *testing.T) {
 // *DecodeError naming the call, never a panic, a hang or a half-filled
 // value; a write that got such an answer says its outcome is unknown.
 func TestHostileMalformedAnswers(t *testing.T) {
+	t.Parallel()
 	nested := func(open, close string, depth int) string {
 		return strings.Repeat(open, depth) + strings.Repeat(close, depth)
 	}
@@ -137,6 +140,7 @@ func TestHostileMalformedAnswers(t *testing.T) {
 // exactly (no float rounding, no panic); a number with 200,000 digits is
 // refused rather than decoded at a cost the timeout does not bound.
 func TestHostileHugeNumbers(t *testing.T) {
+	t.Parallel()
 	t.Run("1e400 amount", func(t *testing.T) {
 		srv, _ := fixedServer(t, 200, `{"id":7,"subtotal":1e400,"outstandingBalance":-1e400}`, "Content-Type", "application/json")
 		var inv *billing.Invoice

@@ -41,6 +41,7 @@ func draftResponse(req *http.Request, status int, contentType string, body io.Re
 }
 
 func TestDraftInvoicesPDFRequest(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		id     int64
@@ -96,6 +97,7 @@ func TestDraftInvoicesPDFRequest(t *testing.T) {
 }
 
 func TestDraftInvoicesPDFStreams(t *testing.T) {
+	t.Parallel()
 	t.Run("returns before the body has arrived and streams it", func(t *testing.T) {
 		pr, pw := io.Pipe()
 		t.Cleanup(func() { _ = pw.CloseWithError(errors.New("test over")) })
@@ -207,6 +209,7 @@ func TestDraftInvoicesPDFStreams(t *testing.T) {
 }
 
 func TestDraftInvoicesPDFErrors(t *testing.T) {
+	t.Parallel()
 	t.Run("200 with an HTML page is an error, not a broken PDF", func(t *testing.T) {
 		body := &draftBody{Reader: strings.NewReader("<html><body>Please log in</body></html>")}
 		w := newWire(t)

@@ -17,6 +17,7 @@ import (
 // anything is sent.
 
 func TestAPIErrorCategories(t *testing.T) {
+	t.Parallel()
 	categories := []error{billing.ErrBadRequest, billing.ErrUnauthorized, billing.ErrForbidden, billing.ErrNotFound,
 		billing.ErrConflict, billing.ErrRateLimited, billing.ErrServer}
 	tests := []struct {
@@ -59,6 +60,7 @@ func TestAPIErrorCategories(t *testing.T) {
 }
 
 func TestAPIErrorMessage(t *testing.T) {
+	t.Parallel()
 	w := newWire(t)
 	w.on("GET", "/v1/Invoices", 400, errorBody(400, "Api Error", "Invalid query: nosuchfield"))
 	_, err := w.client.Invoices.List(context.Background(), &billing.ListInvoicesParams{
@@ -79,6 +81,7 @@ func TestAPIErrorMessage(t *testing.T) {
 }
 
 func TestAPIErrorFromHTMLPage(t *testing.T) {
+	t.Parallel()
 	page := "<html><head><title>502 Bad Gateway</title></head>\n<body>" + strings.Repeat("<p>upstream is down</p>\n", 200) + "</body></html>"
 	w := newWire(t)
 	w.on("GET", "/v1/Invoices/5", 502, page, "Content-Type", "text/html")
@@ -104,6 +107,7 @@ func TestAPIErrorFromHTMLPage(t *testing.T) {
 // An HTML error page from a proxy is an *APIError with the page's text as
 // an excerpt, not a decode error.
 func TestHostileHTMLErrorPage(t *testing.T) {
+	t.Parallel()
 	page := "<!DOCTYPE html>\n<html>\n<head><title>502 Bad Gateway</title></head>\n<body>\n<center><h1>502 Bad Gateway</h1></center>\n" +
 		strings.Repeat("<!-- padding -->\n", 200) + "</body>\n</html>\n"
 	for _, op := range []hostileOp{opGet, opList, opWriteOff, opPDF} {
@@ -136,6 +140,7 @@ func TestHostileHTMLErrorPage(t *testing.T) {
 }
 
 func TestAPIErrorWithEmptyBody(t *testing.T) {
+	t.Parallel()
 	w := newWire(t)
 	w.on("GET", "/v1/Invoices/5", 401, "")
 	_, err := w.client.Invoices.Get(context.Background(), 5, nil)
@@ -148,6 +153,7 @@ func TestAPIErrorWithEmptyBody(t *testing.T) {
 }
 
 func TestValidationErrorMessage(t *testing.T) {
+	t.Parallel()
 	w := newWire(t)
 	_, err := w.client.Invoices.Get(context.Background(), -3, nil)
 	assertValidation(t, err, "invoiceId")

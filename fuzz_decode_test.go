@@ -54,71 +54,22 @@ var fuzzFixtureIDs = fuzzIDs{
 	codeType: billing.TrackingCodeType1, code: "FUZZ-1",
 }
 
-// fuzzOp is one of the API's twelve operations. call returns the decoded
-// result, or for the PDF the stream, which the caller reads and closes.
+// fuzzOps are the table's operations as the fuzz target calls them,
+// indexed by op % len(fuzzOps) in FuzzDecodeResponses.
+var fuzzOps = func() []fuzzOp {
+	var ops []fuzzOp
+	for _, op := range apiOperations() {
+		ops = append(ops, fuzzOp{op.name, op.fuzz})
+	}
+	return ops
+}()
+
+// fuzzOp is one operation as the fuzz target calls it. call returns the
+// decoded result, or for the PDF the stream, which the caller reads and
+// closes.
 type fuzzOp struct {
 	name string
 	call func(ctx context.Context, c *billing.Client, ids fuzzIDs) (any, io.ReadCloser, error)
-}
-
-// fuzzOps are indexed by op % 12 in FuzzDecodeResponses.
-var fuzzOps = [12]fuzzOp{
-	{"Invoices.List", func(ctx context.Context, c *billing.Client, _ fuzzIDs) (any, io.ReadCloser, error) {
-		r, err := c.Invoices.List(ctx, &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 10}})
-		return r, nil, err
-	}},
-	{"Invoices.ListByCustomer", func(ctx context.Context, c *billing.Client, ids fuzzIDs) (any, io.ReadCloser, error) {
-		r, err := c.Invoices.ListByCustomer(ctx, ids.customer, &billing.ListCustomerInvoicesParams{ShowTrackedItems: true})
-		return r, nil, err
-	}},
-	{"Invoices.Get", func(ctx context.Context, c *billing.Client, ids fuzzIDs) (any, io.ReadCloser, error) {
-		r, err := c.Invoices.Get(ctx, ids.invoice, &billing.GetInvoiceParams{GroupCharges: ids.invoice%2 == 1})
-		return r, nil, err
-	}},
-	{"InvoiceSummaries.List", func(ctx context.Context, c *billing.Client, ids fuzzIDs) (any, io.ReadCloser, error) {
-		r, err := c.InvoiceSummaries.List(ctx, ids.customer, nil)
-		return r, nil, err
-	}},
-	{"DraftInvoices.PDF", func(ctx context.Context, c *billing.Client, ids fuzzIDs) (any, io.ReadCloser, error) {
-		rc, err := c.DraftInvoices.PDF(ctx, ids.draft, &billing.DraftPDFParams{ShowTrackedItems: true})
-		return nil, rc, err
-	}},
-	{"Invoices.WriteOff", func(ctx context.Context, c *billing.Client, ids fuzzIDs) (any, io.ReadCloser, error) {
-		amount := ids.amount
-		r, err := c.Invoices.WriteOff(ctx, &billing.WriteOffParams{InvoiceID: ids.invoice, Amount: &amount, Reference: "fuzz"})
-		return r, nil, err
-	}},
-	{"PaymentMethods.ReplaceCreditCard", func(ctx context.Context, c *billing.Client, ids fuzzIDs) (any, io.ReadCloser, error) {
-		r, err := c.PaymentMethods.ReplaceCreditCard(ctx, &billing.ReplaceCreditCardParams{
-			ID: ids.card, CustomerID: ids.customer, CardNumber: fuzzCard, CVV: fuzzCVV,
-			FirstName: "Ada", LastName: "Lovelace", ExpirationMonth: 7, ExpirationYear: 29,
-		})
-		return r, nil, err
-	}},
-	{"PaymentMethods.CreateWalletAgreement", func(ctx context.Context, c *billing.Client, ids fuzzIDs) (any, io.ReadCloser, error) {
-		r, err := c.PaymentMethods.CreateWalletAgreement(ctx, billing.WalletProvider(ids.provider), &billing.WalletAgreementParams{
-			Token: "EC-FUZZ", CustomerID: ids.customer, Source: billing.PaymentSourceManual,
-		})
-		return r, nil, err
-	}},
-	{"SalesTrackingCodes.Create", func(ctx context.Context, c *billing.Client, ids fuzzIDs) (any, io.ReadCloser, error) {
-		r, err := c.SalesTrackingCodes.Create(ctx, &billing.CreateSalesTrackingCodeParams{
-			Type: ids.codeType, Code: ids.code, Name: "Fuzz", Description: "seed",
-		})
-		return r, nil, err
-	}},
-	{"SubscriptionItems.List", func(ctx context.Context, c *billing.Client, ids fuzzIDs) (any, io.ReadCloser, error) {
-		r, err := c.SubscriptionItems.List(ctx, ids.product, nil)
-		return r, nil, err
-	}},
-	{"Bulk.PreviewPriceChange", func(ctx context.Context, c *billing.Client, ids fuzzIDs) (any, io.ReadCloser, error) {
-		r, err := c.Bulk.PreviewPriceChange(ctx, ids.plan, &billing.BulkPriceChangeParams{SelectAll: true})
-		return r, nil, err
-	}},
-	{"Bulk.Process", func(ctx context.Context, c *billing.Client, ids fuzzIDs) (any, io.ReadCloser, error) {
-		r, err := c.Bulk.Process(ctx, ids.job)
-		return r, nil, err
-	}},
 }
 
 // fuzzAnswer is one HTTP answer, as the fuzz target replays it.
@@ -156,7 +107,7 @@ func (f *fuzzRecordingFake) RoundTrip(r *http.Request) (*http.Response, error) {
 // fixtures file and returns the answers it gave, per operation: the real
 // bodies (successes, then 404, 400 and 409 error bodies) that seed the
 // decoder.
-func fuzzFakeAnswers(tb testing.TB) [len(fuzzOps)][]fuzzAnswer {
+func fuzzFakeAnswers(tb testing.TB) [][]fuzzAnswer {
 	tb.Helper()
 	srv, err := billingtest.NewHandler(
 		billingtest.WithAPIKey(fuzzKey),
@@ -180,7 +131,7 @@ func fuzzFakeAnswers(tb testing.TB) [len(fuzzOps)][]fuzzAnswer {
 	grouped := fuzzFixtureIDs
 	grouped.invoice = 501
 
-	var answers [len(fuzzOps)][]fuzzAnswer
+	answers := make([][]fuzzAnswer, len(fuzzOps))
 	for i, op := range fuzzOps {
 		// ok; the same call again (a write is now refused: written off,
 		// replaced, duplicate, processed); unknown ids; a refusal (deleted

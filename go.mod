@@ -11,3 +11,5 @@ require (
 	github.com/shopspring/decimal v1.6.0
 	go.uber.org/goleak v1.3.0
 )
+
+require github.com/google/go-cmp v0.7.0

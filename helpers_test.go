@@ -7,16 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"iter"
-	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"reflect"
 	"regexp"
-	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -24,6 +19,7 @@ import (
 
 	billing "github.com/billingapi/billing-go"
 	"github.com/billingapi/billing-go/billingtest"
+	"github.com/google/go-cmp/cmp"
 	"github.com/jarcoal/httpmock"
 	"github.com/shopspring/decimal"
 )
@@ -203,130 +199,23 @@ func assertValidation(t *testing.T, err error, field string) {
 // Comparing whole values
 // ---------------------------------------------------------------------------
 
-// diff compares a whole expected value with the one a test got, as
-// cmp.Diff would (go-cmp is not a dependency of the module). It returns ""
-// when they are equal, and otherwise one line per difference, "path: got
-// X, want Y". A type with an Equal method of its own type is compared with
-// it (decimals by value: 1.50 equals 1.5); nil and empty slices and maps
-// differ; every field counts. Two rules are stricter than cmp's: a
-// time.Time must be the same instant in the same location, and a
-// json.RawMessage the same JSON document, numbers by their text (as in
-// assertJSON: 10.50 and 10.5 differ, white space does not count).
+// diff compares a whole expected value with the one a test got: "" when
+// they are equal, else cmp.Diff's report (-want +got). Every field
+// counts, unexported ones too; nil and empty slices and maps differ. The
+// options say what equal means where == does not: decimals by value (1.50
+// equals 1.5), and two rules stricter than cmp's own: a time.Time must be
+// the same instant in the same location, and a json.RawMessage the same
+// JSON document, numbers by their text (as in assertJSON: 10.50 and 10.5
+// differ, white space does not count).
 func diff(want, got any) string {
-	var d differ
-	d.walk("", reflect.ValueOf(want), reflect.ValueOf(got))
-	return strings.Join(d.lines, "\n")
+	return cmp.Diff(want, got, diffOptions...)
 }
 
-// differ collects the differences diff finds.
-type differ struct{ lines []string }
-
-var (
-	timeType = reflect.TypeFor[time.Time]()
-	rawType  = reflect.TypeFor[json.RawMessage]()
-)
-
-func (d *differ) report(path, got, want string) {
-	if path == "" {
-		path = "(the value)"
-	}
-	d.lines = append(d.lines, fmt.Sprintf("%s: got %s, want %s", path, got, want))
-}
-
-func (d *differ) walk(path string, want, got reflect.Value) {
-	if !want.IsValid() || !got.IsValid() {
-		if want.IsValid() != got.IsValid() {
-			d.report(path, show(got), show(want))
-		}
-		return
-	}
-	t := want.Type()
-	if t != got.Type() {
-		d.report(path, "a "+got.Type().String(), "a "+t.String())
-		return
-	}
-	switch {
-	case t == timeType && want.CanInterface():
-		w, g := want.Interface().(time.Time), got.Interface().(time.Time)
-		if !w.Equal(g) || w.Location() != g.Location() {
-			d.report(path, show(got), show(want))
-		}
-		return
-	case t == rawType:
-		if !sameJSON(want.Bytes(), got.Bytes()) {
-			d.report(path, show(got), show(want))
-		}
-		return
-	}
-	if m, ok := t.MethodByName("Equal"); ok && want.CanInterface() && m.Type.NumIn() == 2 && m.Type.In(1) == t &&
-		m.Type.NumOut() == 1 && m.Type.Out(0).Kind() == reflect.Bool {
-		if !want.Method(m.Index).Call([]reflect.Value{got})[0].Bool() {
-			d.report(path, show(got), show(want))
-		}
-		return
-	}
-	switch t.Kind() {
-	case reflect.Pointer, reflect.Interface:
-		if want.IsNil() || got.IsNil() {
-			if want.IsNil() != got.IsNil() {
-				d.report(path, show(got), show(want))
-			}
-			return
-		}
-		d.walk(path, want.Elem(), got.Elem())
-	case reflect.Struct:
-		for i := range t.NumField() {
-			d.walk(joinPath(path, t.Field(i).Name), want.Field(i), got.Field(i))
-		}
-	case reflect.Slice, reflect.Array:
-		if t.Kind() == reflect.Slice && want.IsNil() != got.IsNil() {
-			d.report(path, show(got), show(want))
-			return
-		}
-		for i := range max(want.Len(), got.Len()) {
-			at := fmt.Sprintf("%s[%d]", path, i)
-			switch {
-			case i >= got.Len():
-				d.report(at, "nothing", show(want.Index(i)))
-			case i >= want.Len():
-				d.report(at, show(got.Index(i)), "nothing")
-			default:
-				d.walk(at, want.Index(i), got.Index(i))
-			}
-		}
-	case reflect.Map:
-		if want.IsNil() != got.IsNil() {
-			d.report(path, show(got), show(want))
-			return
-		}
-		keys := map[string]reflect.Value{}
-		for _, k := range append(want.MapKeys(), got.MapKeys()...) {
-			keys[fmt.Sprint(k)] = k
-		}
-		for _, name := range slices.Sorted(maps.Keys(keys)) {
-			k, at := keys[name], fmt.Sprintf("%s[%q]", path, name)
-			w, g := want.MapIndex(k), got.MapIndex(k)
-			switch {
-			case !g.IsValid():
-				d.report(at, "nothing", show(w))
-			case !w.IsValid():
-				d.report(at, show(g), "nothing")
-			default:
-				d.walk(at, w, g)
-			}
-		}
-	default:
-		if w, g := fmt.Sprintf("%#v", want), fmt.Sprintf("%#v", got); w != g {
-			d.report(path, show(got), show(want))
-		}
-	}
-}
-
-func joinPath(path, field string) string {
-	if path == "" {
-		return field
-	}
-	return path + "." + field
+var diffOptions = []cmp.Option{
+	cmp.Comparer(func(a, b decimal.Decimal) bool { return a.Equal(b) }),
+	cmp.Comparer(func(a, b time.Time) bool { return a.Equal(b) && a.Location() == b.Location() }),
+	cmp.Comparer(func(a, b json.RawMessage) bool { return sameJSON(a, b) }),
+	cmp.Exporter(func(reflect.Type) bool { return true }),
 }
 
 // sameJSON reports whether a and b are the same JSON document, numbers
@@ -348,32 +237,6 @@ func sameJSON(a, b []byte) bool {
 		return bytes.Equal(a, b)
 	}
 	return reflect.DeepEqual(va, vb)
-}
-
-// show writes a value for diff's report.
-func show(v reflect.Value) string {
-	switch {
-	case !v.IsValid():
-		return "nothing"
-	case (v.Kind() == reflect.Pointer || v.Kind() == reflect.Slice || v.Kind() == reflect.Map || v.Kind() == reflect.Interface) && v.IsNil():
-		return "nil"
-	case !v.CanInterface():
-		return fmt.Sprintf("%+v", v)
-	}
-	switch x := v.Interface().(type) {
-	case time.Time:
-		return x.Format(time.RFC3339Nano) + " (" + x.Location().String() + ")"
-	case json.RawMessage:
-		return string(x)
-	case string:
-		return strconv.Quote(x)
-	case fmt.Stringer:
-		return x.String()
-	}
-	if v.Kind() == reflect.Pointer {
-		return "&" + show(v.Elem())
-	}
-	return fmt.Sprintf("%+v", v.Interface())
 }
 
 // ---------------------------------------------------------------------------
@@ -574,6 +437,7 @@ const (
 type leakFixture struct {
 	customer, invoice, draft, card, job, plan, product int64
 	balance                                            decimal.Decimal
+	pageSize                                           int // of the list rows' iterators; 0 for leakPageSize
 }
 
 // leakServer starts a fake (closed before verifyNoLeaks checks, which the
@@ -630,160 +494,4 @@ func leakServer(t *testing.T) (*billingtest.Server, leakFixture) {
 // long.
 func leakClient(srv *billingtest.Server) *billing.Client {
 	return srv.Client(billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: 1, MinBackoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond, MaxRetryAfter: time.Second}))
-}
-
-// The twelve operations of the API, each as one call.
-var leakOps = []struct {
-	name  string
-	route billingtest.Route
-	call  func(ctx context.Context, c *billing.Client, f leakFixture) error
-}{
-	{"Invoices.List", billingtest.RouteInvoicesList, func(ctx context.Context, c *billing.Client, f leakFixture) error {
-		_, err := c.Invoices.List(ctx, &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: leakPageSize}})
-		return err
-	}},
-	{"Invoices.ListByCustomer", billingtest.RouteInvoicesListByCustomer, func(ctx context.Context, c *billing.Client, f leakFixture) error {
-		_, err := c.Invoices.ListByCustomer(ctx, f.customer, nil)
-		return err
-	}},
-	{"Invoices.Get", billingtest.RouteInvoicesGet, func(ctx context.Context, c *billing.Client, f leakFixture) error {
-		_, err := c.Invoices.Get(ctx, f.invoice, &billing.GetInvoiceParams{GroupCharges: true})
-		return err
-	}},
-	{"InvoiceSummaries.List", billingtest.RouteInvoiceSummariesList, func(ctx context.Context, c *billing.Client, f leakFixture) error {
-		_, err := c.InvoiceSummaries.List(ctx, f.customer, nil)
-		return err
-	}},
-	{"DraftInvoices.PDF", billingtest.RouteDraftInvoicesPDF, func(ctx context.Context, c *billing.Client, f leakFixture) error {
-		rc, err := c.DraftInvoices.PDF(ctx, f.draft, nil)
-		if err != nil {
-			return err
-		}
-		defer rc.Close()
-		_, err = io.Copy(io.Discard, rc)
-		return err
-	}},
-	{"Invoices.WriteOff", billingtest.RouteInvoicesWriteOff, func(ctx context.Context, c *billing.Client, f leakFixture) error {
-		_, err := c.Invoices.WriteOff(ctx, &billing.WriteOffParams{InvoiceID: f.invoice, Amount: &f.balance})
-		return err
-	}},
-	{"PaymentMethods.ReplaceCreditCard", billingtest.RoutePaymentMethodsReplaceCreditCard, func(ctx context.Context, c *billing.Client, f leakFixture) error {
-		_, err := c.PaymentMethods.ReplaceCreditCard(ctx, &billing.ReplaceCreditCardParams{
-			ID: f.card, CustomerID: f.customer, CardNumber: "4111111111111111", CVV: "123", ExpirationMonth: 12, ExpirationYear: 30,
-		})
-		return err
-	}},
-	{"PaymentMethods.CreateWalletAgreement", billingtest.RoutePaymentMethodsCreateWalletAgreement, func(ctx context.Context, c *billing.Client, f leakFixture) error {
-		_, err := c.PaymentMethods.CreateWalletAgreement(ctx, "Paypal", &billing.WalletAgreementParams{Token: "tok-1", CustomerID: f.customer, Source: billing.PaymentSourceManual})
-		return err
-	}},
-	{"SalesTrackingCodes.Create", billingtest.RouteSalesTrackingCodesCreate, func(ctx context.Context, c *billing.Client, f leakFixture) error {
-		_, err := c.SalesTrackingCodes.Create(ctx, &billing.CreateSalesTrackingCodeParams{Type: billing.TrackingCodeType2, Code: "LEAK", Name: "Leak check"})
-		return err
-	}},
-	{"SubscriptionItems.List", billingtest.RouteSubscriptionItemsList, func(ctx context.Context, c *billing.Client, f leakFixture) error {
-		_, err := c.SubscriptionItems.List(ctx, f.product, nil)
-		return err
-	}},
-	{"Bulk.PreviewPriceChange", billingtest.RouteBulkPreviewPriceChange, func(ctx context.Context, c *billing.Client, f leakFixture) error {
-		_, err := c.Bulk.PreviewPriceChange(ctx, f.plan, &billing.BulkPriceChangeParams{SelectAll: true})
-		return err
-	}},
-	{"Bulk.Process", billingtest.RouteBulkProcess, func(ctx context.Context, c *billing.Client, f leakFixture) error {
-		_, err := c.Bulk.Process(ctx, f.job)
-		return err
-	}},
-}
-
-// itemIDs and pageIDs flatten an iterator of items or of pages into the
-// ids it yields, so that every iterator can be driven the same way.
-func itemIDs[T any](seq iter.Seq2[T, error], id func(T) int64) iter.Seq2[int64, error] {
-	return func(yield func(int64, error) bool) {
-		for it, err := range seq {
-			if err != nil {
-				yield(0, err)
-				return
-			}
-			if !yield(id(it), nil) {
-				return
-			}
-		}
-	}
-}
-
-func pageIDs[T any](seq iter.Seq2[*billing.Page[T], error], id func(T) int64) iter.Seq2[int64, error] {
-	return func(yield func(int64, error) bool) {
-		for p, err := range seq {
-			if err != nil {
-				yield(0, err)
-				return
-			}
-			for _, it := range p.Items {
-				if !yield(id(it), nil) {
-					return
-				}
-			}
-		}
-	}
-}
-
-func invoiceID(v billing.Invoice) int64              { return v.ID }
-func summaryID(v billing.InvoiceSummary) int64       { return v.ID }
-func itemID(v billing.SubscriptionProductItem) int64 { return v.ID }
-func listOpts(pageNumber int) billing.ListOptions {
-	return billing.ListOptions{PageNumber: pageNumber, PageSize: leakPageSize}
-}
-
-// leakIterators are the All and Pages iterators of the four list
-// endpoints, and their Count.
-var leakIterators = []struct {
-	name  string
-	route billingtest.Route
-	seq   func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[int64, error]
-	count func(ctx context.Context, c *billing.Client, f leakFixture) (int, error)
-}{
-	{"Invoices.All", billingtest.RouteInvoicesList,
-		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[int64, error] {
-			return itemIDs(c.Invoices.All(ctx, &billing.ListInvoicesParams{ListOptions: listOpts(0)}, opts...), invoiceID)
-		},
-		func(ctx context.Context, c *billing.Client, f leakFixture) (int, error) {
-			return c.Invoices.Count(ctx, nil)
-		}},
-	{"Invoices.Pages", billingtest.RouteInvoicesList,
-		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[int64, error] {
-			return pageIDs(c.Invoices.Pages(ctx, &billing.ListInvoicesParams{ListOptions: listOpts(0)}, opts...), invoiceID)
-		}, nil},
-	{"Invoices.AllByCustomer", billingtest.RouteInvoicesListByCustomer,
-		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[int64, error] {
-			return itemIDs(c.Invoices.AllByCustomer(ctx, f.customer, &billing.ListCustomerInvoicesParams{ListOptions: listOpts(0)}, opts...), invoiceID)
-		},
-		func(ctx context.Context, c *billing.Client, f leakFixture) (int, error) {
-			return c.Invoices.CountByCustomer(ctx, f.customer, nil)
-		}},
-	{"Invoices.PagesByCustomer", billingtest.RouteInvoicesListByCustomer,
-		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[int64, error] {
-			return pageIDs(c.Invoices.PagesByCustomer(ctx, f.customer, &billing.ListCustomerInvoicesParams{ListOptions: listOpts(0)}, opts...), invoiceID)
-		}, nil},
-	{"InvoiceSummaries.All", billingtest.RouteInvoiceSummariesList,
-		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[int64, error] {
-			return itemIDs(c.InvoiceSummaries.All(ctx, f.customer, &billing.ListInvoiceSummariesParams{ListOptions: listOpts(0)}, opts...), summaryID)
-		},
-		func(ctx context.Context, c *billing.Client, f leakFixture) (int, error) {
-			return c.InvoiceSummaries.Count(ctx, f.customer, nil)
-		}},
-	{"InvoiceSummaries.Pages", billingtest.RouteInvoiceSummariesList,
-		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[int64, error] {
-			return pageIDs(c.InvoiceSummaries.Pages(ctx, f.customer, &billing.ListInvoiceSummariesParams{ListOptions: listOpts(0)}, opts...), summaryID)
-		}, nil},
-	{"SubscriptionItems.All", billingtest.RouteSubscriptionItemsList,
-		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[int64, error] {
-			return itemIDs(c.SubscriptionItems.All(ctx, f.product, &billing.ListSubscriptionItemsParams{ListOptions: listOpts(0)}, opts...), itemID)
-		},
-		func(ctx context.Context, c *billing.Client, f leakFixture) (int, error) {
-			return c.SubscriptionItems.Count(ctx, f.product, nil)
-		}},
-	{"SubscriptionItems.Pages", billingtest.RouteSubscriptionItemsList,
-		func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[int64, error] {
-			return pageIDs(c.SubscriptionItems.Pages(ctx, f.product, &billing.ListSubscriptionItemsParams{ListOptions: listOpts(0)}, opts...), itemID)
-		}, nil},
 }

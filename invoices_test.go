@@ -287,6 +287,7 @@ var invPageHeaders = []string{
 // ---------------------------------------------------------------------------
 
 func TestInvoicesListRequest(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		params *billing.ListInvoicesParams
@@ -351,6 +352,7 @@ func TestInvoicesListRequest(t *testing.T) {
 }
 
 func TestInvoicesListDecodesPage(t *testing.T) {
+	t.Parallel()
 	w := newWire(t)
 	w.on(http.MethodGet, "/v1/Invoices", http.StatusOK, invListBody(t, 7, 8), invPageHeaders...)
 	page, err := w.client.Invoices.List(context.Background(), &billing.ListInvoicesParams{
@@ -405,6 +407,7 @@ func TestInvoicesListDecodesPage(t *testing.T) {
 }
 
 func TestInvoicesPageHasNext(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		ids     []int64
@@ -492,6 +495,7 @@ func TestInvoicesPageHasNext(t *testing.T) {
 // ---------------------------------------------------------------------------
 
 func TestInvoiceFiltersRendering(t *testing.T) {
+	t.Parallel()
 	est := time.FixedZone("EST", -5*3600)
 	hostile := `A;B,C*D:E%F&G=H|I[J]+K#L?M`
 	from := decimal.RequireFromString("-25.375")
@@ -641,6 +645,7 @@ func TestInvoiceFiltersRendering(t *testing.T) {
 }
 
 func TestInvoicesSortOnNonSortableField(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		call func(c *billing.Client) error
@@ -697,6 +702,7 @@ func TestInvoicesSortOnNonSortableField(t *testing.T) {
 // ---------------------------------------------------------------------------
 
 func TestInvoicesValidationSendsNothing(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	amount := decimal.RequireFromString("10.125")
 	negative := decimal.RequireFromString("-0.01")
@@ -820,6 +826,7 @@ func TestInvoicesValidationSendsNothing(t *testing.T) {
 // ---------------------------------------------------------------------------
 
 func TestInvoicesListByCustomer(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		id     int64
@@ -884,6 +891,7 @@ func invPageOf(p *billing.ListCustomerInvoicesParams) int {
 // ---------------------------------------------------------------------------
 
 func TestInvoicesGet(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		params  *billing.GetInvoiceParams
@@ -923,6 +931,7 @@ func TestInvoicesGet(t *testing.T) {
 }
 
 func TestInvoicesGetDecodes(t *testing.T) {
+	t.Parallel()
 	t.Run("charges when not grouped", func(t *testing.T) {
 		w := newWire(t)
 		w.on(http.MethodGet, "/v1/Invoices/7", http.StatusOK, invFixture(t, "invoice.json"))
@@ -1001,6 +1010,7 @@ const invSummaries = `[
 ]`
 
 func TestInvoicesListSummaries(t *testing.T) {
+	t.Parallel()
 	w := newWire(t)
 	w.on(http.MethodGet, "/v1/customers/42/invoiceSummaries", http.StatusOK, invSummaries,
 		"X-Count", "2", "X-MaxCount", "2", "X-CurrentPage", "0", "X-NextPage", "1", "X-PreviousPage", "-1",
@@ -1083,6 +1093,7 @@ func TestInvoicesListSummaries(t *testing.T) {
 // ---------------------------------------------------------------------------
 
 func TestInvoicesWriteOffRequest(t *testing.T) {
+	t.Parallel()
 	d := func(s string) *decimal.Decimal { v := decimal.RequireFromString(s); return &v }
 	tests := []struct {
 		name   string
@@ -1128,6 +1139,7 @@ func TestInvoicesWriteOffRequest(t *testing.T) {
 }
 
 func TestInvoicesWriteOffDecodesUpdatedInvoice(t *testing.T) {
+	t.Parallel()
 	w := newWire(t)
 	w.on(http.MethodPost, "/v1/invoices/writeoff", http.StatusOK, invFixture(t, "invoice_grouped.json"))
 	amount := decimal.RequireFromString("118.933")
@@ -1148,6 +1160,7 @@ func TestInvoicesWriteOffDecodesUpdatedInvoice(t *testing.T) {
 }
 
 func TestInvoicesWriteOffUndecodableAnswer(t *testing.T) {
+	t.Parallel()
 	// The write-off was applied (2xx) but its result cannot be read: the
 	// caller must learn that the change happened.
 	w := newWire(t)
@@ -1177,6 +1190,7 @@ func TestInvoicesWriteOffUndecodableAnswer(t *testing.T) {
 // ---------------------------------------------------------------------------
 
 func TestInvoicesErrors(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	amount := decimal.RequireFromString("10.125")
 	list := func(c *billing.Client) error {
@@ -1385,6 +1399,7 @@ func invRequestedPages(w *wire) []string {
 }
 
 func TestInvoicesAllPagesCount(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	threePages := [][]int64{{1, 2}, {3, 4}, {5}}
 	// Only X-CurrentPage and X-NextPage; X-NextPage -1 on the last page.

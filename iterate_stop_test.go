@@ -62,6 +62,7 @@ func (f *failingAfterFirst) RoundTrip(r *http.Request) (*http.Response, error) {
 // it stops as told, yields an error at most once, and leaves no goroutine
 // behind.
 func TestNoLeaksIterators(t *testing.T) {
+	// Not parallel: goleak checks every goroutine of the process, so no other test may run alongside.
 	type run struct {
 		ids    []int64
 		errs   []error
@@ -117,7 +118,7 @@ func TestNoLeaksIterators(t *testing.T) {
 			}
 		}, leakClientFailingAfterFirst},
 	}
-	for _, it := range leakIterators {
+	for _, it := range leakIterators() {
 		for _, mode := range []struct {
 			name   string
 			opts   func() []billing.IterOption
@@ -163,7 +164,8 @@ func TestNoLeaksIterators(t *testing.T) {
 
 // Count succeeds, fails and is cancelled without leaking.
 func TestNoLeaksCount(t *testing.T) {
-	for _, it := range leakIterators {
+	// Not parallel: goleak checks every goroutine of the process, so no other test may run alongside.
+	for _, it := range leakIterators() {
 		if it.count == nil {
 			continue
 		}

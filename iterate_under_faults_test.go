@@ -194,6 +194,7 @@ func (c *pageCache) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // always fails (the prefetching run up to the order in which concurrent
 // requests take the draws).
 func TestSoak(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: skips the soak test, 50,000 invoices read twice through a proxy that fails a fifth of the requests (about 8 s, 25 s under -race); it runs without -short")
 	}

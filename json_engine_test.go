@@ -17,6 +17,7 @@ import (
 // RawMessage), but must not call into it. The benchmarks, whose floor
 // contenders use encoding/json on purpose, and the examples are left out.
 func TestOneJSONEngine(t *testing.T) {
+	t.Parallel()
 	allowed := map[string]bool{"RawMessage": true, "Marshaler": true, "Unmarshaler": true, "Number": true, "UnmarshalTypeError": true}
 	fset := token.NewFileSet()
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {

@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -49,6 +50,22 @@ func (r *operationRecorder) all() []recordedOperation {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return slices.Clone(r.seen)
+}
+
+// recordingClient is a client of the server at url whose requests pass
+// an operationRecorder, and whose attempts an observer records.
+func recordingClient(t *testing.T, url string) (*billing.Client, *operationRecorder, *sweepAttempts) {
+	t.Helper()
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	rec := &operationRecorder{next: tr}
+	observed := &sweepAttempts{}
+	c, err := billing.NewClient(sweepKey, billing.WithBaseURL(url),
+		billing.WithHTTPClient(&http.Client{Transport: rec}), billing.WithAttemptObserver(observed.observe))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, rec, observed
 }
 
 // apiLine matches the "API:" line of a method's documentation.
@@ -102,43 +119,32 @@ func documentedRoutes(t *testing.T) map[string]string {
 // line. Iterators and Count send through List, so they carry List's name.
 func TestOperationOfEveryMethod(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
+	// Each documented method sends the operation the SDK declares with
+	// its route: the table of methods and names is the source's own.
+	routes := documentedRoutes(t)
+	declared := declaredOperations(t)
+	type methodCase struct {
 		method string // as documented: Receiver.Method
 		want   string // Operation.Name
-	}{
-		{"InvoicesService.List", "Invoices.List"},
-		{"InvoicesService.Pages", "Invoices.List"},
-		{"InvoicesService.All", "Invoices.List"},
-		{"InvoicesService.Count", "Invoices.List"},
-		{"InvoicesService.ListByCustomer", "Invoices.ListByCustomer"},
-		{"InvoicesService.PagesByCustomer", "Invoices.ListByCustomer"},
-		{"InvoicesService.AllByCustomer", "Invoices.ListByCustomer"},
-		{"InvoicesService.CountByCustomer", "Invoices.ListByCustomer"},
-		{"InvoicesService.Get", "Invoices.Get"},
-		{"InvoicesService.WriteOff", "Invoices.WriteOff"},
-		{"InvoiceSummariesService.List", "InvoiceSummaries.List"},
-		{"InvoiceSummariesService.Pages", "InvoiceSummaries.List"},
-		{"InvoiceSummariesService.All", "InvoiceSummaries.List"},
-		{"InvoiceSummariesService.Count", "InvoiceSummaries.List"},
-		{"DraftInvoicesService.PDF", "DraftInvoices.PDF"},
-		{"PaymentMethodsService.ReplaceCreditCard", "PaymentMethods.ReplaceCreditCard"},
-		{"PaymentMethodsService.CreateWalletAgreement", "PaymentMethods.CreateWalletAgreement"},
-		{"SalesTrackingCodesService.Create", "SalesTrackingCodes.Create"},
-		{"SubscriptionItemsService.List", "SubscriptionItems.List"},
-		{"SubscriptionItemsService.Pages", "SubscriptionItems.List"},
-		{"SubscriptionItemsService.All", "SubscriptionItems.List"},
-		{"SubscriptionItemsService.Count", "SubscriptionItems.List"},
-		{"BulkService.PreviewPriceChange", "Bulk.PreviewPriceChange"},
-		{"BulkService.Process", "Bulk.Process"},
 	}
-	routes := documentedRoutes(t)
-	// The table covers every documented method; Client.Do has its own test.
-	for method := range routes {
-		if method != "Client.Do" && !slices.ContainsFunc(tests, func(tc struct{ method, want string }) bool { return tc.method == method }) {
-			t.Errorf("%s has an API: line but no case here", method)
+	var tests []methodCase
+	for _, method := range slices.Sorted(maps.Keys(routes)) {
+		if method == "Client.Do" { // its own test: TestOperationOfClientDo
+			continue
 		}
+		var names []string
+		for name, op := range declared {
+			if op.Route() == routes[method] {
+				names = append(names, name)
+			}
+		}
+		if len(names) != 1 {
+			t.Errorf("%s (%s): sends one of the declared operations %v, want exactly one", method, routes[method], names)
+			continue
+		}
+		tests = append(tests, methodCase{method, names[0]})
 	}
-	// The sweep's operations know how to call each method on a seeded fake.
+	// The table's sweep knows how to call each method on a seeded fake.
 	runs := map[string]sweepOp{}
 	for _, op := range sweepOps() {
 		name, _, _ := strings.Cut(op.name, "/")
@@ -167,15 +173,7 @@ func TestOperationOfEveryMethod(t *testing.T) {
 			srv := billingtest.NewServer(billingtest.WithAPIKey(sweepKey), billingtest.WithClock(func() time.Time { return sweepClock }))
 			t.Cleanup(srv.Close)
 			fx := sweepSeed(t, srv)
-			tr := &http.Transport{}
-			t.Cleanup(tr.CloseIdleConnections)
-			rec := &operationRecorder{next: tr}
-			var observed sweepAttempts
-			c, err := billing.NewClient(sweepKey, billing.WithBaseURL(srv.URL),
-				billing.WithHTTPClient(&http.Client{Transport: rec}), billing.WithAttemptObserver(observed.observe))
-			if err != nil {
-				t.Fatal(err)
-			}
+			c, rec, observed := recordingClient(t, srv.URL)
 			in := fx.in()
 			if run.setup != nil {
 				run.setup(fx, &in)
@@ -246,16 +244,8 @@ func TestOperationOfClientDo(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			tr := &http.Transport{}
-			t.Cleanup(tr.CloseIdleConnections)
-			rec := &operationRecorder{next: tr}
-			var observed sweepAttempts
-			c, err := billing.NewClient(sweepKey, billing.WithBaseURL(srv.URL),
-				billing.WithHTTPClient(&http.Client{Transport: rec}), billing.WithAttemptObserver(observed.observe))
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = c.Do(context.Background(), &billing.Request{Method: http.MethodGet, Path: tc.path, PathTemplate: tc.template}, nil)
+			c, rec, observed := recordingClient(t, srv.URL)
+			_, err := c.Do(context.Background(), &billing.Request{Method: http.MethodGet, Path: tc.path, PathTemplate: tc.template}, nil)
 			if tc.want == (billing.Operation{}) {
 				var ve *billing.ValidationError
 				if !errors.As(err, &ve) || ve.Field != "PathTemplate" || !errors.Is(err, billing.ErrInvalidParams) {

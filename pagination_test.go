@@ -47,6 +47,7 @@ func collectIDs(t *testing.T, w *wire, params *billing.ListInvoicesParams) ([]in
 }
 
 func TestIteratorStopsOnLastPage(t *testing.T) {
+	t.Parallel()
 	all := func(page, last int) []string {
 		prev := page - 1
 		return []string{"X-CurrentPage", strconv.Itoa(page), "X-NextPage", strconv.Itoa(min(page+1, last)),
@@ -92,6 +93,7 @@ func TestIteratorStopsOnLastPage(t *testing.T) {
 }
 
 func TestIteratorStopsOnEmptyPage(t *testing.T) {
+	t.Parallel()
 	w := newWire(t)
 	// The server always claims another page follows, but runs out of items.
 	pagedServer(w, 8, 4, func(page, last int) []string { return []string{"X-NextPage", strconv.Itoa(page + 1)} })
@@ -105,6 +107,7 @@ func TestIteratorStopsOnEmptyPage(t *testing.T) {
 }
 
 func TestIteratorRefusesAPageThatDoesNotAdvance(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		reply func(r *http.Request) *http.Response
@@ -135,6 +138,7 @@ func TestIteratorRefusesAPageThatDoesNotAdvance(t *testing.T) {
 }
 
 func TestIteratorYieldsErrorOnceAndStops(t *testing.T) {
+	t.Parallel()
 	w := newWire(t)
 	calls := 0
 	w.onResponder("GET", "/v1/Invoices", func(r *http.Request) (*http.Response, error) {
@@ -163,6 +167,7 @@ func TestIteratorYieldsErrorOnceAndStops(t *testing.T) {
 }
 
 func TestIteratorBreakStopsFetching(t *testing.T) {
+	t.Parallel()
 	w := newWire(t)
 	pagedServer(w, 100, 10, func(page, last int) []string { return []string{"X-NextPage", strconv.Itoa(page + 1), "X-Count", "100"} })
 	n := 0
@@ -180,6 +185,7 @@ func TestIteratorBreakStopsFetching(t *testing.T) {
 }
 
 func TestIteratorChecksContextBetweenPages(t *testing.T) {
+	t.Parallel()
 	w := newWire(t)
 	pagedServer(w, 100, 10, func(page, last int) []string { return []string{"X-NextPage", strconv.Itoa(page + 1)} })
 	ctx, cancel := context.WithCancel(context.Background())
@@ -204,6 +210,7 @@ func TestIteratorChecksContextBetweenPages(t *testing.T) {
 }
 
 func TestIteratorCopiesParams(t *testing.T) {
+	t.Parallel()
 	w := newWire(t)
 	pagedServer(w, 6, 2, func(page, last int) []string { return []string{"X-NextPage", strconv.Itoa(page + 1), "X-Count", "6"} })
 	params := &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageNumber: 1, PageSize: 2}}
@@ -225,6 +232,7 @@ func TestIteratorCopiesParams(t *testing.T) {
 }
 
 func TestPagesYieldsFirstPageEvenWhenEmpty(t *testing.T) {
+	t.Parallel()
 	w := newWire(t)
 	w.on("GET", "/v1/Invoices", 200, `[]`, "X-Count", "0", "X-MaxCount", "50")
 	var pages []*billing.Page[billing.Invoice]
@@ -240,6 +248,7 @@ func TestPagesYieldsFirstPageEvenWhenEmpty(t *testing.T) {
 }
 
 func TestCount(t *testing.T) {
+	t.Parallel()
 	w := newWire(t)
 	w.on("GET", "/v1/Invoices", 200, `[{"id":1}]`, "X-Count", "12345")
 	n, err := w.client.Invoices.Count(context.Background(), &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageNumber: 3, PageSize: 500}})
@@ -258,6 +267,7 @@ func TestCount(t *testing.T) {
 }
 
 func TestNilContextIterator(t *testing.T) {
+	t.Parallel()
 	w := newWire(t)
 	//lint:ignore SA1012 the guard against a nil context is what is tested
 	for _, err := range w.client.Invoices.All(nil, nil) {

@@ -93,6 +93,7 @@ func pmAPIError(t *testing.T, err error, status int, category error) *billing.AP
 }
 
 func TestReplaceCreditCardRequest(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		params func() *billing.ReplaceCreditCardParams
@@ -170,6 +171,7 @@ func TestReplaceCreditCardRequest(t *testing.T) {
 }
 
 func TestReplaceCreditCardDecodesResponse(t *testing.T) {
+	t.Parallel()
 	w := newWire(t)
 	w.on(http.MethodPut, pmCardPath, http.StatusOK, pmCardResponse)
 	card, err := w.client.PaymentMethods.ReplaceCreditCard(context.Background(), pmCard())
@@ -209,6 +211,7 @@ func TestReplaceCreditCardDecodesResponse(t *testing.T) {
 }
 
 func TestCreateWalletAgreementRequest(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		params *billing.WalletAgreementParams
@@ -262,6 +265,7 @@ func TestCreateWalletAgreementRequest(t *testing.T) {
 }
 
 func TestCreateWalletAgreementDecodesResponse(t *testing.T) {
+	t.Parallel()
 	w := newWire(t)
 	w.on(http.MethodPost, pmWalletPath, http.StatusOK, pmWalletResponse)
 	pm, err := w.client.PaymentMethods.CreateWalletAgreement(context.Background(), "Paypal",
@@ -280,6 +284,7 @@ func TestCreateWalletAgreementDecodesResponse(t *testing.T) {
 }
 
 func TestPaymentMethodsRequestOptions(t *testing.T) {
+	t.Parallel()
 	ops := []struct {
 		name, method, path, body string
 		call                     func(c *billing.Client, opts ...billing.RequestOption) error
@@ -343,6 +348,7 @@ func TestPaymentMethodsRequestOptions(t *testing.T) {
 }
 
 func TestReplaceCreditCardValidation(t *testing.T) {
+	t.Parallel()
 	long := func(n int, r string) string { return strings.Repeat(r, n) }
 	tests := []struct {
 		name   string
@@ -420,6 +426,7 @@ func TestReplaceCreditCardValidation(t *testing.T) {
 }
 
 func TestCreateWalletAgreementValidation(t *testing.T) {
+	t.Parallel()
 	ok := func() *billing.WalletAgreementParams {
 		return &billing.WalletAgreementParams{Token: "EC-1", CustomerID: 42, Source: billing.PaymentSourceManual}
 	}
@@ -491,6 +498,7 @@ func TestCreateWalletAgreementValidation(t *testing.T) {
 }
 
 func TestPaymentMethodsErrors(t *testing.T) {
+	t.Parallel()
 	t.Run("replace on deleted payment method is 400 Api Error", func(t *testing.T) {
 		w := newWire(t)
 		w.on(http.MethodPut, pmCardPath, http.StatusBadRequest,

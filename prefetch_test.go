@@ -46,6 +46,7 @@ func collect(t *testing.T, seq func(yield func(billing.Invoice, error) bool)) ([
 }
 
 func TestPrefetchYieldsWhatSequentialYields(t *testing.T) {
+	// Not parallel: goleak checks every goroutine of the process, so no other test may run alongside.
 	verifyNoLeaks(t)
 	srv := prefetchServer(t, 537)
 	c := srv.Client()
@@ -72,6 +73,7 @@ func TestPrefetchYieldsWhatSequentialYields(t *testing.T) {
 }
 
 func TestPrefetchStopsOnBreakWithoutLeaks(t *testing.T) {
+	// Not parallel: goleak checks every goroutine of the process, so no other test may run alongside.
 	verifyNoLeaks(t)
 	srv := prefetchServer(t, 400)
 	// Count requests where they start, in the client: one cancelled at the
@@ -103,6 +105,7 @@ func TestPrefetchStopsOnBreakWithoutLeaks(t *testing.T) {
 }
 
 func TestPrefetchStopsOnCancel(t *testing.T) {
+	// Not parallel: goleak checks every goroutine of the process, so no other test may run alongside.
 	verifyNoLeaks(t)
 	srv := prefetchServer(t, 400)
 	c := srv.Client()
@@ -125,6 +128,7 @@ func TestPrefetchStopsOnCancel(t *testing.T) {
 }
 
 func TestPrefetchYieldsErrorOnce(t *testing.T) {
+	// Not parallel: goleak checks every goroutine of the process, so no other test may run alongside.
 	verifyNoLeaks(t)
 	srv := prefetchServer(t, 300)
 	// The first pages pass; the fourth request fails for good.
@@ -160,6 +164,7 @@ func TestPrefetchYieldsErrorOnce(t *testing.T) {
 // A 429 holds back every worker of the pipeline, not only the one that
 // got it: no request may start while the server's wait is in force.
 func TestPrefetchThrottlingPausesThePipeline(t *testing.T) {
+	// Not parallel: goleak checks every goroutine of the process, so no other test may run alongside.
 	verifyNoLeaks(t)
 	srv := prefetchServer(t, 300)
 	var (
@@ -194,6 +199,7 @@ func TestPrefetchThrottlingPausesThePipeline(t *testing.T) {
 }
 
 func TestPrefetchOptionValidation(t *testing.T) {
+	t.Parallel()
 	srv := prefetchServer(t, 10)
 	for _, n := range []int{-1, 65} {
 		_, err := collect(t, srv.Client().Invoices.All(context.Background(), nil, billing.Prefetch(n)))
@@ -293,6 +299,7 @@ func (b *doneBody) Close() error {
 // stable, has at most n requests on the wire at any moment, retries
 // included, and does reach n.
 func TestPrefetchKeepsAtMostNRequestsInFlight(t *testing.T) {
+	// Not parallel: goleak checks every goroutine of the process, so no other test may run alongside.
 	verifyNoLeaks(t)
 	srv := prefetchServer(t, 2000)
 	for _, tc := range []struct {

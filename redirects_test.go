@@ -21,6 +21,7 @@ import (
 // none; a loop is final.
 
 func TestRedirectToAnotherHostIsRefused(t *testing.T) {
+	t.Parallel()
 	var leaked atomic.Value
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		leaked.Store(r.Header.Get("Authorization") + "|reached")
@@ -43,6 +44,7 @@ func TestRedirectToAnotherHostIsRefused(t *testing.T) {
 // the other host never sees the API key (or a write's body); a redirect
 // within the API's host is followed.
 func TestHostileRedirects(t *testing.T) {
+	t.Parallel()
 	type seen struct {
 		hits atomic.Int32
 		auth atomic.Value // the last Authorization header received

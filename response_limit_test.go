@@ -23,6 +23,7 @@ import (
 // held while reading stays near the limit.
 
 func TestMaxResponseBytes(t *testing.T) {
+	t.Parallel()
 	body := `{"id":7,"notes":"` + strings.Repeat("x", 1000) + `"}`
 	tests := []struct {
 		name  string
@@ -53,6 +54,7 @@ func TestMaxResponseBytes(t *testing.T) {
 }
 
 func TestMaxResponseBytesBoundsPages(t *testing.T) {
+	t.Parallel()
 	items := "[" + strings.Repeat(`{"id":1},`, 500) + `{"id":2}]`
 	w := newWire(t, billing.WithMaxResponseBytes(1000))
 	w.on("GET", "/v1/Invoices", 200, items)
@@ -63,6 +65,7 @@ func TestMaxResponseBytesBoundsPages(t *testing.T) {
 }
 
 func TestMaxResponseBytesBoundsThePDFStream(t *testing.T) {
+	t.Parallel()
 	w := newWire(t, billing.WithMaxResponseBytes(64))
 	w.on("GET", "/v1/draftInvoices/pdf/3", 200, "%PDF-1.4\n"+strings.Repeat("0", 200), "Content-Type", "application/pdf")
 	rc, err := w.client.DraftInvoices.PDF(context.Background(), 3, nil)
@@ -144,6 +147,7 @@ func (e *endless) Read(p []byte) (int, error) {
 // An error body is read to at most 1 MiB, however long the server makes it:
 // the APIError still comes back, with an excerpt, and memory stays bounded.
 func TestHostileErrorBodyIsReadToOneMiB(t *testing.T) {
+	t.Parallel()
 	const served = 256 << 20 // what the server would send if it were read whole
 	for _, status := range []int{http.StatusBadRequest, http.StatusBadGateway} {
 		t.Run(fmt.Sprint(status), func(t *testing.T) {
@@ -197,6 +201,7 @@ func TestHostileErrorBodyIsReadToOneMiB(t *testing.T) {
 // ErrResponseTooLarge after reading no more than the limit; it is not
 // retried, and a write that ran into it says its outcome is unknown.
 func TestHostileBodyBeyondMaxResponseBytes(t *testing.T) {
+	t.Parallel()
 	const limit = 64 << 10
 	tests := []struct {
 		op          hostileOp

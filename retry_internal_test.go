@@ -12,6 +12,7 @@ import (
 )
 
 func TestRequestedWait(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	tests := []struct {
 		name   string
@@ -45,6 +46,7 @@ func TestRequestedWait(t *testing.T) {
 }
 
 func TestBackoffBounds(t *testing.T) {
+	t.Parallel()
 	p := RetryPolicy{MaxRetries: 10, MinBackoff: 100 * time.Millisecond, MaxBackoff: time.Second, MaxRetryAfter: time.Minute}
 	for attempt := range 40 {
 		step := min(p.MinBackoff<<min(attempt, 30), p.MaxBackoff)
@@ -58,6 +60,7 @@ func TestBackoffBounds(t *testing.T) {
 }
 
 func TestRetryDecision(t *testing.T) {
+	t.Parallel()
 	policy := RetryPolicy{MaxRetries: 2, MinBackoff: time.Millisecond, MaxBackoff: time.Millisecond, MaxRetryAfter: 10 * time.Second}
 	now := time.Now()
 	resp := func(status int, retryAfter string) *http.Response {
@@ -121,6 +124,7 @@ func TestRetryDecision(t *testing.T) {
 }
 
 func TestRetryPolicyDefaults(t *testing.T) {
+	t.Parallel()
 	got, err := RetryPolicy{MaxRetries: 4}.resolve(DefaultRetryPolicy())
 	if err != nil {
 		t.Fatal(err)

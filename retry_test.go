@@ -62,6 +62,7 @@ func writeOff(c *billing.Client) error {
 }
 
 func TestRetries(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name         string
 		op           func(*billing.Client) error
@@ -144,6 +145,7 @@ func TestRetryPolicyKeepsDefaultsForZeroFields(t *testing.T) {
 }
 
 func TestPerRequestRetryOverride(t *testing.T) {
+	t.Parallel()
 	srv, hits := scriptServer(t, 503, 200)
 	c := newLoopbackClient(t, srv.URL)
 	_, err := c.Invoices.Get(context.Background(), 7, nil, billing.WithRetries(billing.RetryPolicy{MaxRetries: billing.NoRetries}))
@@ -234,6 +236,7 @@ func TestOneRetryBudgetPerCall(t *testing.T) {
 // A read whose answer is cut off mid-body is asked again; a write is not,
 // and says its outcome is unknown.
 func TestCutOffAnswers(t *testing.T) {
+	t.Parallel()
 	full := `[{"id":1},{"id":2},{"id":3}]`
 	cut := func(n *int) func(r *http.Request) (*http.Response, error) {
 		return func(r *http.Request) (*http.Response, error) {
@@ -283,6 +286,7 @@ func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 // is retried and then fails with a *RequestError; a write is not retried
 // and says its outcome is unknown.
 func TestHostileConnectionClosedMidHeaders(t *testing.T) {
+	t.Parallel()
 	for _, op := range []hostileOp{opGet, opList, opWriteOff, opPDF} {
 		t.Run(op.name, func(t *testing.T) {
 			var hits atomic.Int32
@@ -320,6 +324,7 @@ func TestHostileConnectionClosedMidHeaders(t *testing.T) {
 // A write whose connection never opened is safe to retry: the server
 // cannot have acted on it.
 func TestWriteRetriedWhenConnectionNeverOpened(t *testing.T) {
+	t.Parallel()
 	var dials atomic.Int32
 	tr := &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 		dials.Add(1)
@@ -345,6 +350,7 @@ func TestWriteRetriedWhenConnectionNeverOpened(t *testing.T) {
 // TLS is verified with the system's roots, and a certificate that does
 // not verify is final: retrying cannot mend it, so it is not retried.
 func TestUntrustedCertificateIsRefusedAndNotRetried(t *testing.T) {
+	t.Parallel()
 	var conns atomic.Int32
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		t.Error("a request reached a server whose certificate does not verify")

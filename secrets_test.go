@@ -74,6 +74,7 @@ func (b *secLockedBuffer) String() string {
 }
 
 func TestSecretsFmtReplaceCreditCardParams(t *testing.T) {
+	t.Parallel()
 	p := secParams()
 	type holder struct {
 		Name   string
@@ -143,6 +144,7 @@ func TestSecretsFmtReplaceCreditCardParams(t *testing.T) {
 }
 
 func TestSecretsSlogReplaceCreditCardParams(t *testing.T) {
+	t.Parallel()
 	p := secParams()
 	attrs := []struct {
 		name string
@@ -206,6 +208,7 @@ func TestSecretsSlogReplaceCreditCardParams(t *testing.T) {
 // tools get: the request body's form, amounts as bare numbers, with the
 // card number masked and the CVV redacted.
 func TestSecretsMarshalJSON(t *testing.T) {
+	t.Parallel()
 	p := billing.ReplaceCreditCardParams{
 		ID: 1001, CustomerID: 42, CardNumber: secCard, CVV: secCVV, ExpirationMonth: 12, ExpirationYear: 30,
 		PaymentCollectOptions: &billing.PaymentCollectOptions{CollectionAmount: decimal.RequireFromString("19.50")},
@@ -219,6 +222,7 @@ func TestSecretsMarshalJSON(t *testing.T) {
 }
 
 func TestSecretsClientFmt(t *testing.T) {
+	t.Parallel()
 	w := newWire(t)
 	c := w.client
 	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%x", "%q"} {
@@ -243,6 +247,7 @@ func TestSecretsClientFmt(t *testing.T) {
 }
 
 func TestClientPrintsNoKey(t *testing.T) {
+	t.Parallel()
 	c, err := billing.NewClient(testKey, billing.WithBaseURL(testBaseURL))
 	if err != nil {
 		t.Fatal(err)
@@ -257,6 +262,7 @@ func TestClientPrintsNoKey(t *testing.T) {
 }
 
 func TestSecretsErrors(t *testing.T) {
+	t.Parallel()
 	echo := "Card " + secCard + " with CVV " + secCVV + " was declined for key " + testKey
 	t.Run("400 echoing card, cvv and key in the envelope", func(t *testing.T) {
 		w := newWire(t)
@@ -386,6 +392,7 @@ func secAssertAttemptLine(t *testing.T, m map[string]any, status, attempt int, l
 }
 
 func TestSecretsClientLogs(t *testing.T) {
+	t.Parallel()
 	newLogged := func(t *testing.T, opts ...billing.Option) (*wire, *secLockedBuffer) {
 		buf := &secLockedBuffer{}
 		logger := slog.New(slog.NewJSONHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug}))

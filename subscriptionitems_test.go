@@ -35,6 +35,7 @@ const siItemsResponse = `[
 ]`
 
 func TestListItemsQuery(t *testing.T) {
+	t.Parallel()
 	from := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	to := time.Date(2024, 2, 1, 0, 0, 0, 0, time.UTC)
 	tests := []struct {
@@ -119,6 +120,7 @@ func TestListItemsQuery(t *testing.T) {
 }
 
 func TestListItemsDecodesResponse(t *testing.T) {
+	t.Parallel()
 	w := newWire(t)
 	w.on(http.MethodGet, siPath, http.StatusOK, siItemsResponse,
 		"X-Count", "4", "X-MaxCount", "9", "X-CurrentPage", "0", "X-NextPage", "1", "X-PreviousPage", "-1",
@@ -220,6 +222,7 @@ func TestListItemsDecodesResponse(t *testing.T) {
 }
 
 func TestItemReferenceJSON(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in       string
 		value    string
@@ -269,6 +272,7 @@ func TestItemReferenceJSON(t *testing.T) {
 }
 
 func TestListItemsValidation(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		id     int64
@@ -315,6 +319,7 @@ func TestListItemsValidation(t *testing.T) {
 }
 
 func TestListItemsRequestOptions(t *testing.T) {
+	t.Parallel()
 	t.Run("suppress events and custom header", func(t *testing.T) {
 		w := newWire(t)
 		w.on(http.MethodGet, siPath, http.StatusOK, "[]")
@@ -356,6 +361,7 @@ func TestListItemsRequestOptions(t *testing.T) {
 }
 
 func TestListItemsErrors(t *testing.T) {
+	t.Parallel()
 	t.Run("unknown subscription product is ErrNotFound", func(t *testing.T) {
 		w := newWire(t)
 		w.on(http.MethodGet, "/v1/subscriptionProducts/999/items", http.StatusNotFound,
@@ -404,6 +410,7 @@ func TestListItemsErrors(t *testing.T) {
 }
 
 func TestAllItemsFollowsPages(t *testing.T) {
+	t.Parallel()
 	w := newWire(t)
 	pages := map[string]string{
 		"0": `[{"id":1,"reference":"a","status":"Active"},{"id":2,"reference":2,"status":"Active"}]`,

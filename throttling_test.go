@@ -21,6 +21,7 @@ import (
 // TestPrefetchThrottlingPausesThePipeline.)
 
 func TestRetryAfterBeyondCapIsNotWaitedFor(t *testing.T) {
+	t.Parallel()
 	var hits atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)
@@ -79,6 +80,7 @@ func TestServerRequestedWaitsSaturate(t *testing.T) {
 }
 
 func TestWaitEndsWhenContextIsDone(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -63,6 +63,7 @@ func isTimeout(err error) bool {
 // whether it trickles the headers or the body, for reads, writes and the
 // PDF stream.
 func TestHostileTrickleIsCutOffByTheTimeout(t *testing.T) {
+	t.Parallel()
 	// trickle writes a byte every 100 ms until a write fails, the client
 	// goes away (done) or the test ends (stop).
 	trickle := func(w io.Writer, flush func(), done, stop <-chan struct{}) {

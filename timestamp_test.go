@@ -10,6 +10,7 @@ import (
 )
 
 func TestTimestampDecode(t *testing.T) {
+	t.Parallel()
 	base := time.Date(2024, 3, 1, 10, 15, 30, 0, time.UTC)
 	tests := []struct {
 		in   string
@@ -55,6 +56,7 @@ func TestTimestampDecode(t *testing.T) {
 }
 
 func TestTimestampDecodeErrors(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{
 		`"2024-03-01"`, `"2024-03-01 10:15:30"`, `"2024-13-01T00:00:00"`, `"2023-02-29T00:00:00"`,
 		`"2024-03-01T24:00:00"`, `"2024-03-01T10:15:30."`, `"2024-03-01T10:15:30.1234567890"`,
@@ -72,6 +74,7 @@ func TestTimestampDecodeErrors(t *testing.T) {
 }
 
 func TestTimestampEncode(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   time.Time
 		want string

@@ -15,6 +15,7 @@ const tcPath = "/v1/salesTrackingCodes"
 const tcActiveResponse = `{"type":"Sales Tracking Code 1","code":"SUMMER24","name":"Summer campaign","description":null,"email":null,"status":"Active","deletable":true,"id":501,"uri":"https://billing.example.test/v1/salesTrackingCodes/501"}`
 
 func TestCreateSalesTrackingCodeRequest(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		params *billing.CreateSalesTrackingCodeParams
@@ -70,6 +71,7 @@ func TestCreateSalesTrackingCodeRequest(t *testing.T) {
 }
 
 func TestCreateSalesTrackingCodeDecodesResponse(t *testing.T) {
+	t.Parallel()
 	t.Run("active code with null description and email", func(t *testing.T) {
 		w := newWire(t)
 		w.on(http.MethodPost, tcPath, http.StatusOK, tcActiveResponse)
@@ -115,6 +117,7 @@ func TestCreateSalesTrackingCodeDecodesResponse(t *testing.T) {
 }
 
 func TestSalesTrackingCodesRequestOptions(t *testing.T) {
+	t.Parallel()
 	params := func() *billing.CreateSalesTrackingCodeParams {
 		return &billing.CreateSalesTrackingCodeParams{Type: billing.TrackingCodeType1, Code: "C", Name: "N"}
 	}
@@ -159,6 +162,7 @@ func TestSalesTrackingCodesRequestOptions(t *testing.T) {
 }
 
 func TestCreateSalesTrackingCodeValidation(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		params *billing.CreateSalesTrackingCodeParams
@@ -194,6 +198,7 @@ func TestCreateSalesTrackingCodeValidation(t *testing.T) {
 }
 
 func TestCreateSalesTrackingCodeErrors(t *testing.T) {
+	t.Parallel()
 	t.Run("invalid type lists the valid types", func(t *testing.T) {
 		msg := "Type 'Sales Tracking Code 9' is not valid. Valid types are: Sales Tracking Code 1, Sales Tracking Code 2, Region, Sales Tracking Code 4, Sales Tracking Code 5"
 		w := newWire(t)

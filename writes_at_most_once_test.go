@@ -167,6 +167,7 @@ var writesUnderTest = []writeUnderTest{
 // the server answers without acting), and when the change may have been
 // applied without an answer, the error matches ErrOutcomeUnknown.
 func TestWritesAreNeverDoubled(t *testing.T) {
+	t.Parallel()
 	const either = -1 // applied or not: at most once is all the client can promise
 	faults := []struct {
 		name  string

@@ -3,6 +3,8 @@ package pager
 import (
 	"slices"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // normState is s with empty id lists written as nil, so that states
@@ -116,7 +118,7 @@ func TestCursorSettleAppliesEachPosition(t *testing.T) {
 			c := Cursor{State: cloneState(tt.from), pending: tt.marks, upto: len(tt.marks)}
 			c.Settle()
 			s := c.State
-			if d := diff(normState(tt.want), normState(s)); d != "" {
+			if d := cmp.Diff(normState(tt.want), normState(s)); d != "" {
 				t.Fatalf("state:\n%s", d)
 			}
 		})
@@ -166,13 +168,13 @@ func TestCursorCountsWhatTheConsumerReached(t *testing.T) {
 				c.Reached(n)
 			}
 			c.endPage(tt.whole)
-			if d := diff(after(tt.want), normState(c.State)); d != "" {
+			if d := cmp.Diff(after(tt.want), normState(c.State)); d != "" {
 				t.Fatalf("state:\n%s", d)
 			}
 			// The page is forgotten: nothing more counts.
 			c.Reached(3)
 			c.Settle()
-			if d := diff(after(tt.want), normState(c.State)); d != "" {
+			if d := cmp.Diff(after(tt.want), normState(c.State)); d != "" {
 				t.Fatalf("state after the page ended:\n%s", d)
 			}
 		})
@@ -199,7 +201,7 @@ func TestCursorSettleIsIncremental(t *testing.T) {
 		State{Started: true, Sec: 100, IDs: []int64{1}, Keys: []int64{0}},
 		State{Started: true, Sec: 100, IDs: []int64{1, 2}, Keys: []int64{0, 0}},
 	)
-	if d := diff(want, got); d != "" {
+	if d := cmp.Diff(want, got); d != "" {
 		t.Fatalf("states:\n%s", d)
 	}
 }

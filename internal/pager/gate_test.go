@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // The gate's tests run in synctest bubbles: synctest.Wait returns once
@@ -63,7 +65,7 @@ func TestGateBoundsRequestsAndKeepsOneForTheHead(t *testing.T) {
 				}
 				head := g.Claim(true)
 				head.Acquire(ctx) // the kept slot: returns at once
-				if d := diff(gateState{Slots: n, Others: n - 1}, stateOf(g)); d != "" {
+				if d := cmp.Diff(gateState{Slots: n, Others: n - 1}, stateOf(g)); d != "" {
 					t.Fatalf("with the head's and n-1 others' requests out:\n%s", d)
 				}
 				head2 := g.Claim(true)
@@ -89,7 +91,7 @@ func TestGateBoundsRequestsAndKeepsOneForTheHead(t *testing.T) {
 				for _, c := range append(others[1:], late, head2) {
 					c.Done()
 				}
-				if d := diff(gateState{}, stateOf(g)); d != "" {
+				if d := cmp.Diff(gateState{}, stateOf(g)); d != "" {
 					t.Fatalf("after every claim is done:\n%s", d)
 				}
 			})
@@ -127,7 +129,7 @@ func TestGateNeverExceedsItsBounds(t *testing.T) {
 				if maxAll.Load() > int64(n) || maxOthers.Load() > int64(n-1) {
 					t.Fatalf("held at once: %d in all (bound %d), %d not of the head (bound %d)", maxAll.Load(), n, maxOthers.Load(), n-1)
 				}
-				if d := diff(gateState{}, stateOf(g)); d != "" {
+				if d := cmp.Diff(gateState{}, stateOf(g)); d != "" {
 					t.Fatalf("after every claim is done:\n%s", d)
 				}
 			})
@@ -145,7 +147,7 @@ func TestClaimThatBecomesTheHeadGivesBackTheOthersSlot(t *testing.T) {
 		g := NewGate(2)
 		a, aHead := taskClaim(g)
 		a.Acquire(ctx)
-		if d := diff(gateState{Slots: 1, Others: 1}, stateOf(g)); d != "" {
+		if d := cmp.Diff(gateState{Slots: 1, Others: 1}, stateOf(g)); d != "" {
 			t.Fatalf("one task not the head on the wire:\n%s", d)
 		}
 		b, _ := taskClaim(g)
@@ -160,17 +162,17 @@ func TestClaimThatBecomesTheHeadGivesBackTheOthersSlot(t *testing.T) {
 		if !bDone.Load() {
 			t.Fatal("the next task did not go out once the first became the head")
 		}
-		if d := diff(gateState{Slots: 2, Others: 1}, stateOf(g)); d != "" {
+		if d := cmp.Diff(gateState{Slots: 2, Others: 1}, stateOf(g)); d != "" {
 			t.Fatalf("the head and the next task on the wire:\n%s", d)
 		}
 		a.giveOthers() // again: nothing more to give back
 		a.Release()
-		if d := diff(gateState{Slots: 1, Others: 1}, stateOf(g)); d != "" {
+		if d := cmp.Diff(gateState{Slots: 1, Others: 1}, stateOf(g)); d != "" {
 			t.Fatalf("after the head's request is read (the others' slot given back once):\n%s", d)
 		}
 		b.Done()
 		a.Done()
-		if d := diff(gateState{}, stateOf(g)); d != "" {
+		if d := cmp.Diff(gateState{}, stateOf(g)); d != "" {
 			t.Fatalf("after every claim is done:\n%s", d)
 		}
 	})
@@ -196,12 +198,12 @@ func TestClaimWaitingForTheOthersSlotGoesWhenItBecomesTheHead(t *testing.T) {
 		if !aDone.Load() {
 			t.Fatal("still waiting after becoming the head")
 		}
-		if d := diff(gateState{Slots: 2, Others: 1}, stateOf(g)); d != "" {
+		if d := cmp.Diff(gateState{Slots: 2, Others: 1}, stateOf(g)); d != "" {
 			t.Fatalf("the head went out on the kept slot:\n%s", d)
 		}
 		a.Done()
 		other.Done()
-		if d := diff(gateState{}, stateOf(g)); d != "" {
+		if d := cmp.Diff(gateState{}, stateOf(g)); d != "" {
 			t.Fatalf("after every claim is done:\n%s", d)
 		}
 	})
@@ -263,7 +265,7 @@ func TestClaimAcquireReturnsWhenTheContextIsDone(t *testing.T) {
 					t.Fatal("still waiting with its context done")
 				}
 				c.Release()
-				if d := diff(tt.held, stateOf(g)); d != "" {
+				if d := cmp.Diff(tt.held, stateOf(g)); d != "" {
 					t.Fatalf("the gate after the cancelled claim's release:\n%s", d)
 				}
 			})
@@ -296,7 +298,7 @@ func TestClaimDecodeBoundsDecoders(t *testing.T) {
 		for i := range procs {
 			ends = append(ends, g.Claim(i%2 == 0).Decode())
 		}
-		if d := diff(gateState{Decoders: procs}, stateOf(g)); d != "" {
+		if d := cmp.Diff(gateState{Decoders: procs}, stateOf(g)); d != "" {
 			t.Fatalf("decoders at the bound:\n%s", d)
 		}
 		var started atomic.Bool
@@ -316,7 +318,7 @@ func TestClaimDecodeBoundsDecoders(t *testing.T) {
 		for _, end := range ends[1:] {
 			end()
 		}
-		if d := diff(gateState{}, stateOf(g)); d != "" {
+		if d := cmp.Diff(gateState{}, stateOf(g)); d != "" {
 			t.Fatalf("after every decoder ended:\n%s", d)
 		}
 	})

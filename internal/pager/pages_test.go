@@ -8,6 +8,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // pageServices are the services Pages must read every item of, exactly
@@ -95,7 +97,7 @@ func TestPagesYieldsEveryItemOnceInOrder(t *testing.T) {
 						if err != nil {
 							t.Fatalf("prefetch %d: %v", prefetch, err)
 						}
-						if d := diff(want, got); d != "" {
+						if d := cmp.Diff(want, got); d != "" {
 							t.Fatalf("prefetch %d: pages:\n%s", prefetch, d)
 						}
 						if prefetch == 0 {
@@ -159,7 +161,7 @@ func TestPagesFromAPageNumber(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if d := diff(tt.want, got); d != "" {
+					if d := cmp.Diff(tt.want, got); d != "" {
 						t.Fatalf("pages:\n%s", d)
 					}
 				})
@@ -206,7 +208,7 @@ func TestPagesRefusesAServerThatRepeatsOrSkipsPages(t *testing.T) {
 					if !errors.Is(err, ErrPagination) {
 						t.Fatalf("error %v, want ErrPagination", err)
 					}
-					if d := diff([][]int64{idRange(1, 10)}, got); d != "" {
+					if d := cmp.Diff([][]int64{idRange(1, 10)}, got); d != "" {
 						t.Fatalf("pages before the error:\n%s", d)
 					}
 					if f.inFlight.Load() != 0 {
@@ -280,7 +282,7 @@ func TestPagesWhileTheListChanges(t *testing.T) {
 								want = append(want, id)
 							}
 						}
-						if d := diff(want, slices.Concat(got...)); d != "" {
+						if d := cmp.Diff(want, slices.Concat(got...)); d != "" {
 							t.Fatalf("items:\n%s", d)
 						}
 						for i, p := range got {
@@ -331,7 +333,7 @@ func TestPagesStopsWhenTheLoopBreaks(t *testing.T) {
 					if running < int64(prefetch) {
 						t.Fatalf("%d requests running at the break, want at least %d: the test proves nothing", running, prefetch)
 					}
-					if d := diff(inPages(idRange(1, int64(10*(at+1))), 10), got); d != "" {
+					if d := cmp.Diff(inPages(idRange(1, int64(10*(at+1))), 10), got); d != "" {
 						t.Fatalf("pages:\n%s", d)
 					}
 				})
@@ -387,7 +389,7 @@ func TestPagesEndsOnAnError(t *testing.T) {
 					for i := range max(tt.cancelAt+1, tt.failAt) {
 						want = append(want, idRange(int64(10*i+1), int64(10*i+10)))
 					}
-					if d := diff(want, got); d != "" {
+					if d := cmp.Diff(want, got); d != "" {
 						t.Fatalf("pages before the error:\n%s", d)
 					}
 					if left := f.inFlight.Load(); left != 0 {
@@ -438,7 +440,7 @@ func TestPagesKeepsNRequestsOnTheWire(t *testing.T) {
 				if r.err != nil {
 					t.Fatal(r.err)
 				}
-				if d := diff(inPages(idRange(1, 300), 10), r.got); d != "" {
+				if d := cmp.Diff(inPages(idRange(1, 300), 10), r.got); d != "" {
 					t.Fatalf("pages:\n%s", d)
 				}
 			})

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // The pipeline's tests run in synctest bubbles (see gate_test.go): the
@@ -98,12 +100,12 @@ func TestPipelineDeliversInTaskOrderWhateverOrderTasksFinish(t *testing.T) {
 						want = append(want, res{i, j})
 					}
 				}
-				if d := diff(want, <-got); d != "" {
+				if d := cmp.Diff(want, <-got); d != "" {
 					t.Fatalf("results:\n%s", d)
 				}
 				if tt.cfg.Ahead >= n*tt.each {
 					// Nothing waited for a place: they finished when told.
-					if d := diff(tt.finish, finished); d != "" {
+					if d := cmp.Diff(tt.finish, finished); d != "" {
 						t.Fatalf("the test did not control the order of finishing:\n%s", d)
 					}
 				}
@@ -151,13 +153,13 @@ func TestPipelineRunsAtMostConfigTasks(t *testing.T) {
 					now := slices.Clone(running)
 					mu.Unlock()
 					slices.Sort(now) // they start in order, run in any
-					d := diff(want, now)
+					d := cmp.Diff(want, now)
 					if d != "" {
 						t.Fatalf("after %d tasks finished, running:\n%s", done, d)
 					}
 					close(release[done])
 				}
-				if d := diff(idRangeInt(0, n-1), drain(p)); d != "" {
+				if d := cmp.Diff(idRangeInt(0, n-1), drain(p)); d != "" {
 					t.Fatalf("results:\n%s", d)
 				}
 				if most != min(tasks, n) {
@@ -420,7 +422,7 @@ func TestPipelineStopsOnADoneContext(t *testing.T) {
 				if err := ctx.Err(); !errors.Is(err, tt.err) {
 					t.Fatalf("the caller's ctx.Err() = %v, want %v", err, tt.err)
 				}
-				if d := diff(idRangeInt(0, tt.read-1), got); d != "" {
+				if d := cmp.Diff(idRangeInt(0, tt.read-1), got); d != "" {
 					t.Fatalf("results before the end:\n%s", d)
 				}
 			})
@@ -489,7 +491,7 @@ func TestPipelineInOrderGivesFirstSlotsInTaskOrder(t *testing.T) {
 					synctest.Wait()
 					if !tt.inOrder {
 						// The ready one went at once; let it finish.
-						if d := diff(tt.want[:len(isReady)], tookNow()); d != "" {
+						if d := cmp.Diff(tt.want[:len(isReady)], tookNow()); d != "" {
 							t.Fatalf("first slots once %v are ready:\n%s", tt.ready[:len(isReady)], d)
 						}
 						close(finish[i])
@@ -501,7 +503,7 @@ func TestPipelineInOrderGivesFirstSlotsInTaskOrder(t *testing.T) {
 					if isReady[tt.want[0]] && (tt.want[0] == 0 || allOf(isReady, tt.skip, tt.want[0])) {
 						want = tt.want[:1]
 					}
-					if d := diff(want, tookNow()); d != "" {
+					if d := cmp.Diff(want, tookNow()); d != "" {
 						t.Fatalf("first slots once %v are ready:\n%s", tt.ready[:len(isReady)], d)
 					}
 				}
@@ -510,7 +512,7 @@ func TestPipelineInOrderGivesFirstSlotsInTaskOrder(t *testing.T) {
 				}
 				for k := 0; k < len(tt.want); k++ {
 					synctest.Wait()
-					if d := diff(tt.want[:k+1], tookNow()); d != "" {
+					if d := cmp.Diff(tt.want[:k+1], tookNow()); d != "" {
 						t.Fatalf("first slots after %d tasks finished:\n%s", k, d)
 					}
 					close(finish[tt.want[k]])

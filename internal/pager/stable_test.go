@@ -9,6 +9,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // stableServices are the services stable iteration must read every item
@@ -516,7 +518,7 @@ func TestStableWithinTheCallersFilter(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if d := diff(want, ids(got)); d != "" {
+					if d := cmp.Diff(want, ids(got)); d != "" {
 						t.Fatalf("items:\n%s", d)
 					}
 				})

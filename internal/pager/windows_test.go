@@ -6,6 +6,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestWindowPlanPlacesWindows(t *testing.T) {
@@ -44,7 +46,7 @@ func TestWindowPlanPlacesWindows(t *testing.T) {
 					t.Errorf("the start at page %d cannot be waited for", ws.q)
 				}
 			}
-			if d := diff(tt.want, got); d != "" {
+			if d := cmp.Diff(tt.want, got); d != "" {
 				t.Fatalf("window starts:\n%s", d)
 			}
 		})
@@ -70,7 +72,7 @@ func TestWindowPlanBoundsWindows(t *testing.T) {
 				t.Fatalf("%d windows", len(qs))
 			}
 			tail := len(qs) - tailWindows
-			if d := diff([]int{pages - 3, pages - 2, pages - 1}, qs[tail:]); d != "" {
+			if d := cmp.Diff([]int{pages - 3, pages - 2, pages - 1}, qs[tail:]); d != "" {
 				t.Fatalf("the last windows:\n%s", d)
 			}
 			for i := 2; i < tail; i++ {
@@ -129,7 +131,7 @@ func TestLeadForCutsPageZeroToTheFirstWindow(t *testing.T) {
 			if l != nil {
 				got = &lead{ids(l.page.Items), l.complete}
 			}
-			if d := diff(tt.want, got); d != "" {
+			if d := cmp.Diff(tt.want, got); d != "" {
 				t.Fatalf("lead page:\n%s", d)
 			}
 		})
@@ -174,7 +176,7 @@ func TestStableWindowsKeepNRequestsOnTheWire(t *testing.T) {
 				close(release)
 				r := <-done
 				checkStable(t, f, initial, r.got, r.err, false)
-				if d := diff(ids(initial), ids(r.got)); d != "" {
+				if d := cmp.Diff(ids(initial), ids(r.got)); d != "" {
 					t.Fatalf("items:\n%s", d)
 				}
 			})
