@@ -3,7 +3,6 @@ package billing
 import (
 	"bytes"
 	"errors"
-	"mime"
 	"net/http"
 	"strings"
 )
@@ -12,40 +11,37 @@ import (
 // (RFC 8259, section 8.1), but a parser may ignore it, and services on
 // IIS and .NET send one before their JSON; the SDK's JSON engine refuses
 // it, so it is dropped before decoding.
-var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+const utf8BOM = "\xEF\xBB\xBF"
 
 // withoutBOM returns body without the UTF-8 byte-order mark it may start
 // with: one mark, at the very start only. A second mark, or one after
 // white space or inside the value, is left to the decoder, which refuses
 // it: that is not JSON text with a mark in front but a broken answer.
 //
-// Every JSON body the SDK decodes loses its mark this way: each error
-// answer's envelope here, in apiError, and each 2xx answer in
-// readJSONAnswer (the same TrimPrefix, written there so that the request
-// path reads top to bottom), which decodeJSON (single resources, bulk,
-// Client.Do) and decodeListAnswer (pages of every list and iteration)
-// read with. A body the SDK does not
-// decode (the draft PDF, a Client.Do answer discarded with a nil out) is
-// never touched: the caller gets its bytes as they came.
+// Every JSON body the SDK decodes loses its mark here: each error
+// answer's envelope, in apiError, and each 2xx answer, in readJSONAnswer,
+// which decodeJSON (single resources, bulk, Client.Do) and
+// decodeListAnswer (pages of every list and iteration) read with. A body
+// the SDK does not decode (the draft PDF, a Client.Do answer discarded
+// with a nil out) is never touched: the caller gets its bytes as they
+// came.
 func withoutBOM(body []byte) []byte {
-	return bytes.TrimPrefix(body, utf8BOM)
+	return bytes.TrimPrefix(body, []byte(utf8BOM))
+}
+
+// isJSONMediaType accepts the media types of a JSON answer.
+func isJSONMediaType(mt string) bool {
+	return mt == "application/json" || mt == "text/json" || strings.HasSuffix(mt, "+json")
 }
 
 // readJSONAnswer reads a whole 2xx JSON answer for decoding: its content
-// type checked (as checkContentType does, for the JSON media types), its
-// body read within limit into buf when it has room (see readAll), then
-// without a leading byte-order mark (as withoutBOM). It returns the body
+// type checked, its body read within limit into buf when it has room (see
+// readAll), then without a leading byte-order mark. It returns the body
 // as read, for a recycled buffer to be given back, and the JSON text in
 // it.
 func readJSONAnswer(resp *http.Response, buf []byte, limit int64) (read, text []byte, err error) {
-	if ct := resp.Header.Get("Content-Type"); ct != "" {
-		mt, _, err := mime.ParseMediaType(ct)
-		if err != nil {
-			return nil, nil, &contentTypeError{want: "application/json", got: ct}
-		}
-		if mt != "application/json" && mt != "text/json" && !strings.HasSuffix(mt, "+json") {
-			return nil, nil, &contentTypeError{want: "application/json", got: mt}
-		}
+	if err := checkContentType(resp, "application/json", isJSONMediaType); err != nil {
+		return nil, nil, err
 	}
 	read, err = readAll(buf, resp.Body, resp.ContentLength, limit)
 	if err != nil {
@@ -56,5 +52,5 @@ func readJSONAnswer(resp *http.Response, buf []byte, limit int64) (read, text []
 		}
 		return nil, nil, err
 	}
-	return read, bytes.TrimPrefix(read, utf8BOM), nil
+	return read, withoutBOM(read), nil
 }
