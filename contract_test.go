@@ -1,0 +1,235 @@
+package billing_test
+
+import (
+	"context"
+	"iter"
+	"maps"
+	"net/http"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest"
+	"github.com/billingapi/billing-go/internal/contract"
+	"github.com/shopspring/decimal"
+)
+
+// The contract: openapi.yaml at the module root describes the API as the
+// reference gives it. The SDK's requests and the fake's answers are held
+// to it here, so that drift between the reference, the fake and the SDK
+// fails a test.
+
+// contractDocument is openapi.yaml, loaded once for all tests: it is read
+// only after loading.
+var contractDocument = sync.OnceValues(func() (*contract.Document, error) {
+	return contract.Load("openapi.yaml")
+})
+
+// contractTransport wraps next (the transport to a fake) so that every
+// request sent through it and every answer that arrives whole is checked
+// against openapi.yaml; the test fails at its end with each violation.
+//
+// What it checks is decided by where it is used, not by filtering: it is
+// only ever put in front of a billingtest fake (contractClient), never in
+// front of a hostile or scripted test server, and it sees only requests
+// the SDK builds, which it sends after its own checks of the caller's
+// input, so a test's deliberately bad input is refused before it reaches
+// the wire. Faults injected in the fake (InjectFault) still answer with
+// the error envelope, which the document allows; a dropped connection or
+// a cut-off body is no answer, and is handed on unchecked.
+func contractTransport(t testing.TB, next http.RoundTripper) http.RoundTripper {
+	t.Helper()
+	doc, err := contractDocument()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		mu   sync.Mutex
+		seen = map[string]bool{}
+		list []string
+	)
+	t.Cleanup(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, v := range list {
+			t.Errorf("openapi.yaml does not allow: %s", v)
+		}
+	})
+	return doc.Transport(next, func(v contract.Violation) {
+		mu.Lock()
+		defer mu.Unlock()
+		if s := v.String(); !seen[s] { // once each: a list read page by page repeats its answer's faults
+			seen[s] = true
+			list = append(list, s)
+		}
+	})
+}
+
+// contractClient is srv.Client(opts...) whose requests and answers are
+// checked against openapi.yaml (contractTransport). It sends over a
+// connection for a fake from NewServer (its idle connections closed when
+// the test ends) and through srv.Transport for one from NewInProcess.
+func contractClient(t testing.TB, srv *billingtest.Server, opts ...billing.Option) *billing.Client {
+	t.Helper()
+	return srv.Client(append([]billing.Option{billing.WithHTTPClient(contractHTTPClient(t, srv))}, opts...)...)
+}
+
+// contractHTTPClient is the HTTP client of contractClient.
+func contractHTTPClient(t testing.TB, srv *billingtest.Server) *http.Client {
+	t.Helper()
+	var next http.RoundTripper
+	if strings.HasPrefix(srv.URL, "http://") {
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		t.Cleanup(tr.CloseIdleConnections)
+		next = tr
+	} else {
+		next = srv.Transport()
+	}
+	return &http.Client{Transport: contractTransport(t, next)}
+}
+
+// Every operation the SDK declares (an Operation in its source, routed as
+// Operation.Route) is an operation of openapi.yaml with the SDK method's
+// name as its operationId, and the document has no other.
+func TestContractDocumentsEveryOperation(t *testing.T) {
+	t.Parallel()
+	doc, err := contractDocument()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sdk := map[string]string{} // route -> SDK name
+	for name, op := range declaredOperations(t) {
+		if name == "Client.Do" { // the raw escape hatch: any method and path
+			continue
+		}
+		sdk[op.Route()] = name
+	}
+	if len(sdk) != 12 {
+		t.Errorf("the SDK declares %d operations, want the reference's 12: %v", len(sdk), slices.Sorted(maps.Keys(sdk)))
+	}
+	ids := doc.OperationIDs()
+	for _, route := range slices.Sorted(maps.Keys(sdk)) {
+		id, ok := ids[route]
+		switch {
+		case !ok:
+			t.Errorf("the SDK's %s (%s) is not in openapi.yaml", sdk[route], route)
+		case id != sdk[route]:
+			t.Errorf("openapi.yaml's %s has operationId %q, want the SDK method %q", route, id, sdk[route])
+		}
+	}
+	for _, route := range doc.Routes() {
+		if _, ok := sdk[route]; !ok {
+			t.Errorf("openapi.yaml's %s (%s) is no operation the SDK declares", route, ids[route])
+		}
+	}
+}
+
+// sampleFixture is what the table's operations act on in the sample
+// account (billingtest.WithSampleAccount): Ada's invoice 1007 (244 due,
+// two charge groups), her draft 800 and card 300, plan 900, product 202's
+// items, bulk job 400; lists are read two at a time so that every list
+// runs over several pages.
+var sampleFixture = leakFixture{
+	customer: 100, invoice: 1007, draft: 800, card: 300, job: 400, plan: 900, product: 202,
+	balance: decimal.NewFromInt(244), pageSize: 2,
+}
+
+// Every operation of the table, and every iterator and count of a list,
+// sent by the SDK to the fake's sample account, sends requests and gets
+// answers that openapi.yaml allows. Errors are not expected either: the
+// fixture names what exists.
+func TestContractEveryOperationAgainstTheFake(t *testing.T) {
+	t.Parallel()
+	for _, op := range apiOperations() {
+		if op.call == nil {
+			continue
+		}
+		t.Run(op.name, func(t *testing.T) {
+			t.Parallel()
+			srv := billingtest.NewServer(billingtest.WithSampleAccount())
+			t.Cleanup(srv.Close)
+			c := contractClient(t, srv)
+			ctx := context.Background()
+			if err := op.call(ctx, c, sampleFixture); err != nil {
+				t.Errorf("%s: %v", op.name, err)
+			}
+			if op.list == nil || len(op.list.missing) > 0 {
+				return
+			}
+			for _, it := range []struct {
+				name string
+				seq  func(context.Context, *billing.Client, leakFixture, ...billing.IterOption) iter.Seq2[int64, error]
+			}{{"All", op.list.all}, {"Pages", op.list.pages}} {
+				name, n := it.name, 0
+				for _, err := range it.seq(ctx, c, sampleFixture) {
+					if err != nil {
+						t.Errorf("%s %s: %v", op.name, name, err)
+						break
+					}
+					n++
+				}
+				if n == 0 {
+					t.Errorf("%s %s: no items: the sample fixture does not reach this list", op.name, name)
+				}
+			}
+			if _, err := op.list.count(ctx, c, sampleFixture); err != nil {
+				t.Errorf("%s Count: %v", op.name, err)
+			}
+		})
+	}
+}
+
+// The fake's error answers (unknown ids, a refused query, a wrong key, a
+// business rule) are answers the document allows: the error envelope
+// under a status the operation declares.
+func TestContractErrorAnswersOfTheFake(t *testing.T) {
+	t.Parallel()
+	srv := billingtest.NewServer(billingtest.WithSampleAccount())
+	t.Cleanup(srv.Close)
+	c := contractClient(t, srv)
+	wrongKey, err := billing.NewClient("not-the-key", billing.WithBaseURL(srv.URL), billing.WithHTTPClient(contractHTTPClient(t, srv)),
+		billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: billing.NoRetries}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	calls := []struct {
+		name string
+		call func() error
+	}{
+		{"unknown invoice", func() error { _, err := c.Invoices.Get(ctx, 999999, nil); return err }},
+		{"unknown customer's summaries", func() error { _, err := c.InvoiceSummaries.List(ctx, 999999, nil); return err }},
+		{"unknown draft", func() error { _, err := c.DraftInvoices.PDF(ctx, 999999, nil); return err }},
+		{"write-off of another amount", func() error {
+			_, err := c.Invoices.WriteOff(ctx, &billing.WriteOffParams{InvoiceID: 1007, Amount: billing.Ptr(decimal.NewFromInt(1))})
+			return err
+		}},
+		{"unknown bulk job", func() error { _, err := c.Bulk.Process(ctx, 999999); return err }},
+		{"wrong key", func() error { _, err := wrongKey.Invoices.List(ctx, nil); return err }},
+	}
+	for _, tc := range calls {
+		if err := tc.call(); err == nil {
+			t.Errorf("%s: no error", tc.name)
+		}
+	}
+}
+
+// The OpenAPI library is a test dependency: neither the SDK nor the fake
+// that users build imports it.
+func TestContractStaysOutOfTheSDK(t *testing.T) {
+	t.Parallel()
+	for _, pkg := range []string{".", "./billingtest", "./query", "./cmd/billing-fake"} {
+		out, err := exec.Command("go", "list", "-deps", pkg).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v\n%s", pkg, err, out)
+		}
+		for _, dep := range strings.Fields(string(out)) {
+			if strings.Contains(dep, "kin-openapi") || strings.HasSuffix(dep, "/internal/contract") {
+				t.Errorf("%s depends on %s", pkg, dep)
+			}
+		}
+	}
+}
