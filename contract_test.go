@@ -137,48 +137,73 @@ var sampleFixture = leakFixture{
 	balance: decimal.NewFromInt(244), pageSize: 2,
 }
 
+// contractVariants are the fakes the contract is checked against: the
+// sample account as it is, and with the variations of the live service
+// the fake can play (timestamps of every precision and zone, unknown
+// members, page caps and the other paging headers).
+var contractVariants = []struct {
+	name string
+	opts []billingtest.Option
+}{
+	{"plain", nil},
+	{"all variations", []billingtest.Option{billingtest.WithAllVariations(3)}},
+	{"7 digits Z", []billingtest.Option{billingtest.WithTimestampDigits(7, "Z")}},
+	{"0 digits +00:00", []billingtest.Option{billingtest.WithTimestampDigits(0, "+00:00")}},
+	{"unknown members", []billingtest.Option{billingtest.WithUnknownMembers(), billingtest.WithUnlistedEnumValues()}},
+	{"other paging headers", []billingtest.Option{billingtest.WithOtherPagingHeaders(), billingtest.WithPageCap(1, true)}},
+}
+
 // Every operation of the table, and every iterator and count of a list,
 // sent by the SDK to the fake's sample account, sends requests and gets
-// answers that openapi.yaml allows. Errors are not expected either: the
-// fixture names what exists.
+// answers that openapi.yaml allows, with each of the fake's variations.
+// Errors are not expected either: the fixture names what exists.
 func TestContractEveryOperationAgainstTheFake(t *testing.T) {
 	t.Parallel()
-	for _, op := range apiOperations() {
-		if op.call == nil {
-			continue
+	for _, variant := range contractVariants {
+		for _, op := range apiOperations() {
+			if op.call == nil {
+				continue
+			}
+			t.Run(variant.name+"/"+op.name, func(t *testing.T) {
+				t.Parallel()
+				contractRunOperation(t, op, append([]billingtest.Option{billingtest.WithSampleAccount()}, variant.opts...))
+			})
 		}
-		t.Run(op.name, func(t *testing.T) {
-			t.Parallel()
-			srv := billingtest.NewServer(billingtest.WithSampleAccount())
-			t.Cleanup(srv.Close)
-			c := contractClient(t, srv)
-			ctx := context.Background()
-			if err := op.call(ctx, c, sampleFixture); err != nil {
-				t.Errorf("%s: %v", op.name, err)
+	}
+}
+
+// contractRunOperation runs op's call, iterators and count against a
+// sample account with opts, through contractClient.
+func contractRunOperation(t *testing.T, op apiOperation, opts []billingtest.Option) {
+	t.Helper()
+	srv := billingtest.NewServer(opts...)
+	t.Cleanup(srv.Close)
+	c := contractClient(t, srv)
+	ctx := context.Background()
+	if err := op.call(ctx, c, sampleFixture); err != nil {
+		t.Errorf("%s: %v", op.name, err)
+	}
+	if op.list == nil || len(op.list.missing) > 0 {
+		return
+	}
+	for _, it := range []struct {
+		name string
+		seq  func(context.Context, *billing.Client, leakFixture, ...billing.IterOption) iter.Seq2[int64, error]
+	}{{"All", op.list.all}, {"Pages", op.list.pages}} {
+		n := 0
+		for _, err := range it.seq(ctx, c, sampleFixture) {
+			if err != nil {
+				t.Errorf("%s %s: %v", op.name, it.name, err)
+				break
 			}
-			if op.list == nil || len(op.list.missing) > 0 {
-				return
-			}
-			for _, it := range []struct {
-				name string
-				seq  func(context.Context, *billing.Client, leakFixture, ...billing.IterOption) iter.Seq2[int64, error]
-			}{{"All", op.list.all}, {"Pages", op.list.pages}} {
-				name, n := it.name, 0
-				for _, err := range it.seq(ctx, c, sampleFixture) {
-					if err != nil {
-						t.Errorf("%s %s: %v", op.name, name, err)
-						break
-					}
-					n++
-				}
-				if n == 0 {
-					t.Errorf("%s %s: no items: the sample fixture does not reach this list", op.name, name)
-				}
-			}
-			if _, err := op.list.count(ctx, c, sampleFixture); err != nil {
-				t.Errorf("%s Count: %v", op.name, err)
-			}
-		})
+			n++
+		}
+		if n == 0 {
+			t.Errorf("%s %s: no items: the sample fixture does not reach this list", op.name, it.name)
+		}
+	}
+	if _, err := op.list.count(ctx, c, sampleFixture); err != nil {
+		t.Errorf("%s Count: %v", op.name, err)
 	}
 }
 
