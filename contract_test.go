@@ -166,19 +166,18 @@ func TestContractEveryOperationAgainstTheFake(t *testing.T) {
 			}
 			t.Run(variant.name+"/"+op.name, func(t *testing.T) {
 				t.Parallel()
-				contractRunOperation(t, op, append([]billingtest.Option{billingtest.WithSampleAccount()}, variant.opts...))
+				srv := billingtest.NewServer(append([]billingtest.Option{billingtest.WithSampleAccount()}, variant.opts...)...)
+				t.Cleanup(srv.Close)
+				contractRunOperation(t, contractClient(t, srv), op)
 			})
 		}
 	}
 }
 
-// contractRunOperation runs op's call, iterators and count against a
-// sample account with opts, through contractClient.
-func contractRunOperation(t *testing.T, op apiOperation, opts []billingtest.Option) {
+// contractRunOperation runs op's call, iterators and count with c, a
+// client of a sample account, acting on sampleFixture.
+func contractRunOperation(t *testing.T, c *billing.Client, op apiOperation) {
 	t.Helper()
-	srv := billingtest.NewServer(opts...)
-	t.Cleanup(srv.Close)
-	c := contractClient(t, srv)
 	ctx := context.Background()
 	if err := op.call(ctx, c, sampleFixture); err != nil {
 		t.Errorf("%s: %v", op.name, err)
@@ -220,6 +219,13 @@ func TestContractErrorAnswersOfTheFake(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	contractErrorCalls(t, c, wrongKey)
+}
+
+// contractErrorCalls makes calls of c that a sample account refuses, and
+// one of wrongKey, a client with a key it does not accept; each must fail.
+func contractErrorCalls(t *testing.T, c, wrongKey *billing.Client) {
+	t.Helper()
 	ctx := context.Background()
 	calls := []struct {
 		name string
