@@ -2,6 +2,8 @@ package billing_test
 
 import (
 	"context"
+	"errors"
+	"io"
 	"iter"
 	"maps"
 	"net/http"
@@ -10,10 +12,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	billing "github.com/billingapi/billing-go"
 	"github.com/billingapi/billing-go/billingtest"
 	"github.com/billingapi/billing-go/internal/contract"
+	"github.com/billingapi/billing-go/query"
 	"github.com/shopspring/decimal"
 )
 
@@ -261,6 +265,111 @@ func TestContractStaysOutOfTheSDK(t *testing.T) {
 			if strings.Contains(dep, "kin-openapi") || strings.HasSuffix(dep, "/internal/contract") {
 				t.Errorf("%s depends on %s", pkg, dep)
 			}
+		}
+	}
+}
+
+// Each operation with every parameter, header and body member the SDK can
+// send (filters, sorting, flags, suppressed events, optional members),
+// against the sample account: the names and shapes the SDK writes are the
+// document's. The check of undeclared query names (internal/contract)
+// catches a misspelt parameter, which the service would silently ignore.
+func TestContractEveryParameter(t *testing.T) {
+	t.Parallel()
+	srv := billingtest.NewServer(billingtest.WithSampleAccount())
+	t.Cleanup(srv.Close)
+	c := contractClient(t, srv)
+	ctx := context.Background()
+	quiet := billing.SuppressEvents()
+	may := time.Date(2025, 5, 1, 0, 0, 0, 0, time.UTC)
+	june := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
+	list := billing.ListOptions{PageSize: 2, PageNumber: 0, Sort: query.Sort{Field: "postedTimestamp", Order: query.Descending}}
+	calls := []struct {
+		name string
+		call func() error
+	}{
+		{"Invoices.List", func() error {
+			_, err := c.Invoices.List(ctx, &billing.ListInvoicesParams{ListOptions: list, Filter: billing.InvoiceFilter{
+				PostedTimestamp: query.TimeRange{From: may, To: june}, CustomerID: query.Ints{100, 101},
+			}}, quiet)
+			return err
+		}},
+		{"Invoices.ListByCustomer", func() error {
+			_, err := c.Invoices.ListByCustomer(ctx, 100, &billing.ListCustomerInvoicesParams{ListOptions: list, ShowTrackedItems: true,
+				Filter: billing.CustomerInvoiceFilter{PostedTimestamp: query.TimeRange{From: may, DateOnly: true}}}, quiet)
+			return err
+		}},
+		{"Invoices.Get", func() error {
+			_, err := c.Invoices.Get(ctx, 1007, &billing.GetInvoiceParams{ShowTrackedItems: true, GroupCharges: true}, quiet)
+			return err
+		}},
+		{"InvoiceSummaries.List", func() error {
+			_, err := c.InvoiceSummaries.List(ctx, 100, &billing.ListInvoiceSummariesParams{
+				ListOptions: billing.ListOptions{PageSize: 2, Sort: query.Sort{Field: "effectiveTimestamp"}},
+				Filter:      billing.InvoiceSummaryFilter{InvoiceStatus: []billing.InvoiceStatus{billing.InvoiceStatusDue, billing.InvoiceStatusOverdue}},
+			}, quiet)
+			return err
+		}},
+		{"SubscriptionItems.List", func() error {
+			_, err := c.SubscriptionItems.List(ctx, 202, &billing.ListSubscriptionItemsParams{
+				ListOptions: billing.ListOptions{PageSize: 2, Sort: query.Sort{Field: "name", Order: query.Ascending}},
+				Filter:      billing.SubscriptionProductItemFilter{Name: query.StartsWith("User seat")},
+			}, quiet)
+			return err
+		}},
+		{"DraftInvoices.PDF", func() error {
+			rc, err := c.DraftInvoices.PDF(ctx, 800, &billing.DraftPDFParams{ShowTrackedItems: true}, quiet)
+			if err != nil {
+				return err
+			}
+			_, err = io.Copy(io.Discard, rc)
+			return errors.Join(err, rc.Close())
+		}},
+		{"Bulk.PreviewPriceChange with a query", func() error {
+			_, err := c.Bulk.PreviewPriceChange(ctx, 900, &billing.BulkPriceChangeParams{PlanProductIDs: []int64{}, SelectAll: true,
+				SubscriptionIDs: []int64{210}, Query: billing.SubscriberFilter{CompanyName: query.StartsWith("Analytical")}}, quiet)
+			return err
+		}},
+		{"Bulk.PreviewPriceChange with filterOptions", func() error {
+			_, err := c.Bulk.PreviewPriceChange(ctx, 900, &billing.BulkPriceChangeParams{SelectAll: false, SubscriptionIDs: []int64{200},
+				FilterOptions: &billing.BulkFilterOptions{
+					CustomerCreatedDateRangeStartDate: may.AddDate(-5, 0, 0), CustomerCreatedDateRangeEndDate: june,
+					SubscriptionCreatedDateRangeStartDate: may.AddDate(-5, 0, 0), SubscriptionCreatedDateRangeEndDate: june,
+					NextBillingDateRangeStartDate: may, NextBillingDateRangeEndDate: june.AddDate(1, 0, 0),
+					CustomerStatuses: []billing.CustomerStatus{billing.CustomerStatusActive}, SubscriptionStatuses: []billing.SubscriptionStatus{billing.SubscriptionStatusActive},
+					Intervals: []billing.Interval{billing.IntervalMonthly}, ExcludedProducts: []string{"999"},
+					Code1: []int64{500}, Code2: []int64{}, Code3: nil, Code4: nil, Code5: nil,
+				}}, quiet)
+			return err
+		}},
+		{"Invoices.WriteOff", func() error {
+			_, err := c.Invoices.WriteOff(ctx, &billing.WriteOffParams{InvoiceID: 1008, Amount: billing.Ptr(decimal.NewFromInt(450)), Reference: "bad debt"}, quiet)
+			return err
+		}},
+		{"PaymentMethods.ReplaceCreditCard", func() error {
+			_, err := c.PaymentMethods.ReplaceCreditCard(ctx, &billing.ReplaceCreditCardParams{
+				ID: 300, CustomerID: 100, CardNumber: "4111111111111111", CVV: "123", FirstName: "Ada", LastName: "Lovelace",
+				ExpirationMonth: 12, ExpirationYear: 30, Address1: "12 St James's Square", Address2: "Floor 2",
+				CountryID: billing.Ptr(int64(1)), StateID: billing.Ptr(int64(9)), City: "London", PostalZip: "SW1Y 4JH",
+				IsDefault: billing.Ptr(true), PaymentCollectOptions: &billing.PaymentCollectOptions{CollectionAmount: decimal.RequireFromString("1.005")},
+			}, quiet)
+			return err
+		}},
+		{"PaymentMethods.CreateWalletAgreement", func() error {
+			_, err := c.PaymentMethods.CreateWalletAgreement(ctx, "Paypal", &billing.WalletAgreementParams{Baid: "B-7XK12345", CustomerID: 101,
+				Source: billing.PaymentSourceSelfServicePortal, PaymentCollectOptions: &billing.PaymentCollectOptions{CollectionAmount: decimal.NewFromInt(5)}}, quiet)
+			return err
+		}},
+		{"SalesTrackingCodes.Create", func() error {
+			_, err := c.SalesTrackingCodes.Create(ctx, &billing.CreateSalesTrackingCodeParams{Type: billing.TrackingCodeType1, Code: "EAST", Name: "East",
+				Description: "Eastern region", Email: "east@example.com"}, quiet)
+			return err
+		}},
+		{"Bulk.Process", func() error { _, err := c.Bulk.Process(ctx, 400, quiet); return err }},
+	}
+	for _, tc := range calls {
+		if err := tc.call(); err != nil {
+			t.Errorf("%s: %v", tc.name, err)
 		}
 	}
 }

@@ -117,10 +117,38 @@ func (d *Document) CheckRequest(req *http.Request, body []byte) (string, []Viola
 	if err != nil {
 		return "", []Violation{{Route: req.Method + " " + req.URL.EscapedPath(), Side: "request", Err: err}}
 	}
-	if err := openapi3filter.ValidateRequest(req.Context(), input); err != nil {
-		return route, []Violation{{Route: route, Side: "request", Err: err}}
+	var problems []Violation
+	// Validators accept query parameters the operation does not declare;
+	// a client that sends one has misspelled a name the service would
+	// ignore, so it is a violation here.
+	for _, name := range unknownQueryNames(input) {
+		problems = append(problems, Violation{Route: route, Side: "request", Err: fmt.Errorf("query parameter %q is not one the operation declares", name)})
 	}
-	return route, nil
+	if err := openapi3filter.ValidateRequest(req.Context(), input); err != nil {
+		problems = append(problems, Violation{Route: route, Side: "request", Err: err})
+	}
+	return route, problems
+}
+
+// unknownQueryNames returns the names in the request's query that are no
+// query parameter of its operation, sorted.
+func unknownQueryNames(input *openapi3filter.RequestValidationInput) []string {
+	declared := map[string]bool{}
+	for _, params := range []openapi3.Parameters{input.Route.PathItem.Parameters, input.Route.Operation.Parameters} {
+		for _, p := range params {
+			if p.Value != nil && p.Value.In == openapi3.ParameterInQuery {
+				declared[p.Value.Name] = true
+			}
+		}
+	}
+	var unknown []string
+	for name := range input.Request.URL.Query() {
+		if !declared[name] {
+			unknown = append(unknown, name)
+		}
+	}
+	slices.Sort(unknown)
+	return unknown
 }
 
 // CheckAnswer checks the answer to req (whose body was reqBody): its
