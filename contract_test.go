@@ -44,6 +44,13 @@ var contractDocument = sync.OnceValues(func() (*contract.Document, error) {
 // the wire. Faults injected in the fake (InjectFault) still answer with
 // the error envelope, which the document allows; a dropped connection or
 // a cut-off body is no answer, and is handed on unchecked.
+//
+// Clients of the fake built with contractClient: the contract tests here,
+// leakClient (the leak, iterator-stop and concurrency tests over every
+// operation), and the observer, prefetch and write-at-most-once tests.
+// The stable-iteration tests keep srv.Client: they read thousands of
+// pages of the shapes checked here with every variation of the fake, and
+// checking each page again doubled their time.
 func contractTransport(t testing.TB, next http.RoundTripper) http.RoundTripper {
 	t.Helper()
 	doc, err := contractDocument()
