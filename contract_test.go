@@ -2,6 +2,7 @@ package billing_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"iter"
@@ -231,6 +232,28 @@ func TestContractErrorAnswersOfTheFake(t *testing.T) {
 		t.Fatal(err)
 	}
 	contractErrorCalls(t, c, wrongKey)
+
+	// Throttling and a write-off without the permission, on fakes of
+	// their own.
+	ctx := context.Background()
+	throttled := billingtest.NewServer(billingtest.WithSampleAccount(), billingtest.WithPDFRateLimit(1))
+	t.Cleanup(throttled.Close)
+	tc := contractClient(t, throttled, billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: billing.NoRetries}))
+	for i := range 2 {
+		rc, err := tc.DraftInvoices.PDF(ctx, 800, nil)
+		if err == nil {
+			_, _ = io.Copy(io.Discard, rc)
+			rc.Close()
+		}
+		if (err == nil) != (i == 0) {
+			t.Errorf("PDF %d with a limit of 1 a minute: %v", i+1, err)
+		}
+	}
+	denied := billingtest.NewServer(billingtest.WithSampleAccount(), billingtest.WithWriteOffPermission(false))
+	t.Cleanup(denied.Close)
+	if _, err := contractClient(t, denied).Invoices.WriteOff(ctx, &billing.WriteOffParams{InvoiceID: 1007, Amount: billing.Ptr(decimal.NewFromInt(244))}); err == nil {
+		t.Error("write-off without the permission: no error")
+	}
 }
 
 // contractErrorCalls makes calls of c that a sample account refuses, and
@@ -251,6 +274,37 @@ func contractErrorCalls(t *testing.T, c, wrongKey *billing.Client) {
 		}},
 		{"unknown bulk job", func() error { _, err := c.Bulk.Process(ctx, 999999); return err }},
 		{"wrong key", func() error { _, err := wrongKey.Invoices.List(ctx, nil); return err }},
+		{"invalid query", func() error {
+			_, err := c.Invoices.List(ctx, &billing.ListInvoicesParams{Filter: billing.InvoiceFilter{Raw: "noSuchField:1"}})
+			return err
+		}},
+		{"tracking code of no category", func() error {
+			_, err := c.SalesTrackingCodes.Create(ctx, &billing.CreateSalesTrackingCodeParams{Type: "No Such Category", Code: "X", Name: "X"})
+			return err
+		}},
+		{"wallet agreement without token and baid", func() error {
+			var out json.RawMessage
+			_, err := c.Do(ctx, &billing.Request{Method: http.MethodPost, Path: "/v1/Paypal", PathTemplate: "/v1/{provider}",
+				Body: map[string]any{"customerId": 101, "source": "Manual"}}, &out)
+			return err
+		}},
+		{"bulk job processed twice", func() error {
+			if _, err := c.Bulk.Process(ctx, 400); err != nil {
+				t.Errorf("the first Process of job 400: %v", err)
+				return err
+			}
+			_, err := c.Bulk.Process(ctx, 400)
+			return err
+		}},
+		{"replacing a card already replaced", func() error {
+			p := billing.ReplaceCreditCardParams{ID: 301, CustomerID: 102, CardNumber: "5555555555554444", CVV: "321", ExpirationMonth: 11, ExpirationYear: 29}
+			if _, err := c.PaymentMethods.ReplaceCreditCard(ctx, &p); err != nil {
+				t.Errorf("the first replace of card 301: %v", err)
+				return err
+			}
+			_, err := c.PaymentMethods.ReplaceCreditCard(ctx, &p)
+			return err
+		}},
 	}
 	for _, tc := range calls {
 		if err := tc.call(); err == nil {
