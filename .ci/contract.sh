@@ -60,13 +60,13 @@ start_pair() {
   "$prism" proxy openapi.yaml "$fake_url" --errors --host 127.0.0.1 --port "$port" >"$log" 2>&1 &
   pids+=($!)
   for _ in $(seq 1 300); do
-    grep -q "Prism is listening" "$log" && break
+    grep -qs "Prism is listening" "$log" && break
     if ! kill -0 "${pids[-1]}" 2>/dev/null; then
       echo "prism did not start:"; cat "$log"; exit 1
     fi
     sleep 0.1
   done
-  grep -q "Prism is listening" "$log" || { echo "prism did not start in 30s:"; cat "$log"; exit 1; }
+  grep -qs "Prism is listening" "$log" || { echo "prism did not start in 30s:"; cat "$log"; exit 1; }
   proxy="http://127.0.0.1:$port"
   echo "billing-fake $* at $fake_url, prism at $proxy"
 }
