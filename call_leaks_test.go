@@ -72,7 +72,7 @@ func TestNoLeaksOperations(t *testing.T) {
 					ctx, cancel = context.WithTimeout(ctx, sc.ctxTimeout)
 					defer cancel()
 				}
-				sc.check(t, noHang(t, func() error { return op.call(ctx, leakClient(srv), f) }))
+				sc.check(t, noHang(t, func() error { return op.call(ctx, leakClient(t, srv), f) }))
 			})
 		}
 	}
@@ -88,7 +88,7 @@ func TestNoLeaksPDFStreamAbandoned(t *testing.T) {
 			srv, f := leakServer(t)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			rc, err := leakClient(srv).DraftInvoices.PDF(ctx, f.draft, nil)
+			rc, err := leakClient(t, srv).DraftInvoices.PDF(ctx, f.draft, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -21,7 +21,7 @@ func TestClientSharedAcrossGoroutines(t *testing.T) {
 	// Not parallel: goleak checks every goroutine of the process, so no other test may run alongside.
 	verifyNoLeaks(t)
 	srv, f := leakServer(t)
-	c := leakClient(srv)
+	c := leakClient(t, srv)
 	var wg sync.WaitGroup
 	errs := make(chan error, 64)
 	for i := range 4 {
@@ -70,7 +70,7 @@ func TestCaptureResponseWithPrefetchIsRaceFree(t *testing.T) {
 	srv, _ := leakServer(t)
 	var resp billing.Response
 	n := 0
-	for _, err := range leakClient(srv).Invoices.All(context.Background(), &billing.ListInvoicesParams{ListOptions: listOpts(leakFixture{})}, billing.Prefetch(8), billing.CaptureResponse(&resp)) {
+	for _, err := range leakClient(t, srv).Invoices.All(context.Background(), &billing.ListInvoicesParams{ListOptions: listOpts(leakFixture{})}, billing.Prefetch(8), billing.CaptureResponse(&resp)) {
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -491,7 +491,7 @@ func leakServer(t *testing.T) (*billingtest.Server, leakFixture) {
 }
 
 // leakClient is a client of the fake that retries once, without waiting
-// long.
-func leakClient(srv *billingtest.Server) *billing.Client {
-	return srv.Client(billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: 1, MinBackoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond, MaxRetryAfter: time.Second}))
+// long; its requests and the fake's answers are held to openapi.yaml.
+func leakClient(t testing.TB, srv *billingtest.Server) *billing.Client {
+	return contractClient(t, srv, billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: 1, MinBackoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond, MaxRetryAfter: time.Second}))
 }

@@ -138,7 +138,7 @@ func TestNoLeaksIterators(t *testing.T) {
 					ctx, cancel := context.WithCancel(context.Background())
 					defer cancel()
 					r := &run{cancel: cancel, stable: mode.stable, items: strings.Contains(it.name, ".All")}
-					c := leakClient(srv)
+					c := leakClient(t, srv)
 					if sc.client != nil {
 						c = sc.client(t, srv)
 					}
@@ -172,7 +172,7 @@ func TestNoLeaksCount(t *testing.T) {
 		t.Run(it.name, func(t *testing.T) {
 			verifyNoLeaks(t)
 			srv, f := leakServer(t)
-			c := leakClient(srv)
+			c := leakClient(t, srv)
 			n, err := it.count(context.Background(), c, f)
 			if err != nil || n != leakItems {
 				t.Fatalf("Count = %d, %v; want %d", n, err, leakItems)

@@ -137,7 +137,7 @@ func TestAttemptObserverSeesEveryAttempt(t *testing.T) {
 			}
 			var observed sweepAttempts
 			var log bytes.Buffer
-			c := srv.Client(billing.WithAttemptObserver(observed.observe),
+			c := contractClient(t, srv, billing.WithAttemptObserver(observed.observe),
 				billing.WithLogger(slog.New(slog.NewJSONHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 			var err error
 			if tc.write {
@@ -211,7 +211,7 @@ func TestAttemptErrorHoldsNoURL(t *testing.T) {
 		t.Fatal(err)
 	}
 	var observed sweepAttempts
-	c := srv.Client(billing.WithAttemptObserver(observed.observe))
+	c := contractClient(t, srv, billing.WithAttemptObserver(observed.observe))
 	const secret = "PO-PRIVATE-QUARTZ" // no hex digits: %#v prints addresses
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
@@ -265,7 +265,7 @@ func TestWithAttemptObserver(t *testing.T) {
 	if err := srv.InjectFault(billingtest.RouteInvoicesList, billingtest.Fault{Status: 503}); err != nil {
 		t.Fatal(err)
 	}
-	c := srv.Client(billing.WithAttemptObserver(observer("first")), billing.WithAttemptObserver(observer("second")))
+	c := contractClient(t, srv, billing.WithAttemptObserver(observer("first")), billing.WithAttemptObserver(observer("second")))
 	if _, err := c.Invoices.List(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
@@ -294,7 +294,7 @@ func TestAttemptObserverUnderPrefetch(t *testing.T) {
 		}
 	}
 	var observed sweepAttempts
-	c := srv.Client(billing.WithAttemptObserver(observed.observe))
+	c := contractClient(t, srv, billing.WithAttemptObserver(observed.observe))
 	n := 0
 	for _, err := range c.Invoices.All(context.Background(), &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 3}}, billing.Prefetch(4)) {
 		if err != nil {

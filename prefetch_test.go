@@ -49,7 +49,7 @@ func TestPrefetchYieldsWhatSequentialYields(t *testing.T) {
 	// Not parallel: goleak checks every goroutine of the process, so no other test may run alongside.
 	verifyNoLeaks(t)
 	srv := prefetchServer(t, 537)
-	c := srv.Client()
+	c := contractClient(t, srv)
 	params := &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 20}}
 	want, err := collect(t, c.Invoices.All(context.Background(), params))
 	if err != nil || len(want) != 537 {
@@ -108,7 +108,7 @@ func TestPrefetchStopsOnCancel(t *testing.T) {
 	// Not parallel: goleak checks every goroutine of the process, so no other test may run alongside.
 	verifyNoLeaks(t)
 	srv := prefetchServer(t, 400)
-	c := srv.Client()
+	c := contractClient(t, srv)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	n := 0
@@ -202,7 +202,7 @@ func TestPrefetchOptionValidation(t *testing.T) {
 	t.Parallel()
 	srv := prefetchServer(t, 10)
 	for _, n := range []int{-1, 65} {
-		_, err := collect(t, srv.Client().Invoices.All(context.Background(), nil, billing.Prefetch(n)))
+		_, err := collect(t, contractClient(t, srv).Invoices.All(context.Background(), nil, billing.Prefetch(n)))
 		assertValidation(t, err, "RequestOption")
 	}
 }

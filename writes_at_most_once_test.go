@@ -214,7 +214,7 @@ func TestWritesAreNeverDoubled(t *testing.T) {
 				if timeout == 0 {
 					timeout = 20 * time.Second
 				}
-				c := srv.Client(
+				c := contractClient(t, srv,
 					billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: 3, MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond, MaxRetryAfter: 5 * time.Second}),
 					billing.WithTimeout(timeout),
 				)
