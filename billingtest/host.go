@@ -60,9 +60,9 @@ func canonicalHost(h string) string {
 // WithAllowedHosts).
 func (s *Server) hostAllowed(r *http.Request) bool {
 	local, arrived := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
-	if !arrived || s.cfg.anyHost || r.Host == "" {
-		// In process, or a client without Host (HTTP/1.0): no browser
-		// sends such a request.
+	if !arrived || local.Network() == "pipe" || s.cfg.anyHost || r.Host == "" {
+		// In process (Handler or Transport), or a client without Host
+		// (HTTP/1.0): no browser sends such a request.
 		return true
 	}
 	host := r.Host

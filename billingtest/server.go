@@ -45,8 +45,9 @@ type Server struct {
 
 	// inProcess: made by NewInProcess, served through Transport alone.
 	inProcess bool
-	// flights are the requests Transport is serving.
-	flights flights
+	// pipe serves Transport; made on its first call.
+	pipeOnce sync.Once
+	pipe     *pipeServer
 }
 
 // NewServer starts a fake on a loopback port. Close it when done, e.g.
@@ -114,7 +115,10 @@ func (s *Server) Close() {
 	if s.ts != nil {
 		s.ts.Close()
 	}
-	s.flights.closeAndWait()
+	if s.ts != nil || s.inProcess {
+		s.Transport() // so that the Transport refuses from now on
+		s.pipe.shutdown()
+	}
 }
 
 // APIKey returns the key the fake accepts.
