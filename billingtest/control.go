@@ -149,12 +149,7 @@ type eventJSON struct {
 }
 
 func (s *Server) controlEvents(w http.ResponseWriter, _ *http.Request) {
-	events := s.Events()
-	out := make([]eventJSON, len(events))
-	for i, e := range events {
-		out[i] = eventJSON(e)
-	}
-	s.writeJSON(w, http.StatusOK, out)
+	s.writeJSON(w, http.StatusOK, mapped(s.Events(), func(e Event) eventJSON { return eventJSON(e) }))
 }
 
 // requestJSON is a [Request] on the control API. The body is text (it is
@@ -171,15 +166,21 @@ type requestJSON struct {
 }
 
 func (s *Server) controlRequests(w http.ResponseWriter, _ *http.Request) {
-	reqs := s.Requests()
-	out := make([]requestJSON, len(reqs))
-	for i, r := range reqs {
-		out[i] = requestJSON{
+	s.writeJSON(w, http.StatusOK, mapped(s.Requests(), func(r Request) requestJSON {
+		return requestJSON{
 			Method: r.Method, Path: r.Path, Query: r.Query, Header: r.Header, Authorized: r.Authorized,
 			Body: string(r.Body), Status: r.Status, Time: r.Time,
 		}
+	}))
+}
+
+// mapped is f applied to each of xs.
+func mapped[T, U any](xs []T, f func(T) U) []U {
+	out := make([]U, len(xs))
+	for i, x := range xs {
+		out[i] = f(x)
 	}
-	s.writeJSON(w, http.StatusOK, out)
+	return out
 }
 
 // routeJSON is a route on the control API: the name faults take.

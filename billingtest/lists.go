@@ -30,11 +30,7 @@ var (
 )
 
 func enumValues[S ~string](vs ...S) []string {
-	out := make([]string, len(vs))
-	for i, v := range vs {
-		out[i] = string(v)
-	}
-	return out
+	return mapped(vs, func(v S) string { return string(v) })
 }
 
 // noCustomer stands in for a missing customer, so that getters need no nil
@@ -368,10 +364,9 @@ func (s *Server) handleListCustomerInvoices(w http.ResponseWriter, r *http.Reque
 		return
 	}
 	page := runList(s.store.invoiceRows(customerID), invoiceRow.id, customerInvoiceSchema, lr, pred)
-	out := make([]flatInvoice, len(page.items))
-	for i, row := range page.items {
-		out[i] = flat(s.store.renderInvoice(row.inv, chargesFlat, tracked))
-	}
+	out := mapped(page.items, func(row invoiceRow) flatInvoice {
+		return flat(s.store.renderInvoice(row.inv, chargesFlat, tracked))
+	})
 	s.mu.RUnlock()
 	if r.Context().Err() != nil {
 		return // the client has gone, and the page may be incomplete

@@ -370,11 +370,7 @@ func parseSource(src billing.PaymentSource) (billing.PaymentSource, bool) {
 }
 
 func joinSources() string {
-	names := make([]string, len(paymentSources))
-	for i, src := range paymentSources {
-		names[i] = string(src)
-	}
-	return strings.Join(names, ", ")
+	return strings.Join(enumValues(paymentSources...), ", ")
 }
 
 func (s *Server) createWallet(provider, token, baid string, customerID int64, source billing.PaymentSource) (billing.WalletPaymentMethod, *failure) {
