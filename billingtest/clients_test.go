@@ -57,7 +57,6 @@ func ccServer(t *testing.T, opts ...Option) *Server {
 	return srv
 }
 
-
 // ccDo sends a request as written: the path and query are put on the
 // wire byte for byte (Opaque), as a client that builds URLs by hand does.
 func ccDo(t *testing.T, srv *Server, method, pathAndQuery, body string) wireAnswer {

@@ -50,7 +50,6 @@ func ltMust(t *testing.T) func(int64, error) int64 {
 	}
 }
 
-
 // ltDo sends a request with the API key over plain net/http; q holds the
 // URL parameters unescaped.
 func ltDo(t *testing.T, srv *Server, method, path string, q url.Values, body string) wireAnswer {

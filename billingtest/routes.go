@@ -59,15 +59,15 @@ type routeSpec struct {
 // routeTable is every route of the fake, read-only after start.
 var routeTable = []routeSpec{
 	newRouteSpec(RouteInvoicesList, "Invoices.List", (*Server).handleListInvoices),
-	newRouteSpec(RouteInvoicesListByCustomer, "Invoices.ListByCustomer", (*Server).handleListCustomerInvoices),
+	newRouteSpec(RouteInvoicesListByCustomer, "Invoices.ListByCustomer", customerInvoicesList.serve),
 	newRouteSpec(RouteInvoicesGet, "Invoices.Get", (*Server).handleGetInvoice),
-	newRouteSpec(RouteInvoiceSummariesList, "InvoiceSummaries.List", (*Server).handleInvoiceSummaries),
+	newRouteSpec(RouteInvoiceSummariesList, "InvoiceSummaries.List", summariesList.serve),
 	newRouteSpec(RouteDraftInvoicesPDF, "DraftInvoices.PDF", (*Server).handleDraftPDF),
 	newRouteSpec(RouteInvoicesWriteOff, "Invoices.WriteOff", (*Server).handleWriteOff),
 	newRouteSpec(RoutePaymentMethodsReplaceCreditCard, "PaymentMethods.ReplaceCreditCard", (*Server).handleReplaceCreditCard),
 	newRouteSpec(RoutePaymentMethodsCreateWalletAgreement, "PaymentMethods.CreateWalletAgreement", (*Server).handleWalletAgreement),
 	newRouteSpec(RouteSalesTrackingCodesCreate, "SalesTrackingCodes.Create", (*Server).handleCreateTrackingCode),
-	newRouteSpec(RouteSubscriptionItemsList, "SubscriptionItems.List", (*Server).handleSubscriptionItems),
+	newRouteSpec(RouteSubscriptionItemsList, "SubscriptionItems.List", itemsList.serve),
 	newRouteSpec(RouteBulkPreviewPriceChange, "Bulk.PreviewPriceChange", (*Server).handleBulkPreview),
 	newRouteSpec(RouteBulkProcess, "Bulk.Process", (*Server).handleBulkProcess),
 }
