@@ -344,7 +344,9 @@ func (s *Server) addSubscriptionLocked(sub Subscription) (int64, error) {
 // AddSubscriptionProductItem adds an item to a subscription product and
 // returns its id. The subscription product becomes known if it was not.
 func (s *Server) AddSubscriptionProductItem(item SubscriptionProductItem) (int64, error) {
-	return addChecked(s, "AddSubscriptionProductItem", item, func(v SubscriptionProductItem) (int64, error) { return s.addSubscriptionProductItemLocked(storeItem(v)) })
+	return addChecked(s, "AddSubscriptionProductItem", item, func(v SubscriptionProductItem) (int64, error) {
+		return s.addSubscriptionProductItemLocked(storeItem(v))
+	})
 }
 
 // storeItem is the seeded item as the store keeps it: the service's type.
