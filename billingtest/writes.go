@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/internal/pdf"
 	"github.com/shopspring/decimal"
 )
 
@@ -543,7 +544,7 @@ func (s *Server) handleDraftPDF(w http.ResponseWriter, r *http.Request) {
 	meta, lines := draftDocument(d, s.store.customers[d.CustomerID], showTracked)
 	s.mu.RUnlock()
 
-	doc := renderPDF(meta, lines)
+	doc := pdf.Render(meta, lines)
 	w.Header().Set("Content-Type", "application/pdf")
 	w.Header().Set("Content-Length", strconv.Itoa(len(doc)))
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`inline; filename="draft-invoice-%d.pdf"`, id))
@@ -555,13 +556,13 @@ func (s *Server) handleDraftPDF(w http.ResponseWriter, r *http.Request) {
 // draft line, total. The total is the whole draft's: tracked lines are
 // part of the invoice whether or not their details are shown, as the
 // invoice reads' subtotal counts tracked charges too.
-func draftDocument(d *DraftInvoice, cust *Customer, showTracked bool) (pdfMeta, []pdfLine) {
+func draftDocument(d *DraftInvoice, cust *Customer, showTracked bool) (pdf.Meta, []pdf.Line) {
 	title := fmt.Sprintf("Draft invoice %d", d.ID)
-	body := func(format string, args ...any) pdfLine {
-		return pdfLine{text: fmt.Sprintf(format, args...), size: pdfBodySize}
+	body := func(format string, args ...any) pdf.Line {
+		return pdf.Line{Text: fmt.Sprintf(format, args...), Size: pdf.BodySize}
 	}
-	blank := pdfLine{size: pdfBodySize}
-	lines := []pdfLine{{text: title, size: pdfTitleSize}, blank}
+	blank := pdf.Line{Size: pdf.BodySize}
+	lines := []pdf.Line{{Text: title, Size: pdf.TitleSize}, blank}
 
 	currency := "USD"
 	if cust != nil {
@@ -596,7 +597,7 @@ func draftDocument(d *DraftInvoice, cust *Customer, showTracked bool) (pdfMeta, 
 		lines = append(lines, body("%s", text))
 	}
 	lines = append(lines, blank, body("Total: %s %s", money(total), currency))
-	return pdfMeta{title: title, created: d.Created}, lines
+	return pdf.Meta{Title: title, Created: d.Created}, lines
 }
 
 // money prints an amount with at least two decimals and every decimal it
