@@ -304,8 +304,8 @@ func (s *Server) handleListInvoices(w http.ResponseWriter, r *http.Request) {
 		size += len(encoded[i])
 	}
 	s.mu.RUnlock() // encodings are never changed once made, only dropped
-	body := s.pageBuffers.get(size)
-	defer s.pageBuffers.put(body)
+	body := s.pageBuffers.Get(size)
+	defer s.pageBuffers.Put(body)
 	*body = append(*body, '[')
 	for i, b := range encoded {
 		if i > 0 {
@@ -321,7 +321,7 @@ func (s *Server) handleListInvoices(w http.ResponseWriter, r *http.Request) {
 }
 
 // listInvoiceJSON is row's invoice as a list-all answer writes it, from
-// the bounded cache when it holds the invoice (see listCache), else
+// the bounded cache when it holds the invoice (see scale.ListCache), else
 // unpacked and encoded. The caller holds at least the read lock; the
 // bytes are not to be modified.
 func (st *store) listInvoiceJSON(row invoiceRow) ([]byte, error) {

@@ -29,7 +29,7 @@ func (s *Server) deleteInvoiceLocked(id int64) bool {
 		return false
 	}
 	s.store.invoiceChanged(id)
-	s.store.listJSON.fit(s.store.invoices.len())
+	s.store.listJSON.Fit(s.store.invoices.len())
 	return true
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/internal/scale"
 )
 
 // Server is an in-memory fake of the billing API, for tests of code that
@@ -37,7 +38,7 @@ type Server struct {
 	faults      faults
 	custom      customRoutes
 	limiter     limiter
-	pageBuffers pageBuffers
+	pageBuffers scale.PageBuffers
 
 	// closing is closed by Close: injected delays end on it.
 	closing   chan struct{}

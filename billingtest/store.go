@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/internal/scale"
 )
 
 // store is the fake's state. Every access holds Server.mu (listJSON,
@@ -15,7 +16,7 @@ type store struct {
 	// an integration job asks for page after page, within a budget. A
 	// write to an invoice drops its entry; customers, the only other data
 	// in it, do not change once added.
-	listJSON listCache
+	listJSON scale.ListCache
 	// gen counts the changes to invoices; keyIndexes, built from them,
 	// are dropped when it moves.
 	gen        uint64
@@ -204,7 +205,7 @@ func (s *Server) insertInvoiceLocked(inv *Invoice, p *packer) (int64, error) {
 		inv.InvoiceNumber = id
 	}
 	s.store.invoices.insert(p.pack(inv))
-	s.store.listJSON.fit(s.store.invoices.len())
+	s.store.listJSON.Fit(s.store.invoices.len())
 	s.store.gen++
 	return id, nil
 }
