@@ -2,13 +2,15 @@ package billingtest
 
 import (
 	"bytes"
-	"github.com/billingapi/billing-go/internal/jsonwire"
 	"io"
 	"maps"
 	"net/http"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/billingapi/billing-go/billingtest/internal/bind"
+	"github.com/billingapi/billing-go/internal/jsonwire"
 )
 
 // The control API lets a test in any language do over HTTP what a Go test
@@ -218,7 +220,7 @@ type faultJSON struct {
 func (s *Server) controlInjectFault(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, maxRequestBody))
 	var fj faultJSON
-	if err := bindJSON(body, &fj); err != nil {
+	if err := bind.JSON(body, &fj); err != nil {
 		s.writeError(w, http.StatusBadRequest, errorKeyAPI, err.Error())
 		return
 	}

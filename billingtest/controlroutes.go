@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+
+	"github.com/billingapi/billing-go/billingtest/internal/bind"
 )
 
 // cannedRouteJSON is a route added over the control API (POST
@@ -28,7 +30,7 @@ const maxCannedHeaders = 64
 func (s *Server) controlAddRoute(w http.ResponseWriter, r *http.Request) {
 	b, _ := io.ReadAll(io.LimitReader(r.Body, maxRequestBody))
 	var cr cannedRouteJSON
-	if err := bindJSON(b, &cr); err != nil {
+	if err := bind.JSON(b, &cr); err != nil {
 		s.writeError(w, http.StatusBadRequest, errorKeyAPI, err.Error())
 		return
 	}

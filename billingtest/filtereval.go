@@ -13,6 +13,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/billingapi/billing-go/billingtest/internal/bind"
 	"github.com/billingapi/billing-go/query"
 	"github.com/shopspring/decimal"
 )
@@ -786,7 +787,7 @@ func boolMatcher(c query.Condition) (func(bool) bool, error) {
 		if err != nil {
 			return nil, err
 		}
-		b, err := parseBool(lit)
+		b, err := bind.Bool(lit)
 		if err != nil {
 			return nil, err
 		}
@@ -797,16 +798,4 @@ func boolMatcher(c query.Condition) (func(bool) bool, error) {
 		return nil, errRange
 	}
 	return nil, fmt.Errorf("unsupported condition %v", c.Kind)
-}
-
-// parseBool reads true or false in any case, as the service's boolean
-// parsing does, and nothing else (not 1, 0, yes or no).
-func parseBool(s string) (bool, error) {
-	switch {
-	case strings.EqualFold(s, "true"):
-		return true, nil
-	case strings.EqualFold(s, "false"):
-		return false, nil
-	}
-	return false, fmt.Errorf("%q is neither true nor false", s)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/internal/bind"
 	"github.com/billingapi/billing-go/internal/jsonwire"
 	"github.com/shopspring/decimal"
 )
@@ -263,7 +264,7 @@ func boolParam(r *http.Request, name string) (bool, error) {
 	if !ok {
 		return false, nil
 	}
-	b, err := parseBool(strings.TrimSpace(v))
+	b, err := bind.Bool(strings.TrimSpace(v))
 	if err != nil {
 		return false, badRequest("%s must be true or false, got %q", name, v)
 	}

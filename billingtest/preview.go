@@ -9,6 +9,7 @@ import (
 	"time"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/internal/bind"
 	"github.com/billingapi/billing-go/internal/jsonwire"
 	"github.com/shopspring/decimal"
 )
@@ -210,7 +211,7 @@ func decodePreviewParams(raw json.RawMessage) (*billing.BulkPriceChangeParams, e
 		}
 	}
 	var p billing.BulkPriceChangeParams
-	if err := bindJSON(raw, &p); err != nil {
+	if err := bind.JSON(raw, &p); err != nil {
 		return nil, badRequest("%v", err)
 	}
 	return &p, nil

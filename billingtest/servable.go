@@ -105,7 +105,7 @@ func checkTimes(ptr any) error {
 var (
 	timeType      = reflect.TypeFor[time.Time]()
 	timestampType = reflect.TypeFor[billing.Timestamp]()
-	// decimalType is bind.go's.
+	decimalType   = reflect.TypeFor[decimal.Decimal]()
 )
 
 // unwritable reports whether v holds a value the API cannot write; if

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/billingapi/billing-go/billingtest/internal/bind"
 	"github.com/billingapi/billing-go/internal/jsonwire"
 )
 
@@ -291,4 +292,15 @@ func (b *bufferedWriter) statusOr200() int {
 		return http.StatusOK
 	}
 	return b.status
+}
+
+// decodeBody binds the JSON body of r into v, answering 400 (never 500)
+// when it cannot. It reports whether v is usable.
+func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
+	b, _ := io.ReadAll(r.Body)
+	if err := bind.JSON(b, v); err != nil {
+		s.writeError(w, http.StatusBadRequest, errorKeyAPI, err.Error())
+		return false
+	}
+	return true
 }

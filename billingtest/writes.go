@@ -313,7 +313,7 @@ var paymentSources = []billing.PaymentSource{
 
 // walletAgreementBody is billing.WalletAgreementParams as the service
 // reads it: the reference documents token and baid as decimals although
-// clients send strings; the binder takes both (see bindJSON).
+// clients send strings; the binder takes both (see bind.JSON).
 type walletAgreementBody struct {
 	Token                 string                         `json:"token"`
 	Baid                  string                         `json:"baid"`
