@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -153,33 +152,6 @@ func (sc *filterSchema[T]) names(sortable bool) string {
 		}
 	}
 	return strings.Join(out, ", ")
-}
-
-// requestError is a 4xx answer decided while reading a request.
-type requestError struct {
-	status int
-	msg    string
-}
-
-func (e *requestError) Error() string { return e.msg }
-
-func badRequest(format string, args ...any) *requestError {
-	return &requestError{status: http.StatusBadRequest, msg: fmt.Sprintf(format, args...)}
-}
-
-func notFound(format string, args ...any) *requestError {
-	return &requestError{status: http.StatusNotFound, msg: fmt.Sprintf(format, args...)}
-}
-
-// writeRequestError answers with err's status and message under the key
-// the reference gives these errors.
-func (s *Server) writeRequestError(w http.ResponseWriter, err error) {
-	var re *requestError
-	if errors.As(err, &re) {
-		s.writeError(w, re.status, errorKeyAPI, re.msg)
-		return
-	}
-	s.writeError(w, http.StatusBadRequest, errorKeyAPI, err.Error())
 }
 
 // parseFilter parses and compiles the query parameter. A nil predicate

@@ -18,21 +18,6 @@ import (
 // (two write-offs of one invoice, two replacements of one card). The
 // answer is rendered under the lock and encoded after it is released.
 
-// failure is a refused request: the status and the error entry to answer
-// with.
-type failure struct {
-	status   int
-	key, msg string
-}
-
-func fail(status int, format string, args ...any) *failure {
-	return &failure{status: status, key: errorKeyAPI, msg: fmt.Sprintf(format, args...)}
-}
-
-func (s *Server) writeFailure(w http.ResponseWriter, f *failure) {
-	s.writeError(w, f.status, f.key, f.msg)
-}
-
 // ---- Write off invoice (reference 4.6) ----
 
 // handleWriteOff writes off the whole outstanding balance of an invoice.
@@ -50,15 +35,15 @@ func (s *Server) handleWriteOff(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case p.InvoiceID <= 0:
-		s.writeFailure(w, fail(http.StatusBadRequest, "invoiceId is required: a positive invoice id"))
+		s.writeRequestError(w, fail(http.StatusBadRequest, "invoiceId is required: a positive invoice id"))
 		return
 	case p.Amount == nil:
-		s.writeFailure(w, fail(http.StatusBadRequest, "amount is required: the invoice's full outstanding balance"))
+		s.writeRequestError(w, fail(http.StatusBadRequest, "amount is required: the invoice's full outstanding balance"))
 		return
 	}
 	inv, f := s.writeOff(p.InvoiceID, *p.Amount)
 	if f != nil {
-		s.writeFailure(w, f)
+		s.writeRequestError(w, f)
 		return
 	}
 	s.emit(r, "invoice.writeoff", inv.ID, EventWebhook, EventCRM, EventAccounting, EventEmail)
@@ -67,7 +52,7 @@ func (s *Server) handleWriteOff(w http.ResponseWriter, r *http.Request) {
 
 // writeOff applies a write-off and returns the invoice as the write-off
 // answers it: with charge groups and tracked items.
-func (s *Server) writeOff(id int64, amount decimal.Decimal) (billing.Invoice, *failure) {
+func (s *Server) writeOff(id int64, amount decimal.Decimal) (billing.Invoice, *requestError) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	rec := s.store.invoices.get(id)
@@ -115,12 +100,12 @@ func (s *Server) handleReplaceCreditCard(w http.ResponseWriter, r *http.Request)
 	}
 	digits, f := checkCardParams(&p)
 	if f != nil {
-		s.writeFailure(w, f)
+		s.writeRequestError(w, f)
 		return
 	}
 	card, f := s.replaceCard(&p, digits)
 	if f != nil {
-		s.writeFailure(w, f)
+		s.writeRequestError(w, f)
 		return
 	}
 	s.emit(r, "paymentMethod.replaced", card.ID, EventWebhook, EventEmail)
@@ -144,7 +129,7 @@ var cardFieldMax = []struct {
 
 // checkCardParams validates the request and returns the card number's
 // digits. Messages give lengths and ranges, never the number or CVV.
-func checkCardParams(p *billing.ReplaceCreditCardParams) (string, *failure) {
+func checkCardParams(p *billing.ReplaceCreditCardParams) (string, *requestError) {
 	if p.ID <= 0 {
 		return "", fail(http.StatusBadRequest, "id is required: the payment method to replace")
 	}
@@ -211,7 +196,7 @@ func cardType(digits string) string {
 }
 
 // replaceCard stores the replacement card and retires the old one.
-func (s *Server) replaceCard(p *billing.ReplaceCreditCardParams, digits string) (billing.CreditCard, *failure) {
+func (s *Server) replaceCard(p *billing.ReplaceCreditCardParams, digits string) (billing.CreditCard, *requestError) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	old, ok := s.store.cards[p.ID]
@@ -339,20 +324,20 @@ func (s *Server) handleWalletAgreement(w http.ResponseWriter, r *http.Request) {
 	}
 	source, ok := parseSource(p.Source)
 	if !ok {
-		s.writeFailure(w, fail(http.StatusBadRequest, "source must be one of %s, got %q", joinSources(), p.Source))
+		s.writeRequestError(w, fail(http.StatusBadRequest, "source must be one of %s, got %q", joinSources(), p.Source))
 		return
 	}
 	if p.CustomerID <= 0 {
-		s.writeFailure(w, fail(http.StatusBadRequest, "customerId is required: a positive customer id"))
+		s.writeRequestError(w, fail(http.StatusBadRequest, "customerId is required: a positive customer id"))
 		return
 	}
 	if p.PaymentCollectOptions != nil && p.PaymentCollectOptions.CollectionAmount.IsNegative() {
-		s.writeFailure(w, fail(http.StatusBadRequest, "paymentCollectOptions.collectionAmount must not be negative"))
+		s.writeRequestError(w, fail(http.StatusBadRequest, "paymentCollectOptions.collectionAmount must not be negative"))
 		return
 	}
 	pm, f := s.createWallet(provider, token, baid, p.CustomerID, source)
 	if f != nil {
-		s.writeFailure(w, f)
+		s.writeRequestError(w, f)
 		return
 	}
 	s.emit(r, "paymentMethod.created", pm.ID, EventWebhook, EventCRM)
@@ -374,7 +359,7 @@ func joinSources() string {
 	return strings.Join(enumValues(paymentSources...), ", ")
 }
 
-func (s *Server) createWallet(provider, token, baid string, customerID int64, source billing.PaymentSource) (billing.WalletPaymentMethod, *failure) {
+func (s *Server) createWallet(provider, token, baid string, customerID int64, source billing.PaymentSource) (billing.WalletPaymentMethod, *requestError) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	cust, ok := s.store.customers[customerID]
@@ -423,22 +408,22 @@ func (s *Server) handleCreateTrackingCode(w http.ResponseWriter, r *http.Request
 	}
 	switch {
 	case strings.TrimSpace(p.Code) == "":
-		s.writeFailure(w, fail(http.StatusBadRequest, "code is required"))
+		s.writeRequestError(w, fail(http.StatusBadRequest, "code is required"))
 		return
 	case strings.TrimSpace(p.Name) == "":
-		s.writeFailure(w, fail(http.StatusBadRequest, "name is required"))
+		s.writeRequestError(w, fail(http.StatusBadRequest, "name is required"))
 		return
 	}
 	code, f := s.createTrackingCode(&p)
 	if f != nil {
-		s.writeFailure(w, f)
+		s.writeRequestError(w, f)
 		return
 	}
 	s.emit(r, "salesTrackingCode.created", code.ID, EventWebhook)
 	s.writeJSON(w, http.StatusOK, code)
 }
 
-func (s *Server) createTrackingCode(p *billing.CreateSalesTrackingCodeParams) (billing.SalesTrackingCode, *failure) {
+func (s *Server) createTrackingCode(p *billing.CreateSalesTrackingCodeParams) (billing.SalesTrackingCode, *requestError) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	category, ok := s.store.category(string(p.Type))
@@ -492,19 +477,19 @@ func (s *Server) handleBulkProcess(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if p.ID <= 0 {
-		s.writeFailure(w, fail(http.StatusBadRequest, "id is required: a positive bulk job id"))
+		s.writeRequestError(w, fail(http.StatusBadRequest, "id is required: a positive bulk job id"))
 		return
 	}
 	answer, f := s.processJob(p.ID)
 	if f != nil {
-		s.writeFailure(w, f)
+		s.writeRequestError(w, f)
 		return
 	}
 	s.emit(r, "bulkJob.processed", answer.ID, EventWebhook, EventEmail)
 	s.writeJSON(w, http.StatusOK, answer)
 }
 
-func (s *Server) processJob(id int64) (bulkProcessAnswer, *failure) {
+func (s *Server) processJob(id int64) (bulkProcessAnswer, *requestError) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	job, ok := s.store.jobs[id]
@@ -538,7 +523,7 @@ func (s *Server) handleDraftPDF(w http.ResponseWriter, r *http.Request) {
 	d, ok := s.store.drafts[id]
 	if !ok {
 		s.mu.RUnlock()
-		s.writeFailure(w, fail(http.StatusNotFound, "draft invoice %d does not exist", id))
+		s.writeRequestError(w, fail(http.StatusNotFound, "draft invoice %d does not exist", id))
 		return
 	}
 	meta, lines := draftDocument(d, s.store.customers[d.CustomerID], showTracked)
