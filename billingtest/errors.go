@@ -1,6 +1,7 @@
 package billingtest
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net/http"
@@ -48,6 +49,7 @@ func (s *Server) writeError(w http.ResponseWriter, status int, key, message stri
 // the message of its error body, under errorKeyAPI.
 type requestError struct {
 	status int
+	key    string // "": errorKeyAPI
 	msg    string
 }
 
@@ -71,7 +73,7 @@ func notFound(format string, args ...any) *requestError {
 func (s *Server) writeRequestError(w http.ResponseWriter, err error) {
 	var re *requestError
 	if errors.As(err, &re) {
-		s.writeError(w, re.status, errorKeyAPI, re.msg)
+		s.writeError(w, re.status, cmp.Or(re.key, errorKeyAPI), re.msg)
 		return
 	}
 	s.writeError(w, http.StatusBadRequest, errorKeyAPI, err.Error())

@@ -341,38 +341,29 @@ func (st *store) listInvoiceJSON(row invoiceRow) ([]byte, error) {
 // groupCharges=true (the reference leaves the name open; the SDK sends
 // groupCharges) the answer has chargeGroups, by subscription or purchase,
 // instead of charges.
-func (s *Server) handleGetInvoice(w http.ResponseWriter, r *http.Request) {
-	id, ok := s.pathInt(w, r, "invoiceId")
-	if !ok {
-		return
+func (s *Server) handleGetInvoice(r *http.Request) (any, error) {
+	id, err := pathID(r, "invoiceId")
+	if err != nil {
+		return nil, err
 	}
 	tracked, err := boolParam(r, "showTrackedItems")
 	if err != nil {
-		s.writeRequestError(w, err)
-		return
+		return nil, err
 	}
 	group, err := boolParam(r, "groupCharges")
 	if err != nil {
-		s.writeRequestError(w, err)
-		return
+		return nil, err
 	}
 	s.mu.RLock()
+	defer s.mu.RUnlock()
 	rec := s.store.invoices.get(id)
-	found := rec != nil
-	var out any
 	switch {
-	case !found:
+	case rec == nil:
+		return nil, notFound("invoice %d does not exist", id)
 	case group:
-		out = grouped(s.store.renderInvoice(rec.invoice(), chargesGrouped, tracked))
-	default:
-		out = flat(s.store.renderInvoice(rec.invoice(), chargesFlat, tracked))
+		return grouped(s.store.renderInvoice(rec.invoice(), chargesGrouped, tracked)), nil
 	}
-	s.mu.RUnlock()
-	if !found {
-		s.writeRequestError(w, notFound("invoice %d does not exist", id))
-		return
-	}
-	s.writeJSON(w, http.StatusOK, out)
+	return flat(s.store.renderInvoice(rec.invoice(), chargesFlat, tracked)), nil
 }
 
 // scopedList is a list endpoint over the rows of one parent entity (a

@@ -99,8 +99,8 @@ func (s *Server) WriteOffInvoice(id int64) error {
 		balance = outstandingBalance(rec.invoice())
 	}
 	s.mu.RUnlock()
-	if _, f := s.writeOff(id, balance); f != nil {
-		return fmt.Errorf("WriteOffInvoice: %s", f.msg)
+	if _, err := s.writeOff(id, balance); err != nil {
+		return fmt.Errorf("WriteOffInvoice: %s", err)
 	}
 	return nil
 }
