@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/billingapi/billing-go/billingtest/internal/bind"
-	"github.com/billingapi/billing-go/internal/jsonwire"
+	"github.com/billingapi/billing-go/billingtest/internal/control"
 )
 
 // The control API lets a test in any language do over HTTP what a Go test
@@ -226,7 +226,7 @@ func (s *Server) controlInjectFault(w http.ResponseWriter, r *http.Request) {
 	}
 	spec, ok := s.lookupRoute(fj.Route)
 	if !ok {
-		s.writeError(w, http.StatusBadRequest, errorKeyAPI, "route "+quote(fj.Route)+" is not a route of the fake; GET /_fake/routes lists them")
+		s.writeError(w, http.StatusBadRequest, errorKeyAPI, "route "+control.Quote(fj.Route)+" is not a route of the fake; GET /_fake/routes lists them")
 		return
 	}
 	f := Fault{
@@ -241,7 +241,7 @@ func (s *Server) controlInjectFault(w http.ResponseWriter, r *http.Request) {
 	case "afterapply":
 		f.Drop = DropAfterApply
 	default:
-		s.writeError(w, http.StatusBadRequest, errorKeyAPI, "drop must be beforeApply or afterApply, got "+quote(fj.Drop))
+		s.writeError(w, http.StatusBadRequest, errorKeyAPI, "drop must be beforeApply or afterApply, got "+control.Quote(fj.Drop))
 		return
 	}
 	if err := s.InjectFault(spec.route, f); err != nil {
@@ -249,9 +249,4 @@ func (s *Server) controlInjectFault(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	controlDone(w)
-}
-
-func quote(s string) string {
-	b, _ := jsonwire.Marshal(s)
-	return string(b)
 }
