@@ -57,15 +57,9 @@ func ccServer(t *testing.T, opts ...Option) *Server {
 	return srv
 }
 
-type ccResp struct {
-	status int
-	header http.Header
-	body   []byte
-}
-
 // ccDo sends a request as written: the path and query are put on the
 // wire byte for byte (Opaque), as a client that builds URLs by hand does.
-func ccDo(t *testing.T, srv *Server, method, pathAndQuery, body string) ccResp {
+func ccDo(t *testing.T, srv *Server, method, pathAndQuery, body string) wireAnswer {
 	t.Helper()
 	var rd io.Reader
 	if body != "" {
@@ -89,21 +83,12 @@ func ccDo(t *testing.T, srv *Server, method, pathAndQuery, body string) ccResp {
 	// The server's own client: httptest.Server.Close closes the idle
 	// connections of http.DefaultTransport, which would break a request
 	// of a parallel test on a reused connection.
-	resp, err := srv.ts.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ccResp{status: resp.StatusCode, header: resp.Header, body: b}
+	return readAnswer(t, srv.ts.Client(), req)
 }
 
 // ccErrorValue returns the message of an error body, failing the test
 // when the body is not the reference's.
-func ccErrorValue(t *testing.T, r ccResp) string {
+func ccErrorValue(t *testing.T, r wireAnswer) string {
 	t.Helper()
 	var body struct {
 		ErrorID        *int64 `json:"ErrorId"`
@@ -263,14 +248,14 @@ func TestClientsSendNumbersAsStrings(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		name, method, path, body string
-		check                    func(t *testing.T, srv *Server, r ccResp)
+		check                    func(t *testing.T, srv *Server, r wireAnswer)
 	}{
-		{"write-off", "POST", "/v1/invoices/writeoff", `{"invoiceId":"43","amount":"20.00"}`, func(t *testing.T, srv *Server, r ccResp) {
+		{"write-off", "POST", "/v1/invoices/writeoff", `{"invoiceId":"43","amount":"20.00"}`, func(t *testing.T, srv *Server, r wireAnswer) {
 			if inv, _ := srv.Invoice(43); !inv.OutstandingBalance.IsZero() {
 				t.Errorf("outstanding balance %s after the write-off, want 0", inv.OutstandingBalance)
 			}
 		}},
-		{"replace card", "PUT", "/v1/paymentMethods/creditCard", `{"id":"910600","customerId":"7","cardNumber":"4111111111111111","cvv":"123","expirationMonth":"1","expirationYear":"30","isDefault":"true"}`, func(t *testing.T, srv *Server, r ccResp) {
+		{"replace card", "PUT", "/v1/paymentMethods/creditCard", `{"id":"910600","customerId":"7","cardNumber":"4111111111111111","cvv":"123","expirationMonth":"1","expirationYear":"30","isDefault":"true"}`, func(t *testing.T, srv *Server, r wireAnswer) {
 			var card struct{ ID, ExpirationMonth, ExpirationYear int64 }
 			if err := json.Unmarshal(r.body, &card); err != nil || card.ExpirationMonth != 1 || card.ExpirationYear != 30 {
 				t.Errorf("card %s, want expiration 1/30", r.body)
@@ -279,18 +264,18 @@ func TestClientsSendNumbersAsStrings(t *testing.T) {
 				t.Errorf("old card replaced by %d, want %d", old.ReplacedBy, card.ID)
 			}
 		}},
-		{"wallet with numbers for strings", "POST", "/v1/Paypal", `{"token":910104,"customerId":"7","source":"Manual"}`, func(t *testing.T, srv *Server, r ccResp) {
+		{"wallet with numbers for strings", "POST", "/v1/Paypal", `{"token":910104,"customerId":"7","source":"Manual"}`, func(t *testing.T, srv *Server, r wireAnswer) {
 			if ws := srv.WalletMethods(); len(ws) != 1 || ws[0].Token != "910104" {
 				t.Errorf("wallet methods %+v, want one with token 910104", ws)
 			}
 		}},
-		{"bulk process", "POST", "/v1/BulkApi/Process", `{"id":"910602"}`, func(t *testing.T, srv *Server, r ccResp) {
+		{"bulk process", "POST", "/v1/BulkApi/Process", `{"id":"910602"}`, func(t *testing.T, srv *Server, r wireAnswer) {
 			if job, _ := srv.BulkJob(910602); !job.Processed {
 				t.Error("job not processed")
 			}
 		}},
 		{"preview", "POST", "/v1/Subscribers/9/PreviewBulkPriceChange", `{"planProductIds":["31"],"selectAll":"True","subscriptionIds":[]}`, nil},
-		{"tracking code", "POST", "/v1/salesTrackingCodes", `{"type":"Sales Tracking Code 1","code":1001,"name":"North"}`, func(t *testing.T, srv *Server, r ccResp) {
+		{"tracking code", "POST", "/v1/salesTrackingCodes", `{"type":"Sales Tracking Code 1","code":1001,"name":"North"}`, func(t *testing.T, srv *Server, r wireAnswer) {
 			if codes := srv.SalesTrackingCodes(); len(codes) != 1 || codes[0].Code != "1001" {
 				t.Errorf("codes %+v, want one with code 1001", codes)
 			}
@@ -357,7 +342,7 @@ func TestClientsBooleansInQueryStrings(t *testing.T) {
 		{"/v1/draftInvoices/pdf/3", "showTrackedItems"},
 	}
 	for _, rt := range routes {
-		canonical := map[bool]ccResp{
+		canonical := map[bool]wireAnswer{
 			true:  ccDo(t, srv, http.MethodGet, rt.path+"?"+rt.param+"=true", ""),
 			false: ccDo(t, srv, http.MethodGet, rt.path+"?"+rt.param+"=false", ""),
 		}

@@ -2,13 +2,15 @@ package billingtest
 
 import (
 	"bytes"
-	"github.com/billingapi/billing-go/internal/jsonwire"
 	"io"
 	"maps"
 	"net/http"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/billingapi/billing-go/billingtest/internal/bind"
+	"github.com/billingapi/billing-go/billingtest/internal/control"
 )
 
 // The control API lets a test in any language do over HTTP what a Go test
@@ -149,12 +151,7 @@ type eventJSON struct {
 }
 
 func (s *Server) controlEvents(w http.ResponseWriter, _ *http.Request) {
-	events := s.Events()
-	out := make([]eventJSON, len(events))
-	for i, e := range events {
-		out[i] = eventJSON(e)
-	}
-	s.writeJSON(w, http.StatusOK, out)
+	s.writeJSON(w, http.StatusOK, mapped(s.Events(), func(e Event) eventJSON { return eventJSON(e) }))
 }
 
 // requestJSON is a [Request] on the control API. The body is text (it is
@@ -171,15 +168,21 @@ type requestJSON struct {
 }
 
 func (s *Server) controlRequests(w http.ResponseWriter, _ *http.Request) {
-	reqs := s.Requests()
-	out := make([]requestJSON, len(reqs))
-	for i, r := range reqs {
-		out[i] = requestJSON{
+	s.writeJSON(w, http.StatusOK, mapped(s.Requests(), func(r Request) requestJSON {
+		return requestJSON{
 			Method: r.Method, Path: r.Path, Query: r.Query, Header: r.Header, Authorized: r.Authorized,
 			Body: string(r.Body), Status: r.Status, Time: r.Time,
 		}
+	}))
+}
+
+// mapped is f applied to each of xs.
+func mapped[T, U any](xs []T, f func(T) U) []U {
+	out := make([]U, len(xs))
+	for i, x := range xs {
+		out[i] = f(x)
 	}
-	s.writeJSON(w, http.StatusOK, out)
+	return out
 }
 
 // routeJSON is a route on the control API: the name faults take.
@@ -217,13 +220,13 @@ type faultJSON struct {
 func (s *Server) controlInjectFault(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, maxRequestBody))
 	var fj faultJSON
-	if err := bindJSON(body, &fj); err != nil {
+	if err := bind.JSON(body, &fj); err != nil {
 		s.writeError(w, http.StatusBadRequest, errorKeyAPI, err.Error())
 		return
 	}
 	spec, ok := s.lookupRoute(fj.Route)
 	if !ok {
-		s.writeError(w, http.StatusBadRequest, errorKeyAPI, "route "+quote(fj.Route)+" is not a route of the fake; GET /_fake/routes lists them")
+		s.writeError(w, http.StatusBadRequest, errorKeyAPI, "route "+control.Quote(fj.Route)+" is not a route of the fake; GET /_fake/routes lists them")
 		return
 	}
 	f := Fault{
@@ -238,7 +241,7 @@ func (s *Server) controlInjectFault(w http.ResponseWriter, r *http.Request) {
 	case "afterapply":
 		f.Drop = DropAfterApply
 	default:
-		s.writeError(w, http.StatusBadRequest, errorKeyAPI, "drop must be beforeApply or afterApply, got "+quote(fj.Drop))
+		s.writeError(w, http.StatusBadRequest, errorKeyAPI, "drop must be beforeApply or afterApply, got "+control.Quote(fj.Drop))
 		return
 	}
 	if err := s.InjectFault(spec.route, f); err != nil {
@@ -246,9 +249,4 @@ func (s *Server) controlInjectFault(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	controlDone(w)
-}
-
-func quote(s string) string {
-	b, _ := jsonwire.Marshal(s)
-	return string(b)
 }

@@ -27,7 +27,7 @@ func ccState(t *testing.T, srv *Server) (fixtureFile, []byte) {
 	return f, r.body
 }
 
-func ccWant(t *testing.T, what string, r ccResp, status int) {
+func ccWant(t *testing.T, what string, r wireAnswer, status int) {
 	t.Helper()
 	if r.status != status {
 		t.Fatalf("%s: status %d, body %s; want %d", what, r.status, r.body, status)

@@ -1,38 +1,21 @@
 package billingtest
 
 import (
-	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
-	"strconv"
+
+	"github.com/billingapi/billing-go/billingtest/internal/bind"
+	"github.com/billingapi/billing-go/billingtest/internal/control"
 )
-
-// cannedRouteJSON is a route added over the control API (POST
-// /_fake/routes): every request it matches gets the same answer.
-type cannedRouteJSON struct {
-	Method string `json:"method"`
-	// Path is a pattern as HandleFunc takes it: /v1/Invoices/{id}/Payments.
-	Path string `json:"path"`
-	// Status is the answer's status; 0 means 200.
-	Status int `json:"status"`
-	// Header holds extra response headers, sent as spelled here.
-	Header map[string]string `json:"header"`
-	// Body is the answer's JSON body; absent or null sends none.
-	Body json.RawMessage `json:"body"`
-}
-
-// maxCannedHeaders bounds the headers of a canned answer.
-const maxCannedHeaders = 64
 
 func (s *Server) controlAddRoute(w http.ResponseWriter, r *http.Request) {
 	b, _ := io.ReadAll(io.LimitReader(r.Body, maxRequestBody))
-	var cr cannedRouteJSON
-	if err := bindJSON(b, &cr); err != nil {
+	var cr control.CannedRoute
+	if err := bind.JSON(b, &cr); err != nil {
 		s.writeError(w, http.StatusBadRequest, errorKeyAPI, err.Error())
 		return
 	}
-	h, err := cannedHandler(cr)
+	h, err := cr.Handler()
 	if err != nil {
 		s.writeError(w, http.StatusBadRequest, errorKeyAPI, err.Error())
 		return
@@ -44,79 +27,3 @@ func (s *Server) controlAddRoute(w http.ResponseWriter, r *http.Request) {
 	}
 	s.writeJSON(w, http.StatusCreated, routeJSON{Name: string(route), Route: route})
 }
-
-// cannedHandler checks a canned answer and returns the handler that sends
-// it.
-func cannedHandler(cr cannedRouteJSON) (http.HandlerFunc, error) {
-	status := cr.Status
-	if status == 0 {
-		status = http.StatusOK
-	}
-	if status < 200 || status > 599 {
-		return nil, fmt.Errorf("status %d: want 200 to 599", cr.Status)
-	}
-	if len(cr.Header) > maxCannedHeaders {
-		return nil, fmt.Errorf("header: more than %d headers", maxCannedHeaders)
-	}
-	for name, v := range cr.Header {
-		if !validHeaderName(name) {
-			return nil, fmt.Errorf("header %s: not a valid header name", quote(name))
-		}
-		for i := 0; i < len(v); i++ {
-			if c := v[i]; c < ' ' && c != '\t' || c == 0x7f {
-				return nil, fmt.Errorf("header %s: the value holds a control character", quote(name))
-			}
-		}
-	}
-	var body []byte
-	if len(cr.Body) > 0 && string(cr.Body) != "null" {
-		body = append([]byte(nil), cr.Body...)
-		if status == http.StatusNoContent || status == http.StatusNotModified {
-			return nil, fmt.Errorf("status %d cannot carry a body", status)
-		}
-	}
-	header := make(map[string]string, len(cr.Header))
-	for k, v := range cr.Header {
-		header[k] = v
-	}
-	return func(w http.ResponseWriter, r *http.Request) {
-		for k, v := range header {
-			switch http.CanonicalHeaderKey(k) {
-			case "Content-Length": // the body's own length is sent
-			case "Content-Type":
-				w.Header().Set(k, v)
-			default:
-				w.Header()[k] = []string{v} // as spelled, like the fake's own X-NextPage
-			}
-		}
-		if body == nil {
-			w.WriteHeader(status)
-			return
-		}
-		if w.Header().Get("Content-Type") == "" {
-			w.Header().Set("Content-Type", "application/json; charset=utf-8")
-		}
-		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-		w.WriteHeader(status)
-		if r.Method != http.MethodHead {
-			_, _ = w.Write(body)
-		}
-	}, nil
-}
-
-// validHeaderName reports whether name is an HTTP token.
-func validHeaderName(name string) bool {
-	if name == "" {
-		return false
-	}
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if c <= ' ' || c >= 0x7f || tokenSeparators[c] {
-			return false
-		}
-	}
-	return true
-}
-
-// tokenSeparators are the characters RFC 9110 excludes from tokens.
-var tokenSeparators = [128]bool{'(': true, ')': true, '<': true, '>': true, '@': true, ',': true, ';': true, ':': true, '\\': true, '"': true, '/': true, '[': true, ']': true, '?': true, '=': true, '{': true, '}': true}

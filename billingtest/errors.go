@@ -1,9 +1,13 @@
 package billingtest
 
 import (
-	"github.com/billingapi/billing-go/internal/jsonwire"
+	"cmp"
+	"errors"
+	"fmt"
 	"net/http"
 	"sync/atomic"
+
+	"github.com/billingapi/billing-go/internal/jsonwire"
 )
 
 // errorKeyAPI is the key the reference gives most error entries.
@@ -39,4 +43,38 @@ func (s *Server) writeError(w http.ResponseWriter, status int, key, message stri
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
 	_, _ = w.Write(b)
+}
+
+// requestError is the one error of a refused request: the status and
+// the message of its error body, under errorKeyAPI.
+type requestError struct {
+	status int
+	key    string // "": errorKeyAPI
+	msg    string
+}
+
+func (e *requestError) Error() string { return e.msg }
+
+func badRequest(format string, args ...any) *requestError {
+	return &requestError{status: http.StatusBadRequest, msg: fmt.Sprintf(format, args...)}
+}
+
+// fail is a requestError of any status.
+func fail(status int, format string, args ...any) *requestError {
+	return &requestError{status: status, msg: fmt.Sprintf(format, args...)}
+}
+
+func notFound(format string, args ...any) *requestError {
+	return &requestError{status: http.StatusNotFound, msg: fmt.Sprintf(format, args...)}
+}
+
+// writeRequestError answers with err's status and message under the key
+// the reference gives these errors.
+func (s *Server) writeRequestError(w http.ResponseWriter, err error) {
+	var re *requestError
+	if errors.As(err, &re) {
+		s.writeError(w, re.status, cmp.Or(re.key, errorKeyAPI), re.msg)
+		return
+	}
+	s.writeError(w, http.StatusBadRequest, errorKeyAPI, err.Error())
 }

@@ -5,5 +5,5 @@ package billingtest
 func ClearListCache(s *Server) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.store.listJSON.clear()
+	s.store.listJSON.Clear()
 }

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/billingapi/billing-go/billingtest/internal/bind"
 	"github.com/billingapi/billing-go/query"
 	"github.com/shopspring/decimal"
 )
@@ -152,33 +152,6 @@ func (sc *filterSchema[T]) names(sortable bool) string {
 		}
 	}
 	return strings.Join(out, ", ")
-}
-
-// requestError is a 4xx answer decided while reading a request.
-type requestError struct {
-	status int
-	msg    string
-}
-
-func (e *requestError) Error() string { return e.msg }
-
-func badRequest(format string, args ...any) *requestError {
-	return &requestError{status: http.StatusBadRequest, msg: fmt.Sprintf(format, args...)}
-}
-
-func notFound(format string, args ...any) *requestError {
-	return &requestError{status: http.StatusNotFound, msg: fmt.Sprintf(format, args...)}
-}
-
-// writeRequestError answers with err's status and message under the key
-// the reference gives these errors.
-func (s *Server) writeRequestError(w http.ResponseWriter, err error) {
-	var re *requestError
-	if errors.As(err, &re) {
-		s.writeError(w, re.status, errorKeyAPI, re.msg)
-		return
-	}
-	s.writeError(w, http.StatusBadRequest, errorKeyAPI, err.Error())
 }
 
 // parseFilter parses and compiles the query parameter. A nil predicate
@@ -786,7 +759,7 @@ func boolMatcher(c query.Condition) (func(bool) bool, error) {
 		if err != nil {
 			return nil, err
 		}
-		b, err := parseBool(lit)
+		b, err := bind.Bool(lit)
 		if err != nil {
 			return nil, err
 		}
@@ -797,16 +770,4 @@ func boolMatcher(c query.Condition) (func(bool) bool, error) {
 		return nil, errRange
 	}
 	return nil, fmt.Errorf("unsupported condition %v", c.Kind)
-}
-
-// parseBool reads true or false in any case, as the service's boolean
-// parsing does, and nothing else (not 1, 0, yes or no).
-func parseBool(s string) (bool, error) {
-	switch {
-	case strings.EqualFold(s, "true"):
-		return true, nil
-	case strings.EqualFold(s, "false"):
-		return false, nil
-	}
-	return false, fmt.Errorf("%q is neither true nor false", s)
 }

@@ -681,6 +681,25 @@ func (c *fixtureChecker) id(kind, path string, id int64, exists func(int64) bool
 	return nil
 }
 
+// customer fails unless id is a customer of the document or the store.
+func (c *fixtureChecker) customer(at string, id int64) error {
+	if !c.has("customer", id, c.st.hasCustomer) {
+		return fmt.Errorf("%s.customerId: unknown customer %d", at, id)
+	}
+	return nil
+}
+
+// knownValue fails when v is set but is none of its type's values.
+func knownValue[E interface {
+	~string
+	IsKnown() bool
+}](at, field string, v E) error {
+	if v != "" && !v.IsKnown() {
+		return fmt.Errorf("%s.%s: unknown %s %q", at, field, strings.TrimPrefix(strings.ToLower(field), "account"), v)
+	}
+	return nil
+}
+
 func (c *fixtureChecker) has(kind string, id int64, inStore func(int64) bool) bool {
 	return c.seen[kind][id] || inStore(id)
 }
@@ -833,8 +852,8 @@ func checkFixtureCodes(c *fixtureChecker, f *fixtureFile) error {
 		if fc.Code == "" || fc.Name == "" {
 			return fmt.Errorf("%s: code and name are required", at)
 		}
-		if fc.Status != "" && !fc.Status.IsKnown() {
-			return fmt.Errorf("%s.status: unknown status %q", at, fc.Status)
+		if err := knownValue(at, "status", fc.Status); err != nil {
+			return err
 		}
 		if fc.ID != 0 {
 			c.codes[fc.ID] = n
@@ -847,11 +866,11 @@ func checkFixtureCustomers(c *fixtureChecker, f *fixtureFile) error {
 	for i := range f.Customers {
 		fc := &f.Customers[i]
 		at := fixtureAt("customers", i, fc.ID)
-		if fc.Status != "" && !fc.Status.IsKnown() {
-			return fmt.Errorf("%s.status: unknown status %q", at, fc.Status)
+		if err := knownValue(at, "status", fc.Status); err != nil {
+			return err
 		}
-		if fc.AccountStatus != "" && !fc.AccountStatus.IsKnown() {
-			return fmt.Errorf("%s.accountStatus: unknown status %q", at, fc.AccountStatus)
+		if err := knownValue(at, "accountStatus", fc.AccountStatus); err != nil {
+			return err
 		}
 		if fc.ParentID != 0 && (fc.ParentID == fc.ID || !c.has("customer", fc.ParentID, c.st.hasCustomer)) {
 			return fmt.Errorf("%s.parentId: unknown customer %d", at, fc.ParentID)
@@ -886,14 +905,11 @@ func checkFixtureSubscriptions(c *fixtureChecker, f *fixtureFile) error {
 		if err := c.id("subscription", at, fs.ID, inStore); err != nil {
 			return err
 		}
-		if !c.has("customer", fs.CustomerID, c.st.hasCustomer) {
-			return fmt.Errorf("%s.customerId: unknown customer %d", at, fs.CustomerID)
+		if err := cmp.Or(c.customer(at, fs.CustomerID), knownValue(at, "status", fs.Status)); err != nil {
+			return err
 		}
-		if fs.Status != "" && !fs.Status.IsKnown() {
-			return fmt.Errorf("%s.status: unknown status %q", at, fs.Status)
-		}
-		if fs.Interval != "" && !fs.Interval.IsKnown() {
-			return fmt.Errorf("%s.interval: unknown interval %q", at, fs.Interval)
+		if err := knownValue(at, "interval", fs.Interval); err != nil {
+			return err
 		}
 		if fs.NumberOfIntervals < 0 {
 			return fmt.Errorf("%s.numberOfIntervals: negative", at)
@@ -921,11 +937,8 @@ func (s *Server) checkFixtureInvoices(c *fixtureChecker, f *fixtureFile) error {
 		if err := c.id("invoice", at, inv.ID, inStore); err != nil {
 			return err
 		}
-		if !c.has("customer", inv.CustomerID, c.st.hasCustomer) {
-			return fmt.Errorf("%s.customerId: unknown customer %d", at, inv.CustomerID)
-		}
-		if inv.Status != "" && !inv.Status.IsKnown() {
-			return fmt.Errorf("%s.status: unknown status %q", at, inv.Status)
+		if err := cmp.Or(c.customer(at, inv.CustomerID), knownValue(at, "status", inv.Status)); err != nil {
+			return err
 		}
 		// The charge default needs the invoice's effective date, which
 		// AddInvoice would only settle later.
@@ -974,8 +987,8 @@ func checkFixtureDrafts(c *fixtureChecker, f *fixtureFile) error {
 		if err := c.id("draft", at, d.ID, inStore); err != nil {
 			return err
 		}
-		if !c.has("customer", d.CustomerID, c.st.hasCustomer) {
-			return fmt.Errorf("%s.customerId: unknown customer %d", at, d.CustomerID)
+		if err := c.customer(at, d.CustomerID); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -993,8 +1006,8 @@ func checkFixtureCards(c *fixtureChecker, f *fixtureFile) error {
 	for i := range f.CreditCards {
 		fc := &f.CreditCards[i]
 		at := fixtureAt("creditCards", i, fc.ID)
-		if !c.has("customer", fc.CustomerID, c.st.hasCustomer) {
-			return fmt.Errorf("%s.customerId: unknown customer %d", at, fc.CustomerID)
+		if err := c.customer(at, fc.CustomerID); err != nil {
+			return err
 		}
 		if len(fc.Last4) < 4 || strings.Trim(fc.Last4, "0123456789") != "" {
 			return fmt.Errorf("%s.last4: %q, want at least four digits", at, fc.Last4)
@@ -1022,8 +1035,8 @@ func (s *Server) checkFixtureWallets(c *fixtureChecker, f *fixtureFile) error {
 		if err := c.id("wallet", at, w.ID, inStore); err != nil {
 			return err
 		}
-		if !c.has("customer", w.CustomerID, c.st.hasCustomer) {
-			return fmt.Errorf("%s.customerId: unknown customer %d", at, w.CustomerID)
+		if err := c.customer(at, w.CustomerID); err != nil {
+			return err
 		}
 		provider := s.cfg.walletProviders[0]
 		if w.Provider != "" {
@@ -1077,8 +1090,8 @@ func checkFixtureItems(c *fixtureChecker, f *fixtureFile) error {
 		if it.SubscriptionID != 0 && subID != 0 && it.SubscriptionID != subID {
 			return fmt.Errorf("%s.subscriptionId: product %d is of subscription %d, not %d", at, it.SubscriptionProductID, subID, it.SubscriptionID)
 		}
-		if it.Status != "" && !it.Status.IsKnown() {
-			return fmt.Errorf("%s.status: unknown status %q", at, it.Status)
+		if err := knownValue(at, "status", it.Status); err != nil {
+			return err
 		}
 		it.SubscriptionID = cmp.Or(it.SubscriptionID, subID)
 		it.CustomerID = cmp.Or(it.CustomerID, custID)

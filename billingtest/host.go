@@ -5,6 +5,8 @@ import (
 	"net"
 	"net/http"
 	"strings"
+
+	"github.com/billingapi/billing-go/billingtest/internal/control"
 )
 
 // A web page the developer visits can make the browser send requests to
@@ -60,9 +62,9 @@ func canonicalHost(h string) string {
 // WithAllowedHosts).
 func (s *Server) hostAllowed(r *http.Request) bool {
 	local, arrived := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
-	if !arrived || s.cfg.anyHost || r.Host == "" {
-		// In process, or a client without Host (HTTP/1.0): no browser
-		// sends such a request.
+	if !arrived || local.Network() == "pipe" || s.cfg.anyHost || r.Host == "" {
+		// In process (Handler or Transport), or a client without Host
+		// (HTTP/1.0): no browser sends such a request.
 		return true
 	}
 	host := r.Host
@@ -95,5 +97,5 @@ func (s *Server) refuseHost(w http.ResponseWriter, r *http.Request) {
 	if len(host) > 100 {
 		host = host[:100] + "..."
 	}
-	s.writeError(w, http.StatusBadRequest, errorKeyAPI, fmt.Sprintf("Host %s is not an address of this fake: it serves localhost, loopback addresses and the address it listens on; allow other names with WithAllowedHosts (billing-fake -allowed-hosts)", quote(host)))
+	s.writeError(w, http.StatusBadRequest, errorKeyAPI, fmt.Sprintf("Host %s is not an address of this fake: it serves localhost, loopback addresses and the address it listens on; allow other names with WithAllowedHosts (billing-fake -allowed-hosts)", control.Quote(host)))
 }

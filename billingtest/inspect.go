@@ -34,11 +34,7 @@ func (s *Server) InvoiceSummary(id int64) (billing.InvoiceSummary, bool) {
 func (s *Server) Customer(id int64) (Customer, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	c, ok := s.store.customers[id]
-	if !ok {
-		return Customer{}, false
-	}
-	return *c, true
+	return copyOf(s.store.customers, id, nil)
 }
 
 // CreditCard returns a credit card payment method (with only the last
@@ -46,11 +42,7 @@ func (s *Server) Customer(id int64) (Customer, bool) {
 func (s *Server) CreditCard(id int64) (CreditCard, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	c, ok := s.store.cards[id]
-	if !ok {
-		return CreditCard{}, false
-	}
-	return *c, true
+	return copyOf(s.store.cards, id, nil)
 }
 
 // WalletMethods returns the payment methods created by wallet billing
@@ -58,7 +50,7 @@ func (s *Server) CreditCard(id int64) (CreditCard, bool) {
 func (s *Server) WalletMethods() []WalletMethod {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return copiedValues(s.store.wallets, func(w *WalletMethod) int64 { return w.ID })
+	return all(s.store.wallets, func(w *WalletMethod) int64 { return w.ID }, nil)
 }
 
 // SalesTrackingCodes returns the sales tracking codes, oldest first
@@ -66,35 +58,21 @@ func (s *Server) WalletMethods() []WalletMethod {
 func (s *Server) SalesTrackingCodes() []SalesTrackingCode {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	out := make([]SalesTrackingCode, len(s.store.codes))
-	for i, c := range s.store.codes {
-		out[i] = seedCode(c)
-	}
-	return out
+	return mapped(s.store.codes, seedCode)
 }
 
 // BulkJob returns a bulk job and whether it exists.
 func (s *Server) BulkJob(id int64) (BulkJob, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	j, ok := s.store.jobs[id]
-	if !ok {
-		return BulkJob{}, false
-	}
-	return *j, true
+	return copyOf(s.store.jobs, id, nil)
 }
 
 // Subscription returns a subscription and whether it exists.
 func (s *Server) Subscription(id int64) (Subscription, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	sub, ok := s.store.subscriptions[id]
-	if !ok {
-		return Subscription{}, false
-	}
-	out := *sub
-	out.Products = slices.Clone(sub.Products)
-	return out, true
+	return copyOf(s.store.subscriptions, id, copySubscription)
 }
 
 // Counts returns how many entities of each kind the fake holds, keyed
@@ -125,7 +103,7 @@ func (s *Server) Counts() map[string]int {
 func (s *Server) CreditCards() []CreditCard {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return copiedValues(s.store.cards, func(c *CreditCard) int64 { return c.ID })
+	return all(s.store.cards, func(c *CreditCard) int64 { return c.ID }, nil)
 }
 
 // Subscriptions returns the subscriptions, by id.
@@ -134,9 +112,7 @@ func (s *Server) Subscriptions() []Subscription {
 	defer s.mu.RUnlock()
 	out := make([]Subscription, 0, len(s.store.subOrder))
 	for _, id := range s.store.subOrder {
-		sub := *s.store.subscriptions[id]
-		sub.Products = slices.Clone(sub.Products)
-		out = append(out, sub)
+		out = append(out, copySubscription(*s.store.subscriptions[id]))
 	}
 	return out
 }
@@ -145,31 +121,21 @@ func (s *Server) Subscriptions() []Subscription {
 func (s *Server) Customers() []Customer {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return copiedValues(s.store.customers, func(c *Customer) int64 { return c.ID })
+	return all(s.store.customers, func(c *Customer) int64 { return c.ID }, nil)
 }
 
 // DraftInvoice returns a draft invoice and whether it exists.
 func (s *Server) DraftInvoice(id int64) (DraftInvoice, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	d, ok := s.store.drafts[id]
-	if !ok {
-		return DraftInvoice{}, false
-	}
-	out := *d
-	out.Lines = slices.Clone(d.Lines)
-	return out, true
+	return copyOf(s.store.drafts, id, copyDraft)
 }
 
 // DraftInvoices returns the draft invoices, by id.
 func (s *Server) DraftInvoices() []DraftInvoice {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	out := copiedValues(s.store.drafts, func(d *DraftInvoice) int64 { return d.ID })
-	for i := range out {
-		out[i].Lines = slices.Clone(out[i].Lines)
-	}
-	return out
+	return all(s.store.drafts, func(d *DraftInvoice) int64 { return d.ID }, copyDraft)
 }
 
 // WalletMethod returns a payment method created by a wallet billing
@@ -177,11 +143,7 @@ func (s *Server) DraftInvoices() []DraftInvoice {
 func (s *Server) WalletMethod(id int64) (WalletMethod, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	w, ok := s.store.wallets[id]
-	if !ok {
-		return WalletMethod{}, false
-	}
-	return *w, true
+	return copyOf(s.store.wallets, id, nil)
 }
 
 // SalesTrackingCode returns a sales tracking code and whether it exists.
@@ -200,15 +162,42 @@ func (s *Server) SalesTrackingCode(id int64) (SalesTrackingCode, bool) {
 func (s *Server) BulkJobs() []BulkJob {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return copiedValues(s.store.jobs, func(j *BulkJob) int64 { return j.ID })
+	return all(s.store.jobs, func(j *BulkJob) int64 { return j.ID }, nil)
 }
 
-// copiedValues returns copies of a map's values in ascending id order.
-func copiedValues[T any](m map[int64]*T, id func(*T) int64) []T {
+// copyOf returns a copy of m[id], made by cp (nil: a shallow copy), and
+// whether it exists.
+func copyOf[T any](m map[int64]*T, id int64, cp func(T) T) (T, bool) {
+	v, ok := m[id]
+	if !ok {
+		var zero T
+		return zero, false
+	}
+	if cp == nil {
+		return *v, true
+	}
+	return cp(*v), true
+}
+
+// all returns copies of m's values, made by cp (nil: shallow copies), in
+// ascending id order.
+func all[T any](m map[int64]*T, id func(*T) int64, cp func(T) T) []T {
 	sorted := sortedValues(m, id)
 	out := make([]T, len(sorted))
 	for i, v := range sorted {
-		out[i] = *v
+		if out[i] = *v; cp != nil {
+			out[i] = cp(*v)
+		}
 	}
 	return out
+}
+
+func copySubscription(sub Subscription) Subscription {
+	sub.Products = slices.Clone(sub.Products)
+	return sub
+}
+
+func copyDraft(d DraftInvoice) DraftInvoice {
+	d.Lines = slices.Clone(d.Lines)
+	return d
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/internal/bind"
 	"github.com/billingapi/billing-go/internal/jsonwire"
 	"github.com/shopspring/decimal"
 )
@@ -30,11 +31,7 @@ var (
 )
 
 func enumValues[S ~string](vs ...S) []string {
-	out := make([]string, len(vs))
-	for i, v := range vs {
-		out[i] = string(v)
-	}
-	return out
+	return mapped(vs, func(v S) string { return string(v) })
 }
 
 // noCustomer stands in for a missing customer, so that getters need no nil
@@ -267,7 +264,7 @@ func boolParam(r *http.Request, name string) (bool, error) {
 	if !ok {
 		return false, nil
 	}
-	b, err := parseBool(strings.TrimSpace(v))
+	b, err := bind.Bool(strings.TrimSpace(v))
 	if err != nil {
 		return false, badRequest("%s must be true or false, got %q", name, v)
 	}
@@ -308,8 +305,8 @@ func (s *Server) handleListInvoices(w http.ResponseWriter, r *http.Request) {
 		size += len(encoded[i])
 	}
 	s.mu.RUnlock() // encodings are never changed once made, only dropped
-	body := s.pageBuffers.get(size)
-	defer s.pageBuffers.put(body)
+	body := s.pageBuffers.Get(size)
+	defer s.pageBuffers.Put(body)
 	*body = append(*body, '[')
 	for i, b := range encoded {
 		if i > 0 {
@@ -325,7 +322,7 @@ func (s *Server) handleListInvoices(w http.ResponseWriter, r *http.Request) {
 }
 
 // listInvoiceJSON is row's invoice as a list-all answer writes it, from
-// the bounded cache when it holds the invoice (see listCache), else
+// the bounded cache when it holds the invoice (see scale.ListCache), else
 // unpacked and encoded. The caller holds at least the read lock; the
 // bytes are not to be modified.
 func (st *store) listInvoiceJSON(row invoiceRow) ([]byte, error) {
@@ -340,165 +337,148 @@ func (st *store) listInvoiceJSON(row invoiceRow) ([]byte, error) {
 	return b, nil
 }
 
-// handleListCustomerInvoices serves GET /v1/Customers/{customerId}/Invoices/:
-// the customer's invoices with their charges; tracked items only with
-// showTrackedItems=true.
-func (s *Server) handleListCustomerInvoices(w http.ResponseWriter, r *http.Request) {
-	customerID, ok := s.pathInt(w, r, "customerId")
-	if !ok {
-		return
-	}
-	lr, pred, err := parseListRequest(r.URL.Query(), customerInvoiceSchema, s.cfg.unlistedEnums)
-	if err != nil {
-		s.writeRequestError(w, err)
-		return
-	}
-	pred = untilDone(r.Context(), pred)
-	s.vary(&lr)
-	tracked, err := boolParam(r, "showTrackedItems")
-	if err != nil {
-		s.writeRequestError(w, err)
-		return
-	}
-	s.churnBefore(RouteInvoicesListByCustomer, sortedOn(customerInvoiceSchema, lr), lr.key, invoiceChurn{s: s, customerID: customerID})
-	s.mu.RLock()
-	if _, ok := s.store.customers[customerID]; !ok {
-		s.mu.RUnlock()
-		s.writeRequestError(w, notFound("customer %d does not exist", customerID))
-		return
-	}
-	page := runList(s.store.invoiceRows(customerID), invoiceRow.id, customerInvoiceSchema, lr, pred)
-	out := make([]flatInvoice, len(page.items))
-	for i, row := range page.items {
-		out[i] = flat(s.store.renderInvoice(row.inv, chargesFlat, tracked))
-	}
-	s.mu.RUnlock()
-	if r.Context().Err() != nil {
-		return // the client has gone, and the page may be incomplete
-	}
-	setPageHeaders(w.Header(), lr, page)
-	s.writeJSON(w, http.StatusOK, out)
-}
-
 // handleGetInvoice serves GET /v1/Invoices/{invoiceId}. With
 // groupCharges=true (the reference leaves the name open; the SDK sends
 // groupCharges) the answer has chargeGroups, by subscription or purchase,
 // instead of charges.
-func (s *Server) handleGetInvoice(w http.ResponseWriter, r *http.Request) {
-	id, ok := s.pathInt(w, r, "invoiceId")
-	if !ok {
-		return
+func (s *Server) handleGetInvoice(r *http.Request) (any, error) {
+	id, err := pathID(r, "invoiceId")
+	if err != nil {
+		return nil, err
 	}
 	tracked, err := boolParam(r, "showTrackedItems")
 	if err != nil {
-		s.writeRequestError(w, err)
-		return
+		return nil, err
 	}
 	group, err := boolParam(r, "groupCharges")
 	if err != nil {
-		s.writeRequestError(w, err)
-		return
+		return nil, err
 	}
 	s.mu.RLock()
+	defer s.mu.RUnlock()
 	rec := s.store.invoices.get(id)
-	found := rec != nil
-	var out any
 	switch {
-	case !found:
+	case rec == nil:
+		return nil, notFound("invoice %d does not exist", id)
 	case group:
-		out = grouped(s.store.renderInvoice(rec.invoice(), chargesGrouped, tracked))
-	default:
-		out = flat(s.store.renderInvoice(rec.invoice(), chargesFlat, tracked))
+		return grouped(s.store.renderInvoice(rec.invoice(), chargesGrouped, tracked)), nil
 	}
-	s.mu.RUnlock()
-	if !found {
-		s.writeRequestError(w, notFound("invoice %d does not exist", id))
-		return
-	}
-	s.writeJSON(w, http.StatusOK, out)
+	return flat(s.store.renderInvoice(rec.invoice(), chargesFlat, tracked)), nil
 }
 
-// handleInvoiceSummaries serves GET /v1/customers/{customerId}/invoiceSummaries.
-func (s *Server) handleInvoiceSummaries(w http.ResponseWriter, r *http.Request) {
-	customerID, ok := s.pathInt(w, r, "customerId")
+// scopedList is a list endpoint over the rows of one parent entity (a
+// customer, a subscription product), named by the path parameter param:
+// parsing, the paging variations, churn, the parent's 404, filtering,
+// sorting, paging and the page headers are the same for each.
+type scopedList[T, U any] struct {
+	route  Route
+	param  string // the parent's path parameter
+	schema *filterSchema[T]
+	id     func(T) int64
+	// check validates the endpoint's other parameters; nil: none.
+	check func(*http.Request) error
+	churn func(s *Server, parent int64) churnScope
+	// rows returns the parent's rows and how to render one, or a 404
+	// when it does not exist. The caller holds the read lock.
+	rows func(s *Server, r *http.Request, parent int64) (iter.Seq[T], func(T) U, error)
+}
+
+func (l scopedList[T, U]) serve(s *Server, w http.ResponseWriter, r *http.Request) {
+	parent, ok := s.pathInt(w, r, l.param)
 	if !ok {
 		return
 	}
-	lr, pred, err := parseListRequest(r.URL.Query(), summarySchema, s.cfg.unlistedEnums)
+	lr, pred, err := parseListRequest(r.URL.Query(), l.schema, s.cfg.unlistedEnums)
+	if err == nil && l.check != nil {
+		err = l.check(r)
+	}
 	if err != nil {
 		s.writeRequestError(w, err)
 		return
 	}
 	pred = untilDone(r.Context(), pred)
 	s.vary(&lr)
-	s.churnBefore(RouteInvoiceSummariesList, sortedOn(summarySchema, lr), lr.key, invoiceChurn{s: s, customerID: customerID})
-	now := s.now()
+	s.churnBefore(l.route, sortedOn(l.schema, lr), lr.key, l.churn(s, parent))
 	s.mu.RLock()
-	cust, known := s.store.customers[customerID]
-	if !known {
+	rows, render, err := l.rows(s, r, parent)
+	if err != nil {
 		s.mu.RUnlock()
-		s.writeRequestError(w, notFound("customer %d does not exist", customerID))
+		s.writeRequestError(w, err)
 		return
 	}
-	rows := func(yield func(summaryRow) bool) {
-		for row := range s.store.invoiceRows(customerID) {
-			if !yield(summaryRow{inv: row.rec.invoice(), cust: cust, now: now}) {
-				return
+	page := runList(rows, l.id, l.schema, lr, pred)
+	out := mapped(page.items, render)
+	s.mu.RUnlock()
+	if r.Context().Err() != nil {
+		return // the client has gone, and the page may be incomplete
+	}
+	setPageHeaders(w.Header(), lr, page)
+	s.writeJSON(w, http.StatusOK, out)
+}
+
+func invoiceChurnOf(s *Server, customerID int64) churnScope {
+	return invoiceChurn{s: s, customerID: customerID}
+}
+
+func checkTracked(r *http.Request) error {
+	_, err := boolParam(r, "showTrackedItems")
+	return err
+}
+
+// customerInvoicesList serves GET /v1/Customers/{customerId}/Invoices/:
+// the customer's invoices with their charges; tracked items only with
+// showTrackedItems=true.
+var customerInvoicesList = scopedList[invoiceRow, flatInvoice]{
+	route: RouteInvoicesListByCustomer, param: "customerId", schema: customerInvoiceSchema, id: invoiceRow.id,
+	check: checkTracked, churn: invoiceChurnOf,
+	rows: func(s *Server, r *http.Request, customerID int64) (iter.Seq[invoiceRow], func(invoiceRow) flatInvoice, error) {
+		if _, ok := s.store.customers[customerID]; !ok {
+			return nil, nil, notFound("customer %d does not exist", customerID)
+		}
+		tracked, _ := boolParam(r, "showTrackedItems") // checked already
+		return s.store.invoiceRows(customerID), func(row invoiceRow) flatInvoice {
+			return flat(s.store.renderInvoice(row.inv, chargesFlat, tracked))
+		}, nil
+	},
+}
+
+// summariesList serves GET /v1/customers/{customerId}/invoiceSummaries.
+var summariesList = scopedList[summaryRow, billing.InvoiceSummary]{
+	route: RouteInvoiceSummariesList, param: "customerId", schema: summarySchema, id: summaryRow.id, churn: invoiceChurnOf,
+	rows: func(s *Server, _ *http.Request, customerID int64) (iter.Seq[summaryRow], func(summaryRow) billing.InvoiceSummary, error) {
+		cust, known := s.store.customers[customerID]
+		if !known {
+			return nil, nil, notFound("customer %d does not exist", customerID)
+		}
+		now := s.now()
+		rows := func(yield func(summaryRow) bool) {
+			for row := range s.store.invoiceRows(customerID) {
+				if !yield(summaryRow{inv: row.rec.invoice(), cust: cust, now: now}) {
+					return
+				}
 			}
 		}
-	}
-	page := runList(rows, summaryRow.id, summarySchema, lr, pred)
-	out := make([]billing.InvoiceSummary, len(page.items))
-	for i, row := range page.items {
-		out[i] = s.store.renderSummary(row.inv, now)
-	}
-	s.mu.RUnlock()
-	if r.Context().Err() != nil {
-		return // the client has gone, and the page may be incomplete
-	}
-	setPageHeaders(w.Header(), lr, page)
-	s.writeJSON(w, http.StatusOK, out)
+		return rows, func(row summaryRow) billing.InvoiceSummary { return s.store.renderSummary(row.inv, now) }, nil
+	},
 }
 
-// handleSubscriptionItems serves
-// GET /v1/subscriptionProducts/{subscriptionProductId}/items. A known
-// subscription product without items has an empty list, not a 404.
-func (s *Server) handleSubscriptionItems(w http.ResponseWriter, r *http.Request) {
-	productID, ok := s.pathInt(w, r, "subscriptionProductId")
-	if !ok {
-		return
-	}
-	lr, pred, err := parseListRequest(r.URL.Query(), itemSchema, s.cfg.unlistedEnums)
-	if err != nil {
-		s.writeRequestError(w, err)
-		return
-	}
-	pred = untilDone(r.Context(), pred)
-	s.vary(&lr)
-	s.churnBefore(RouteSubscriptionItemsList, sortedOn(itemSchema, lr), lr.key, itemChurn{s: s, productID: productID})
-	s.mu.RLock()
-	if !s.store.products[productID] {
-		s.mu.RUnlock()
-		s.writeRequestError(w, notFound("subscription product %d does not exist", productID))
-		return
-	}
-	stored := s.store.items[productID]
-	// Items are kept in the order they were added, which seeded ids need
-	// not follow; lists go by id.
-	rows := make([]itemRow, len(stored))
-	for i := range stored {
-		rows[i] = &stored[i]
-	}
-	slices.SortFunc(rows, func(a, b itemRow) int { return cmp.Compare(a.ID, b.ID) })
-	page := runList(slices.Values(rows), itemID, itemSchema, lr, pred)
-	out := make([]billing.SubscriptionProductItem, len(page.items))
-	for i, it := range page.items {
-		out[i] = *it
-	}
-	s.mu.RUnlock()
-	if r.Context().Err() != nil {
-		return // the client has gone, and the page may be incomplete
-	}
-	setPageHeaders(w.Header(), lr, page)
-	s.writeJSON(w, http.StatusOK, out)
+// itemsList serves GET /v1/subscriptionProducts/{subscriptionProductId}/items.
+// A known subscription product without items has an empty list, not a 404.
+var itemsList = scopedList[itemRow, billing.SubscriptionProductItem]{
+	route: RouteSubscriptionItemsList, param: "subscriptionProductId", schema: itemSchema, id: itemID,
+	churn: func(s *Server, productID int64) churnScope { return itemChurn{s: s, productID: productID} },
+	rows: func(s *Server, _ *http.Request, productID int64) (iter.Seq[itemRow], func(itemRow) billing.SubscriptionProductItem, error) {
+		if !s.store.products[productID] {
+			return nil, nil, notFound("subscription product %d does not exist", productID)
+		}
+		stored := s.store.items[productID]
+		// Items are kept in the order they were added, which seeded ids
+		// need not follow; lists go by id.
+		rows := make([]itemRow, len(stored))
+		for i := range stored {
+			rows[i] = &stored[i]
+		}
+		slices.SortFunc(rows, func(a, b itemRow) int { return cmp.Compare(a.ID, b.ID) })
+		return slices.Values(rows), func(it itemRow) billing.SubscriptionProductItem { return *it }, nil
+	},
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -51,16 +50,9 @@ func ltMust(t *testing.T) func(int64, error) int64 {
 	}
 }
 
-// ltResp is a wire answer.
-type ltResp struct {
-	status int
-	header http.Header
-	body   []byte
-}
-
 // ltDo sends a request with the API key over plain net/http; q holds the
 // URL parameters unescaped.
-func ltDo(t *testing.T, srv *Server, method, path string, q url.Values, body string) ltResp {
+func ltDo(t *testing.T, srv *Server, method, path string, q url.Values, body string) wireAnswer {
 	t.Helper()
 	u := srv.URL + path
 	if len(q) > 0 {
@@ -74,19 +66,10 @@ func ltDo(t *testing.T, srv *Server, method, path string, q url.Values, body str
 	if body != "" {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ltResp{status: resp.StatusCode, header: resp.Header, body: b}
+	return readAnswer(t, http.DefaultClient, req)
 }
 
-func ltGet(t *testing.T, srv *Server, path string, kv ...string) ltResp {
+func ltGet(t *testing.T, srv *Server, path string, kv ...string) wireAnswer {
 	t.Helper()
 	q := url.Values{}
 	for i := 0; i+1 < len(kv); i += 2 {
@@ -97,7 +80,7 @@ func ltGet(t *testing.T, srv *Server, path string, kv ...string) ltResp {
 
 // ltWantError checks the reference's error body: ErrorId, HttpStatusCode
 // and one entry with Key "Api Error" whose message holds each fragment.
-func ltWantError(t *testing.T, r ltResp, status int, fragments ...string) {
+func ltWantError(t *testing.T, r wireAnswer, status int, fragments ...string) {
 	t.Helper()
 	if r.status != status {
 		t.Fatalf("status %d, want %d; body %s", r.status, status, r.body)
@@ -124,7 +107,7 @@ func ltWantError(t *testing.T, r ltResp, status int, fragments ...string) {
 }
 
 // ltIDs decodes a 200 list answer into its ids, checking it is an array.
-func ltIDs(t *testing.T, r ltResp) []int64 {
+func ltIDs(t *testing.T, r wireAnswer) []int64 {
 	t.Helper()
 	if r.status != http.StatusOK {
 		t.Fatalf("status %d, want 200; body %s", r.status, r.body)

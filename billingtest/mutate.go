@@ -29,7 +29,7 @@ func (s *Server) deleteInvoiceLocked(id int64) bool {
 		return false
 	}
 	s.store.invoiceChanged(id)
-	s.store.listJSON.fit(s.store.invoices.len())
+	s.store.listJSON.Fit(s.store.invoices.len())
 	return true
 }
 
@@ -99,8 +99,8 @@ func (s *Server) WriteOffInvoice(id int64) error {
 		balance = outstandingBalance(rec.invoice())
 	}
 	s.mu.RUnlock()
-	if _, f := s.writeOff(id, balance); f != nil {
-		return fmt.Errorf("WriteOffInvoice: %s", f.msg)
+	if _, err := s.writeOff(id, balance); err != nil {
+		return fmt.Errorf("WriteOffInvoice: %s", err)
 	}
 	return nil
 }

@@ -137,11 +137,17 @@ func WithRateLimit(perMinute, perDay int) Option {
 // minute before the fake answers 429 (default
 // [DefaultPDFRateLimitPerMinute]); 0 turns this limit off.
 func WithPDFRateLimit(perMinute int) Option {
+	return setCount(perMinute, func(c *config) *int { return &c.pdfPerMinute }, "WithPDFRateLimit: limit must not be negative, got %d")
+}
+
+// setCount is an Option that sets the count field gives to n, or fails
+// with the message of format when n is negative.
+func setCount[N int | int64](n N, field func(*config) *N, format string) Option {
 	return func(c *config) error {
-		if perMinute < 0 {
-			return fmt.Errorf("WithPDFRateLimit: limit must not be negative, got %d", perMinute)
+		if n < 0 {
+			return fmt.Errorf(format, n)
 		}
-		c.pdfPerMinute = perMinute
+		*field(c) = n
 		return nil
 	}
 }
@@ -165,13 +171,7 @@ func WithWalletProviders(providers ...string) Option {
 // WithRequestLogLimit sets how many requests [Server.Requests] keeps, the
 // most recent ones (default 10,000), so that long runs stay flat in memory.
 func WithRequestLogLimit(n int) Option {
-	return func(c *config) error {
-		if n < 0 {
-			return fmt.Errorf("WithRequestLogLimit: negative limit %d", n)
-		}
-		c.requestLogLimit = n
-		return nil
-	}
+	return setCount(n, func(c *config) *int { return &c.requestLogLimit }, "WithRequestLogLimit: negative limit %d")
 }
 
 // WithNumberedErrors numbers the ErrorId of error answers 1, 2, 3, ...

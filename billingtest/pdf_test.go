@@ -17,6 +17,7 @@ import (
 	"time"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/internal/pdf"
 )
 
 // pdfParsed is what the structural check of a PDF finds.
@@ -388,8 +389,8 @@ func TestDraftPDFPagination(t *testing.T) {
 			t.Errorf("page %d is empty", i)
 		}
 		for _, l := range page {
-			if len(l) > wrapWidth(pdfBodySize) {
-				t.Errorf("line %q longer than %d characters", l, wrapWidth(pdfBodySize))
+			if len(l) > pdf.WrapWidth(pdf.BodySize) {
+				t.Errorf("line %q longer than %d characters", l, pdf.WrapWidth(pdf.BodySize))
 			}
 		}
 	}
@@ -478,45 +479,8 @@ func TestDraftPDFSDK(t *testing.T) {
 }
 
 func TestPDFWriterUnits(t *testing.T) {
-	t.Run("escape", func(t *testing.T) {
-		if got := pdfString(`a(b)c\d`); got != `a\(b\)c\\d` {
-			t.Errorf("pdfString: %q", got)
-		}
-	})
-	t.Run("transliterate", func(t *testing.T) {
-		tests := map[string]string{
-			"Café Ærø":     "Cafe AEro",
-			"“quoted” – x": `"quoted" - x`,
-			"tab\there":    "tab here",
-			"€5 ™":         "EUR5 (TM)",
-			"日本\x00":       "???",
-			"plain ASCII~": "plain ASCII~",
-		}
-		for in, want := range tests {
-			if got := transliterate(in); got != want {
-				t.Errorf("transliterate(%q) = %q, want %q", in, got, want)
-			}
-		}
-	})
-	t.Run("wrap", func(t *testing.T) {
-		tests := []struct {
-			in    string
-			width int
-			want  []string
-		}{
-			{"", 10, []string{""}},
-			{"short", 10, []string{"short"}},
-			{"aaa bbb ccc", 7, []string{"aaa bbb", "ccc"}},
-			{"abcdefghij k", 4, []string{"abcd", "efgh", "ij k"}},
-		}
-		for _, tt := range tests {
-			if got := wrap(tt.in, tt.width); strings.Join(got, "|") != strings.Join(tt.want, "|") {
-				t.Errorf("wrap(%q, %d) = %q, want %q", tt.in, tt.width, got, tt.want)
-			}
-		}
-	})
 	t.Run("empty document has one page", func(t *testing.T) {
-		p := pdfParse(t, renderPDF(pdfMeta{}, nil))
+		p := pdfParse(t, pdf.Render(pdf.Meta{}, nil))
 		if len(p.pages) != 1 || len(p.pages[0]) != 0 {
 			t.Errorf("pages %q", p.pages)
 		}

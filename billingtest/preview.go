@@ -9,6 +9,7 @@ import (
 	"time"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/internal/bind"
 	"github.com/billingapi/billing-go/internal/jsonwire"
 	"github.com/shopspring/decimal"
 )
@@ -149,45 +150,39 @@ var subscriberGetters = func() map[string]getter[subscriberRow] {
 var subscriberSchema = newSchema("POST /v1/Subscribers/{planId}/PreviewBulkPriceChange", billing.SubscriberFilter{}, subscriberGetters)
 
 // handleBulkPreview serves POST /v1/Subscribers/{planId}/PreviewBulkPriceChange.
-func (s *Server) handleBulkPreview(w http.ResponseWriter, r *http.Request) {
-	planID, ok := s.pathInt(w, r, "planId")
-	if !ok {
-		return
+func (s *Server) handleBulkPreview(r *http.Request) (any, error) {
+	planID, err := pathID(r, "planId")
+	if err != nil {
+		return nil, err
 	}
 	queryText, _ := param(r.URL.Query(), "query")
 	search, err := subscriberSchema.parseFilter(queryText)
 	if err != nil {
-		s.writeRequestError(w, err)
-		return
+		return nil, err
 	}
 	var raw json.RawMessage
-	if !s.decodeBody(w, r, &raw) {
-		return
+	if err := decodeBody(r, &raw); err != nil {
+		return nil, err
 	}
 	params, err := decodePreviewParams(raw)
 	if err != nil {
-		s.writeRequestError(w, err)
-		return
+		return nil, err
 	}
 	if params.FilterOptions != nil {
 		if search != nil {
-			s.writeRequestError(w, badRequest("search with either the query parameter or filterOptions, not both"))
-			return
+			return nil, badRequest("search with either the query parameter or filterOptions, not both")
 		}
 		if search, err = filterOptionsPredicate(params.FilterOptions); err != nil {
-			s.writeRequestError(w, err)
-			return
+			return nil, err
 		}
 	}
-
 	s.mu.RLock()
 	out, found := s.store.preview(planID, params, search)
 	s.mu.RUnlock()
 	if !found {
-		s.writeRequestError(w, notFound("plan %d does not exist: no subscription belongs to it", planID))
-		return
+		return nil, notFound("plan %d does not exist: no subscription belongs to it", planID)
 	}
-	s.writeJSON(w, http.StatusOK, out)
+	return out, nil
 }
 
 // decodePreviewParams decodes the body and checks the required fields,
@@ -210,7 +205,7 @@ func decodePreviewParams(raw json.RawMessage) (*billing.BulkPriceChangeParams, e
 		}
 	}
 	var p billing.BulkPriceChangeParams
-	if err := bindJSON(raw, &p); err != nil {
+	if err := bind.JSON(raw, &p); err != nil {
 		return nil, badRequest("%v", err)
 	}
 	return &p, nil

@@ -60,7 +60,7 @@ func pvSeed(t *testing.T) *pvFixture {
 }
 
 // pvPost posts a preview with a raw JSON body and query expression.
-func pvPost(t *testing.T, srv *Server, plan int64, queryExpr, body string) ltResp {
+func pvPost(t *testing.T, srv *Server, plan int64, queryExpr, body string) wireAnswer {
 	t.Helper()
 	q := url.Values{}
 	if queryExpr != "" {
@@ -70,7 +70,7 @@ func pvPost(t *testing.T, srv *Server, plan int64, queryExpr, body string) ltRes
 }
 
 // summary renders a preview as "s1:11 s3:11,13", for comparison.
-func (f *pvFixture) summary(t *testing.T, r ltResp) string {
+func (f *pvFixture) summary(t *testing.T, r wireAnswer) string {
 	t.Helper()
 	if r.status != http.StatusOK {
 		t.Fatalf("status %d: %s", r.status, r.body)

@@ -40,9 +40,14 @@ func termsDays(terms string) int {
 }
 
 func sumCharges(inv *Invoice) decimal.Decimal {
+	return sumOf(inv.Charges, func(c Charge) decimal.Decimal { return c.Amount })
+}
+
+// sumOf adds up amount over xs.
+func sumOf[T any](xs []T, amount func(T) decimal.Decimal) decimal.Decimal {
 	total := decimal.Zero
-	for _, c := range inv.Charges {
-		total = total.Add(c.Amount)
+	for _, x := range xs {
+		total = total.Add(amount(x))
 	}
 	return total
 }
@@ -73,11 +78,7 @@ func defaultSchedule(inv *Invoice) []billing.PaymentSchedule {
 }
 
 func outstandingBalance(inv *Invoice) decimal.Decimal {
-	total := decimal.Zero
-	for _, ps := range inv.PaymentSchedules {
-		total = total.Add(ps.OutstandingBalance)
-	}
-	return total
+	return sumOf(inv.PaymentSchedules, func(ps billing.PaymentSchedule) decimal.Decimal { return ps.OutstandingBalance })
 }
 
 // dueDate is the due date of the earliest instalment still owed, or of the

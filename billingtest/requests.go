@@ -1,7 +1,6 @@
 package billingtest
 
 import (
-	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
@@ -69,13 +68,7 @@ func (s *Server) ClearRequests() {
 // requests are forgotten first. A request that alone is over the
 // bound is kept without its query, headers and body. 0 keeps no requests.
 func WithRequestLogBytes(n int64) Option {
-	return func(c *config) error {
-		if n < 0 {
-			return fmt.Errorf("WithRequestLogBytes: negative bound %d", n)
-		}
-		c.requestLogBytes = n
-		return nil
-	}
+	return setCount(n, func(c *config) *int64 { return &c.requestLogBytes }, "WithRequestLogBytes: negative bound %d")
 }
 
 // Overheads counted besides the bytes of a request's strings, roughly

@@ -59,17 +59,17 @@ type routeSpec struct {
 // routeTable is every route of the fake, read-only after start.
 var routeTable = []routeSpec{
 	newRouteSpec(RouteInvoicesList, "Invoices.List", (*Server).handleListInvoices),
-	newRouteSpec(RouteInvoicesListByCustomer, "Invoices.ListByCustomer", (*Server).handleListCustomerInvoices),
-	newRouteSpec(RouteInvoicesGet, "Invoices.Get", (*Server).handleGetInvoice),
-	newRouteSpec(RouteInvoiceSummariesList, "InvoiceSummaries.List", (*Server).handleInvoiceSummaries),
+	newRouteSpec(RouteInvoicesListByCustomer, "Invoices.ListByCustomer", customerInvoicesList.serve),
+	newRouteSpec(RouteInvoicesGet, "Invoices.Get", apiHandler((*Server).handleGetInvoice).serve),
+	newRouteSpec(RouteInvoiceSummariesList, "InvoiceSummaries.List", summariesList.serve),
 	newRouteSpec(RouteDraftInvoicesPDF, "DraftInvoices.PDF", (*Server).handleDraftPDF),
-	newRouteSpec(RouteInvoicesWriteOff, "Invoices.WriteOff", (*Server).handleWriteOff),
-	newRouteSpec(RoutePaymentMethodsReplaceCreditCard, "PaymentMethods.ReplaceCreditCard", (*Server).handleReplaceCreditCard),
-	newRouteSpec(RoutePaymentMethodsCreateWalletAgreement, "PaymentMethods.CreateWalletAgreement", (*Server).handleWalletAgreement),
-	newRouteSpec(RouteSalesTrackingCodesCreate, "SalesTrackingCodes.Create", (*Server).handleCreateTrackingCode),
-	newRouteSpec(RouteSubscriptionItemsList, "SubscriptionItems.List", (*Server).handleSubscriptionItems),
-	newRouteSpec(RouteBulkPreviewPriceChange, "Bulk.PreviewPriceChange", (*Server).handleBulkPreview),
-	newRouteSpec(RouteBulkProcess, "Bulk.Process", (*Server).handleBulkProcess),
+	newRouteSpec(RouteInvoicesWriteOff, "Invoices.WriteOff", apiHandler((*Server).handleWriteOff).serve),
+	newRouteSpec(RoutePaymentMethodsReplaceCreditCard, "PaymentMethods.ReplaceCreditCard", apiHandler((*Server).handleReplaceCreditCard).serve),
+	newRouteSpec(RoutePaymentMethodsCreateWalletAgreement, "PaymentMethods.CreateWalletAgreement", apiHandler((*Server).handleWalletAgreement).serve),
+	newRouteSpec(RouteSalesTrackingCodesCreate, "SalesTrackingCodes.Create", apiHandler((*Server).handleCreateTrackingCode).serve),
+	newRouteSpec(RouteSubscriptionItemsList, "SubscriptionItems.List", itemsList.serve),
+	newRouteSpec(RouteBulkPreviewPriceChange, "Bulk.PreviewPriceChange", apiHandler((*Server).handleBulkPreview).serve),
+	newRouteSpec(RouteBulkProcess, "Bulk.Process", apiHandler((*Server).handleBulkProcess).serve),
 }
 
 func newRouteSpec(r Route, name string, h func(*Server, http.ResponseWriter, *http.Request)) routeSpec {

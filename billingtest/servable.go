@@ -105,7 +105,7 @@ func checkTimes(ptr any) error {
 var (
 	timeType      = reflect.TypeFor[time.Time]()
 	timestampType = reflect.TypeFor[billing.Timestamp]()
-	// decimalType is bind.go's.
+	decimalType   = reflect.TypeFor[decimal.Decimal]()
 )
 
 // unwritable reports whether v holds a value the API cannot write; if
@@ -171,59 +171,26 @@ func valueOf[T any](v reflect.Value) T {
 // the terms' days). Explicit, not checkTimes: the generator adds a
 // hundred thousand invoices.
 func checkInvoiceWritable(inv *Invoice) error {
-	for _, f := range []struct {
-		name string
-		t    time.Time
-	}{
-		// Posted first: the others default to it.
-		{"PostedTimestamp", inv.PostedTimestamp}, {"EffectiveTimestamp", inv.EffectiveTimestamp},
-		{"CreatedTimestamp", inv.CreatedTimestamp}, {"ModifiedTimestamp", inv.ModifiedTimestamp},
-	} {
-		if !timeWritable(f.t) {
-			return fieldError(f.name, errTime(f.t))
-		}
-	}
-	for i := range inv.Charges {
-		c := &inv.Charges[i]
-		for _, f := range []struct {
-			name string
-			t    time.Time
-		}{{"EffectiveTimestamp", c.EffectiveTimestamp}, {"StartServiceDate", c.StartServiceDate}, {"EndServiceDate", c.EndServiceDate}} {
-			if !timeWritable(f.t) {
-				return fieldError(fmt.Sprintf("Charges[%d].%s", i, f.name), errTime(f.t))
-			}
-		}
-	}
-	for _, f := range []struct {
-		name string
-		d    decimal.Decimal
-	}{
+	// Posted first: the others default to it.
+	if err := checkNamed("", -1, []namedTime{{"PostedTimestamp", inv.PostedTimestamp}, {"EffectiveTimestamp", inv.EffectiveTimestamp},
+		{"CreatedTimestamp", inv.CreatedTimestamp}, {"ModifiedTimestamp", inv.ModifiedTimestamp}}, []namedAmount{
 		{"TotalTaxes", inv.TotalTaxes}, {"TotalDiscount", inv.TotalDiscount}, {"TotalPayments", inv.TotalPayments},
 		{"SumOfCreditNotes", inv.SumOfCreditNotes}, {"OpeningArBalance", inv.OpeningArBalance},
-		{"ClosingArBalance", inv.ClosingArBalance}, {"totalWriteoffs", inv.totalWriteoffs},
-	} {
-		if !amountWritable(f.d) {
-			return fieldError(f.name, errAmount(f.d))
-		}
+		{"ClosingArBalance", inv.ClosingArBalance}, {"totalWriteoffs", inv.totalWriteoffs}}); err != nil {
+		return err
 	}
 	for i := range inv.Charges {
 		c := &inv.Charges[i]
-		for _, f := range []struct {
-			name string
-			d    decimal.Decimal
-		}{{"Quantity", c.Quantity}, {"UnitPrice", c.UnitPrice}, {"Amount", c.Amount}} {
-			if !amountWritable(f.d) {
-				return fieldError(fmt.Sprintf("Charges[%d].%s", i, f.name), errAmount(f.d))
-			}
+		if err := checkNamed("Charges", i, []namedTime{{"EffectiveTimestamp", c.EffectiveTimestamp}, {"StartServiceDate", c.StartServiceDate}, {"EndServiceDate", c.EndServiceDate}},
+			[]namedAmount{{"Quantity", c.Quantity}, {"UnitPrice", c.UnitPrice}, {"Amount", c.Amount}}); err != nil {
+			return err
 		}
 	}
 	for i := range inv.PaymentSchedules {
 		ps := &inv.PaymentSchedules[i]
-		if !amountWritable(ps.Amount) {
-			return fieldError(fmt.Sprintf("PaymentSchedules[%d].Amount", i), errAmount(ps.Amount))
-		}
-		if !amountWritable(ps.OutstandingBalance) {
-			return fieldError(fmt.Sprintf("PaymentSchedules[%d].OutstandingBalance", i), errAmount(ps.OutstandingBalance))
+		if err := checkNamed("PaymentSchedules", i, []namedTime{{"DueDateTimestamp", ps.DueDateTimestamp.Time}},
+			[]namedAmount{{"Amount", ps.Amount}, {"OutstandingBalance", ps.OutstandingBalance}}); err != nil {
+			return err
 		}
 	}
 	days := termsDays(inv.Terms)
@@ -235,9 +202,37 @@ func checkInvoiceWritable(inv *Invoice) error {
 			return fmt.Errorf("the Terms %s after PostedTimestamp %s give a due date past 9999-12-31, which the API cannot write", inv.Terms, inv.PostedTimestamp.UTC().Format(time.RFC3339))
 		}
 	}
-	for i := range inv.PaymentSchedules {
-		if t := inv.PaymentSchedules[i].DueDateTimestamp.Time; !timeWritable(t) {
-			return fieldError(fmt.Sprintf("PaymentSchedules[%d].DueDateTimestamp", i), errTime(t))
+	return nil
+}
+
+type namedTime struct {
+	name string
+	t    time.Time
+}
+
+type namedAmount struct {
+	name string
+	d    decimal.Decimal
+}
+
+// checkNamed checks times and amounts, naming the first not writable as
+// a field of list[i] (or a field alone when i is negative). The name is
+// built only for an error.
+func checkNamed(list string, i int, times []namedTime, amounts []namedAmount) error {
+	name := func(field string) string {
+		if i < 0 {
+			return field
+		}
+		return fmt.Sprintf("%s[%d].%s", list, i, field)
+	}
+	for _, f := range times {
+		if !timeWritable(f.t) {
+			return fieldError(name(f.name), errTime(f.t))
+		}
+	}
+	for _, f := range amounts {
+		if !amountWritable(f.d) {
+			return fieldError(name(f.name), errAmount(f.d))
 		}
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/billingapi/billing-go/billingtest/internal/bind"
 	"github.com/billingapi/billing-go/internal/jsonwire"
 )
 
@@ -228,15 +229,38 @@ func (s *Server) writeRawJSON(w http.ResponseWriter, status int, b []byte) {
 	_, _ = w.Write(b)
 }
 
-// pathInt reads an integer path value, answering 404 (the service's answer
-// for an id that cannot exist) when it is not a positive integer.
-func (s *Server) pathInt(w http.ResponseWriter, r *http.Request, name string) (int64, bool) {
+// pathID reads an integer path value; one that is not a positive integer
+// is a 404, the service's answer for an id that cannot exist.
+func pathID(r *http.Request, name string) (int64, error) {
 	id, err := strconv.ParseInt(r.PathValue(name), 10, 64)
 	if err != nil || id <= 0 {
-		s.writeError(w, http.StatusNotFound, errorKeyAPI, fmt.Sprintf("%s %q does not exist", name, r.PathValue(name)))
+		return 0, notFound("%s %q does not exist", name, r.PathValue(name))
+	}
+	return id, nil
+}
+
+// pathInt is pathID for a handler that answers itself: it answers the 404.
+func (s *Server) pathInt(w http.ResponseWriter, r *http.Request, name string) (int64, bool) {
+	id, err := pathID(r, name)
+	if err != nil {
+		s.writeRequestError(w, err)
 		return 0, false
 	}
 	return id, true
+}
+
+// apiHandler is an endpoint that returns its answer instead of writing
+// it: the value to send as JSON with 200, or the error to answer with.
+// Its serve method is the one writer of both.
+type apiHandler func(*Server, *http.Request) (any, error)
+
+func (h apiHandler) serve(s *Server, w http.ResponseWriter, r *http.Request) {
+	v, err := h(s, r)
+	if err != nil {
+		s.writeRequestError(w, err)
+		return
+	}
+	s.writeJSON(w, http.StatusOK, v)
 }
 
 // statusWriter tells onStatus the status of the answer once, before it
@@ -291,4 +315,14 @@ func (b *bufferedWriter) statusOr200() int {
 		return http.StatusOK
 	}
 	return b.status
+}
+
+// decodeBody binds the JSON body of r into v; it fails with a 400 (never
+// a 500) when it cannot.
+func decodeBody(r *http.Request, v any) error {
+	b, _ := io.ReadAll(r.Body)
+	if err := bind.JSON(b, v); err != nil {
+		return badRequest("%s", err.Error())
+	}
+	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/internal/scale"
 )
 
 // Server is an in-memory fake of the billing API, for tests of code that
@@ -37,7 +38,7 @@ type Server struct {
 	faults      faults
 	custom      customRoutes
 	limiter     limiter
-	pageBuffers pageBuffers
+	pageBuffers scale.PageBuffers
 
 	// closing is closed by Close: injected delays end on it.
 	closing   chan struct{}
@@ -45,8 +46,9 @@ type Server struct {
 
 	// inProcess: made by NewInProcess, served through Transport alone.
 	inProcess bool
-	// flights are the requests Transport is serving.
-	flights flights
+	// pipe serves Transport; made on its first call.
+	pipeOnce sync.Once
+	pipe     *pipeServer
 }
 
 // NewServer starts a fake on a loopback port. Close it when done, e.g.
@@ -114,7 +116,10 @@ func (s *Server) Close() {
 	if s.ts != nil {
 		s.ts.Close()
 	}
-	s.flights.closeAndWait()
+	if s.ts != nil || s.inProcess {
+		s.Transport() // so that the Transport refuses from now on
+		s.pipe.shutdown()
+	}
 }
 
 // APIKey returns the key the fake accepts.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/internal/control"
 	"github.com/billingapi/billing-go/internal/jsonwire"
 )
 
@@ -53,7 +54,7 @@ func parseFixtureKinds(names []string) (fixtureKinds, error) {
 	for _, name := range names {
 		i := slices.IndexFunc(fixtureKindNames[:], func(n string) bool { return strings.EqualFold(n, name) })
 		if i < 0 {
-			return 0, fmt.Errorf("kind %s is not one of %s", quote(name), strings.Join(fixtureKindNames[:], ", "))
+			return 0, fmt.Errorf("kind %s is not one of %s", control.Quote(name), strings.Join(fixtureKindNames[:], ", "))
 		}
 		k |= 1 << i
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/internal/scale"
 )
 
 // store is the fake's state. Every access holds Server.mu (listJSON,
@@ -15,7 +16,7 @@ type store struct {
 	// an integration job asks for page after page, within a budget. A
 	// write to an invoice drops its entry; customers, the only other data
 	// in it, do not change once added.
-	listJSON listCache
+	listJSON scale.ListCache
 	// gen counts the changes to invoices; keyIndexes, built from them,
 	// are dropped when it moves.
 	gen        uint64
@@ -86,14 +87,20 @@ func insertSorted(ids []int64, id int64) []int64 {
 	return slices.Insert(ids, i, id)
 }
 
-// AddCustomer adds a customer and returns its id.
-func (s *Server) AddCustomer(c Customer) (int64, error) {
-	if err := checkTimes(&c); err != nil {
-		return 0, fmt.Errorf("AddCustomer: %w", err)
+// addChecked checks v's times and amounts (checkTimes) and adds it with
+// add under the lock; errors are named after the method name.
+func addChecked[T any](s *Server, name string, v T, add func(T) (int64, error)) (int64, error) {
+	if err := checkTimes(&v); err != nil {
+		return 0, fmt.Errorf("%s: %w", name, err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.addCustomerLocked(c)
+	return add(v)
+}
+
+// AddCustomer adds a customer and returns its id.
+func (s *Server) AddCustomer(c Customer) (int64, error) {
+	return addChecked(s, "AddCustomer", c, s.addCustomerLocked)
 }
 
 // addCustomerLocked is AddCustomer without the lock, for callers that hold s.mu.
@@ -198,19 +205,14 @@ func (s *Server) insertInvoiceLocked(inv *Invoice, p *packer) (int64, error) {
 		inv.InvoiceNumber = id
 	}
 	s.store.invoices.insert(p.pack(inv))
-	s.store.listJSON.fit(s.store.invoices.len())
+	s.store.listJSON.Fit(s.store.invoices.len())
 	s.store.gen++
 	return id, nil
 }
 
 // AddDraftInvoice adds a draft invoice and returns its id.
 func (s *Server) AddDraftInvoice(d DraftInvoice) (int64, error) {
-	if err := checkTimes(&d); err != nil {
-		return 0, fmt.Errorf("AddDraftInvoice: %w", err)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.addDraftInvoiceLocked(d)
+	return addChecked(s, "AddDraftInvoice", d, s.addDraftInvoiceLocked)
 }
 
 // addDraftInvoiceLocked is AddDraftInvoice without the lock, for callers that hold s.mu.
@@ -230,12 +232,7 @@ func (s *Server) addDraftInvoiceLocked(d DraftInvoice) (int64, error) {
 
 // AddCreditCard adds a credit card payment method and returns its id.
 func (s *Server) AddCreditCard(c CreditCard) (int64, error) {
-	if err := checkTimes(&c); err != nil {
-		return 0, fmt.Errorf("AddCreditCard: %w", err)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.addCreditCardLocked(c)
+	return addChecked(s, "AddCreditCard", c, s.addCreditCardLocked)
 }
 
 // addCreditCardLocked is AddCreditCard without the lock, for callers that hold s.mu.
@@ -263,12 +260,7 @@ func (s *Server) addCreditCardLocked(c CreditCard) (int64, error) {
 // [WithWalletProviders]; empty names take the customer's; a zero
 // ModifiedDate is now.
 func (s *Server) AddWalletMethod(w WalletMethod) (int64, error) {
-	if err := checkTimes(&w); err != nil {
-		return 0, fmt.Errorf("AddWalletMethod: %w", err)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.addWalletMethodLocked(w)
+	return addChecked(s, "AddWalletMethod", w, s.addWalletMethodLocked)
 }
 
 // addWalletMethodLocked is AddWalletMethod without the lock, for callers that hold s.mu.
@@ -301,12 +293,7 @@ func (s *Server) addWalletMethodLocked(w WalletMethod) (int64, error) {
 // AddSubscription adds a subscription and returns its id. Its products
 // become known subscription products, whose items can be listed.
 func (s *Server) AddSubscription(sub Subscription) (int64, error) {
-	if err := checkTimes(&sub); err != nil {
-		return 0, fmt.Errorf("AddSubscription: %w", err)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.addSubscriptionLocked(sub)
+	return addChecked(s, "AddSubscription", sub, s.addSubscriptionLocked)
 }
 
 // addSubscriptionLocked is AddSubscription without the lock, for callers that hold s.mu.
@@ -358,12 +345,9 @@ func (s *Server) addSubscriptionLocked(sub Subscription) (int64, error) {
 // AddSubscriptionProductItem adds an item to a subscription product and
 // returns its id. The subscription product becomes known if it was not.
 func (s *Server) AddSubscriptionProductItem(item SubscriptionProductItem) (int64, error) {
-	if err := checkTimes(&item); err != nil {
-		return 0, fmt.Errorf("AddSubscriptionProductItem: %w", err)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.addSubscriptionProductItemLocked(storeItem(item))
+	return addChecked(s, "AddSubscriptionProductItem", item, func(v SubscriptionProductItem) (int64, error) {
+		return s.addSubscriptionProductItemLocked(storeItem(v))
+	})
 }
 
 // storeItem is the seeded item as the store keeps it: the service's type.
@@ -501,12 +485,7 @@ func (st *store) validTypes() []string {
 
 // AddBulkJob adds a bulk job and returns its id.
 func (s *Server) AddBulkJob(j BulkJob) (int64, error) {
-	if err := checkTimes(&j); err != nil {
-		return 0, fmt.Errorf("AddBulkJob: %w", err)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.addBulkJobLocked(j)
+	return addChecked(s, "AddBulkJob", j, s.addBulkJobLocked)
 }
 
 // addBulkJobLocked is AddBulkJob without the lock, for callers that hold s.mu.

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/internal/pdf"
 	"github.com/shopspring/decimal"
 )
 
@@ -17,56 +18,36 @@ import (
 // (two write-offs of one invoice, two replacements of one card). The
 // answer is rendered under the lock and encoded after it is released.
 
-// failure is a refused request: the status and the error entry to answer
-// with.
-type failure struct {
-	status   int
-	key, msg string
-}
-
-func fail(status int, format string, args ...any) *failure {
-	return &failure{status: status, key: errorKeyAPI, msg: fmt.Sprintf(format, args...)}
-}
-
-func (s *Server) writeFailure(w http.ResponseWriter, f *failure) {
-	s.writeError(w, f.status, f.key, f.msg)
-}
-
 // ---- Write off invoice (reference 4.6) ----
 
 // handleWriteOff writes off the whole outstanding balance of an invoice.
-func (s *Server) handleWriteOff(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleWriteOff(r *http.Request) (any, error) {
 	// The permission check comes first: the reference says the call
 	// returns 404 unless the account has the permission, whatever the body
 	// holds, so an account without it learns nothing about its invoices.
 	if !s.cfg.writeOffPermission {
-		s.writeError(w, http.StatusNotFound, errorKeyAPI, "write-off is not enabled for this account")
-		return
+		return nil, notFound("write-off is not enabled for this account")
 	}
 	var p billing.WriteOffParams
-	if !s.decodeBody(w, r, &p) {
-		return
-	}
-	switch {
+	switch err := decodeBody(r, &p); {
+	case err != nil:
+		return nil, err
 	case p.InvoiceID <= 0:
-		s.writeFailure(w, fail(http.StatusBadRequest, "invoiceId is required: a positive invoice id"))
-		return
+		return nil, badRequest("invoiceId is required: a positive invoice id")
 	case p.Amount == nil:
-		s.writeFailure(w, fail(http.StatusBadRequest, "amount is required: the invoice's full outstanding balance"))
-		return
+		return nil, badRequest("amount is required: the invoice's full outstanding balance")
 	}
-	inv, f := s.writeOff(p.InvoiceID, *p.Amount)
-	if f != nil {
-		s.writeFailure(w, f)
-		return
+	inv, err := s.writeOff(p.InvoiceID, *p.Amount)
+	if err != nil {
+		return nil, err
 	}
 	s.emit(r, "invoice.writeoff", inv.ID, EventWebhook, EventCRM, EventAccounting, EventEmail)
-	s.writeJSON(w, http.StatusOK, grouped(inv))
+	return grouped(inv), nil
 }
 
 // writeOff applies a write-off and returns the invoice as the write-off
 // answers it: with charge groups and tracked items.
-func (s *Server) writeOff(id int64, amount decimal.Decimal) (billing.Invoice, *failure) {
+func (s *Server) writeOff(id int64, amount decimal.Decimal) (billing.Invoice, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	rec := s.store.invoices.get(id)
@@ -107,23 +88,21 @@ func (s *Server) writeOff(id int64, amount decimal.Decimal) (billing.Invoice, *f
 // handleReplaceCreditCard replaces a credit card payment method with a
 // new one. The card number and CVV live only in this request's memory:
 // the store keeps the last four digits, and no message repeats either.
-func (s *Server) handleReplaceCreditCard(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleReplaceCreditCard(r *http.Request) (any, error) {
 	var p billing.ReplaceCreditCardParams
-	if !s.decodeBody(w, r, &p) {
-		return
+	if err := decodeBody(r, &p); err != nil {
+		return nil, err
 	}
-	digits, f := checkCardParams(&p)
-	if f != nil {
-		s.writeFailure(w, f)
-		return
+	digits, err := checkCardParams(&p)
+	if err != nil {
+		return nil, err
 	}
-	card, f := s.replaceCard(&p, digits)
-	if f != nil {
-		s.writeFailure(w, f)
-		return
+	card, err := s.replaceCard(&p, digits)
+	if err != nil {
+		return nil, err
 	}
 	s.emit(r, "paymentMethod.replaced", card.ID, EventWebhook, EventEmail)
-	s.writeJSON(w, http.StatusOK, card)
+	return card, nil
 }
 
 // cardFieldMax are the field length limits of the reference's section 8,
@@ -143,7 +122,7 @@ var cardFieldMax = []struct {
 
 // checkCardParams validates the request and returns the card number's
 // digits. Messages give lengths and ranges, never the number or CVV.
-func checkCardParams(p *billing.ReplaceCreditCardParams) (string, *failure) {
+func checkCardParams(p *billing.ReplaceCreditCardParams) (string, error) {
 	if p.ID <= 0 {
 		return "", fail(http.StatusBadRequest, "id is required: the payment method to replace")
 	}
@@ -210,7 +189,7 @@ func cardType(digits string) string {
 }
 
 // replaceCard stores the replacement card and retires the old one.
-func (s *Server) replaceCard(p *billing.ReplaceCreditCardParams, digits string) (billing.CreditCard, *failure) {
+func (s *Server) replaceCard(p *billing.ReplaceCreditCardParams, digits string) (billing.CreditCard, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	old, ok := s.store.cards[p.ID]
@@ -312,7 +291,7 @@ var paymentSources = []billing.PaymentSource{
 
 // walletAgreementBody is billing.WalletAgreementParams as the service
 // reads it: the reference documents token and baid as decimals although
-// clients send strings; the binder takes both (see bindJSON).
+// clients send strings; the binder takes both (see bind.JSON).
 type walletAgreementBody struct {
 	Token                 string                         `json:"token"`
 	Baid                  string                         `json:"baid"`
@@ -323,39 +302,32 @@ type walletAgreementBody struct {
 
 // handleWalletAgreement creates a payment method from a wallet
 // provider's billing agreement.
-func (s *Server) handleWalletAgreement(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleWalletAgreement(r *http.Request) (any, error) {
 	// The front door matched the provider without regard to case and
 	// passes its configured spelling.
 	provider := r.PathValue("provider")
 	var p walletAgreementBody
-	if !s.decodeBody(w, r, &p) {
-		return
+	if err := decodeBody(r, &p); err != nil {
+		return nil, err
 	}
 	token, baid := strings.TrimSpace(p.Token), strings.TrimSpace(p.Baid)
-	if token == "" && baid == "" {
-		s.writeError(w, http.StatusBadRequest, "agreement", "a token or a baid is required")
-		return
-	}
 	source, ok := parseSource(p.Source)
-	if !ok {
-		s.writeFailure(w, fail(http.StatusBadRequest, "source must be one of %s, got %q", joinSources(), p.Source))
-		return
+	switch {
+	case token == "" && baid == "":
+		return nil, &requestError{status: http.StatusBadRequest, key: "agreement", msg: "a token or a baid is required"}
+	case !ok:
+		return nil, badRequest("source must be one of %s, got %q", joinSources(), p.Source)
+	case p.CustomerID <= 0:
+		return nil, badRequest("customerId is required: a positive customer id")
+	case p.PaymentCollectOptions != nil && p.PaymentCollectOptions.CollectionAmount.IsNegative():
+		return nil, badRequest("paymentCollectOptions.collectionAmount must not be negative")
 	}
-	if p.CustomerID <= 0 {
-		s.writeFailure(w, fail(http.StatusBadRequest, "customerId is required: a positive customer id"))
-		return
-	}
-	if p.PaymentCollectOptions != nil && p.PaymentCollectOptions.CollectionAmount.IsNegative() {
-		s.writeFailure(w, fail(http.StatusBadRequest, "paymentCollectOptions.collectionAmount must not be negative"))
-		return
-	}
-	pm, f := s.createWallet(provider, token, baid, p.CustomerID, source)
-	if f != nil {
-		s.writeFailure(w, f)
-		return
+	pm, err := s.createWallet(provider, token, baid, p.CustomerID, source)
+	if err != nil {
+		return nil, err
 	}
 	s.emit(r, "paymentMethod.created", pm.ID, EventWebhook, EventCRM)
-	s.writeJSON(w, http.StatusOK, pm)
+	return pm, nil
 }
 
 // parseSource reads a payment source case-insensitively, as the service
@@ -370,14 +342,10 @@ func parseSource(src billing.PaymentSource) (billing.PaymentSource, bool) {
 }
 
 func joinSources() string {
-	names := make([]string, len(paymentSources))
-	for i, src := range paymentSources {
-		names[i] = string(src)
-	}
-	return strings.Join(names, ", ")
+	return strings.Join(enumValues(paymentSources...), ", ")
 }
 
-func (s *Server) createWallet(provider, token, baid string, customerID int64, source billing.PaymentSource) (billing.WalletPaymentMethod, *failure) {
+func (s *Server) createWallet(provider, token, baid string, customerID int64, source billing.PaymentSource) (billing.WalletPaymentMethod, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	cust, ok := s.store.customers[customerID]
@@ -419,29 +387,25 @@ func (s *Server) createWallet(provider, token, baid string, customerID int64, so
 // are what bulk filters and the query syntax match on), so the fake keeps
 // them unique per category, compared case-insensitively as the service's
 // string matching is.
-func (s *Server) handleCreateTrackingCode(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleCreateTrackingCode(r *http.Request) (any, error) {
 	var p billing.CreateSalesTrackingCodeParams
-	if !s.decodeBody(w, r, &p) {
-		return
-	}
-	switch {
+	switch err := decodeBody(r, &p); {
+	case err != nil:
+		return nil, err
 	case strings.TrimSpace(p.Code) == "":
-		s.writeFailure(w, fail(http.StatusBadRequest, "code is required"))
-		return
+		return nil, badRequest("code is required")
 	case strings.TrimSpace(p.Name) == "":
-		s.writeFailure(w, fail(http.StatusBadRequest, "name is required"))
-		return
+		return nil, badRequest("name is required")
 	}
-	code, f := s.createTrackingCode(&p)
-	if f != nil {
-		s.writeFailure(w, f)
-		return
+	code, err := s.createTrackingCode(&p)
+	if err != nil {
+		return nil, err
 	}
 	s.emit(r, "salesTrackingCode.created", code.ID, EventWebhook)
-	s.writeJSON(w, http.StatusOK, code)
+	return code, nil
 }
 
-func (s *Server) createTrackingCode(p *billing.CreateSalesTrackingCodeParams) (billing.SalesTrackingCode, *failure) {
+func (s *Server) createTrackingCode(p *billing.CreateSalesTrackingCodeParams) (billing.SalesTrackingCode, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	category, ok := s.store.category(string(p.Type))
@@ -487,27 +451,25 @@ type bulkProcessAnswer struct {
 // handleBulkProcess submits a validated bulk job, once. Both refusals are
 // 409: the request is well-formed, a business rule (validated first,
 // processed only once) refuses it.
-func (s *Server) handleBulkProcess(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleBulkProcess(r *http.Request) (any, error) {
 	var p struct {
 		ID int64 `json:"id"`
 	}
-	if !s.decodeBody(w, r, &p) {
-		return
+	switch err := decodeBody(r, &p); {
+	case err != nil:
+		return nil, err
+	case p.ID <= 0:
+		return nil, badRequest("id is required: a positive bulk job id")
 	}
-	if p.ID <= 0 {
-		s.writeFailure(w, fail(http.StatusBadRequest, "id is required: a positive bulk job id"))
-		return
-	}
-	answer, f := s.processJob(p.ID)
-	if f != nil {
-		s.writeFailure(w, f)
-		return
+	answer, err := s.processJob(p.ID)
+	if err != nil {
+		return nil, err
 	}
 	s.emit(r, "bulkJob.processed", answer.ID, EventWebhook, EventEmail)
-	s.writeJSON(w, http.StatusOK, answer)
+	return answer, nil
 }
 
-func (s *Server) processJob(id int64) (bulkProcessAnswer, *failure) {
+func (s *Server) processJob(id int64) (bulkProcessAnswer, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	job, ok := s.store.jobs[id]
@@ -541,13 +503,13 @@ func (s *Server) handleDraftPDF(w http.ResponseWriter, r *http.Request) {
 	d, ok := s.store.drafts[id]
 	if !ok {
 		s.mu.RUnlock()
-		s.writeFailure(w, fail(http.StatusNotFound, "draft invoice %d does not exist", id))
+		s.writeRequestError(w, fail(http.StatusNotFound, "draft invoice %d does not exist", id))
 		return
 	}
 	meta, lines := draftDocument(d, s.store.customers[d.CustomerID], showTracked)
 	s.mu.RUnlock()
 
-	doc := renderPDF(meta, lines)
+	doc := pdf.Render(meta, lines)
 	w.Header().Set("Content-Type", "application/pdf")
 	w.Header().Set("Content-Length", strconv.Itoa(len(doc)))
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`inline; filename="draft-invoice-%d.pdf"`, id))
@@ -559,13 +521,13 @@ func (s *Server) handleDraftPDF(w http.ResponseWriter, r *http.Request) {
 // draft line, total. The total is the whole draft's: tracked lines are
 // part of the invoice whether or not their details are shown, as the
 // invoice reads' subtotal counts tracked charges too.
-func draftDocument(d *DraftInvoice, cust *Customer, showTracked bool) (pdfMeta, []pdfLine) {
+func draftDocument(d *DraftInvoice, cust *Customer, showTracked bool) (pdf.Meta, []pdf.Line) {
 	title := fmt.Sprintf("Draft invoice %d", d.ID)
-	body := func(format string, args ...any) pdfLine {
-		return pdfLine{text: fmt.Sprintf(format, args...), size: pdfBodySize}
+	body := func(format string, args ...any) pdf.Line {
+		return pdf.Line{Text: fmt.Sprintf(format, args...), Size: pdf.BodySize}
 	}
-	blank := pdfLine{size: pdfBodySize}
-	lines := []pdfLine{{text: title, size: pdfTitleSize}, blank}
+	blank := pdf.Line{Size: pdf.BodySize}
+	lines := []pdf.Line{{Text: title, Size: pdf.TitleSize}, blank}
 
 	currency := "USD"
 	if cust != nil {
@@ -600,7 +562,7 @@ func draftDocument(d *DraftInvoice, cust *Customer, showTracked bool) (pdfMeta, 
 		lines = append(lines, body("%s", text))
 	}
 	lines = append(lines, blank, body("Total: %s %s", money(total), currency))
-	return pdfMeta{title: title, created: d.Created}, lines
+	return pdf.Meta{Title: title, Created: d.Created}, lines
 }
 
 // money prints an amount with at least two decimals and every decimal it

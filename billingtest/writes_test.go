@@ -29,15 +29,31 @@ func wtServer(t *testing.T, opts ...Option) *Server {
 	return srv
 }
 
-type wtResp struct {
+// wireAnswer is an answer as read off the wire.
+type wireAnswer struct {
 	status int
 	header http.Header
 	body   []byte
 }
 
+// readAnswer sends req through hc and reads the whole answer.
+func readAnswer(t *testing.T, hc *http.Client, req *http.Request) wireAnswer {
+	t.Helper()
+	resp, err := hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wireAnswer{status: resp.StatusCode, header: resp.Header, body: b}
+}
+
 // wtDo sends a raw request with the fake's API key; headers come as
 // name, value pairs.
-func wtDo(t *testing.T, srv *Server, method, path, body string, headers ...string) wtResp {
+func wtDo(t *testing.T, srv *Server, method, path, body string, headers ...string) wireAnswer {
 	t.Helper()
 	var rd io.Reader
 	if body != "" {
@@ -54,21 +70,12 @@ func wtDo(t *testing.T, srv *Server, method, path, body string, headers ...strin
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return wtResp{status: resp.StatusCode, header: resp.Header, body: b}
+	return readAnswer(t, http.DefaultClient, req)
 }
 
 // wtWantError checks an error answer: status, the reference's body shape
 // exactly (no other fields), the key and a part of the message.
-func wtWantError(t *testing.T, r wtResp, status int, key, contains string) {
+func wtWantError(t *testing.T, r wireAnswer, status int, key, contains string) {
 	t.Helper()
 	if r.status != status {
 		t.Fatalf("status %d, want %d; body %s", r.status, status, r.body)
@@ -106,7 +113,7 @@ func wtWantError(t *testing.T, r wtResp, status int, key, contains string) {
 	}
 }
 
-func wtWantStatus(t *testing.T, r wtResp, status int) {
+func wtWantStatus(t *testing.T, r wireAnswer, status int) {
 	t.Helper()
 	if r.status != status {
 		t.Fatalf("status %d, want %d; body %s", r.status, status, r.body)

@@ -1,4 +1,4 @@
-package billingtest
+package scale
 
 import "testing"
 
@@ -19,14 +19,14 @@ func TestListCacheFit(t *testing.T) {
 		{listCacheRoom / listCacheInvoiceCost, 0},
 		{1_000_000, 0},
 	} {
-		var c listCache
-		c.fit(tc.invoices)
+		var c ListCache
+		c.Fit(tc.invoices)
 		if got := listCacheBudget - c.cut.Load(); got != tc.budget {
 			t.Errorf("%d invoices: budget %d MiB, want %d MiB", tc.invoices, got/mib, tc.budget/mib)
 		}
 	}
 
-	var c listCache
+	var c ListCache
 	entry := make([]byte, 64*mib)
 	for id := range int64(5) {
 		c.Store(id, entry)
@@ -34,7 +34,7 @@ func TestListCacheFit(t *testing.T) {
 	if c.used.Load() != 4*64*mib {
 		t.Fatalf("used %d MiB after storing 5 entries of 64 MiB, want the budget's 256", c.used.Load()/mib)
 	}
-	c.fit(600_000) // a budget of 182 MiB: the cache holds too much
+	c.Fit(600_000) // a budget of 182 MiB: the cache holds too much
 	if _, ok := c.Load(0); ok || c.used.Load() != 0 {
 		t.Fatalf("after shrinking below what it holds: entry 0 kept %v, used %d", ok, c.used.Load())
 	}
@@ -44,7 +44,7 @@ func TestListCacheFit(t *testing.T) {
 	if _, ok := c.Load(3); ok || c.used.Load() != 2*64*mib {
 		t.Errorf("entry 3 stored %v beyond the budget; used %d MiB", ok, c.used.Load()/mib)
 	}
-	c.fit(100_000) // growing back keeps what it holds
+	c.Fit(100_000) // growing back keeps what it holds
 	if _, ok := c.Load(2); !ok {
 		t.Error("entry 2 dropped when the budget grew")
 	}

@@ -1,4 +1,5 @@
-package billingtest
+// Package bind decodes request bodies as the service binds them.
+package bind
 
 import (
 	"bytes"
@@ -6,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"reflect"
 	"strconv"
 	"strings"
@@ -28,20 +28,9 @@ import (
 // quotes the value, which may be a card number. An empty string for a
 // number is no value, as null is.
 
-// decodeBody binds the JSON body of r into v, answering 400 (never 500)
-// when it cannot. It reports whether v is usable.
-func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
-	b, _ := io.ReadAll(r.Body)
-	if err := bindJSON(b, v); err != nil {
-		s.writeError(w, http.StatusBadRequest, errorKeyAPI, err.Error())
-		return false
-	}
-	return true
-}
-
-// bindJSON decodes data into v, a pointer, with the service's
+// JSON decodes data into v, a pointer, with the service's
 // conversions. Its errors are in the API's words.
-func bindJSON(data []byte, v any) error {
+func JSON(data []byte, v any) error {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return errors.New("a JSON body is required")
 	}
@@ -166,7 +155,7 @@ func coerce(val any, t reflect.Type, path string) (any, error) {
 		case bool:
 			return v, nil
 		case string:
-			if b, err := parseBool(strings.TrimSpace(v)); err == nil {
+			if b, err := Bool(strings.TrimSpace(v)); err == nil {
 				return b, nil
 			}
 		case jsonwire.Number:
@@ -281,4 +270,16 @@ func describe(t reflect.Type) string {
 		return "timestamp (e.g. 2024-03-01T10:15:00)"
 	}
 	return "value"
+}
+
+// Bool reads true or false in any case, as the service's boolean
+// parsing does, and nothing else (not 1, 0, yes or no).
+func Bool(s string) (bool, error) {
+	switch {
+	case strings.EqualFold(s, "true"):
+		return true, nil
+	case strings.EqualFold(s, "false"):
+		return false, nil
+	}
+	return false, fmt.Errorf("%q is neither true nor false", s)
 }

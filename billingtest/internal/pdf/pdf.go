@@ -1,4 +1,6 @@
-package billingtest
+// Package pdf writes the fake's draft-invoice PDFs: text lines laid out
+// on Letter pages in one standard font.
+package pdf
 
 import (
 	"bytes"
@@ -8,7 +10,7 @@ import (
 	"time"
 )
 
-// The fake writes its draft-invoice PDFs itself rather than depending on a
+// The fake writes its PDFs itself rather than depending on a
 // PDF library: the document only needs text, and a minimal PDF 1.4 file
 // (one standard font, uncompressed content streams) is small enough to
 // write by hand and stays readable to tests and to tools like pdftotext.
@@ -22,37 +24,37 @@ const (
 
 // Font sizes of the two kinds of line the fake prints.
 const (
-	pdfTitleSize = 16
-	pdfBodySize  = 11
+	TitleSize = 16
+	BodySize  = 11
 )
 
-// pdfLine is one line of text and its font size; an empty text is a blank
+// Line is one line of text and its font size; an empty Text is a blank
 // line.
-type pdfLine struct {
-	text string
-	size int
+type Line struct {
+	Text string
+	Size int
 }
 
-// pdfMeta is what goes into the document information dictionary.
-type pdfMeta struct {
-	title   string
-	created time.Time
+// Meta is what goes into the document information dictionary.
+type Meta struct {
+	Title   string
+	Created time.Time
 }
 
 // leading is the distance between baselines for a font size, the usual
 // 1.2 to 1.4 times the size rounded to whole points.
 func leading(size int) int { return size + size*3/10 + 1 }
 
-// wrapWidth is how many characters fit on a line at a font size. Helvetica
+// WrapWidth is how many characters fit on a line at a font size. Helvetica
 // averages about half an em per character; 0.6 em leaves room for wide
 // letters, so wrapped lines never run off the page.
-func wrapWidth(size int) int {
+func WrapWidth(size int) int {
 	return int(float64(pdfPageWidth-2*pdfMargin) / (float64(size) * 0.6))
 }
 
-// renderPDF lays lines out on as many pages as they need and returns the
+// Render lays lines out on as many pages as they need and returns the
 // PDF file.
-func renderPDF(meta pdfMeta, lines []pdfLine) []byte {
+func Render(meta Meta, lines []Line) []byte {
 	pages := paginate(lines)
 
 	// Objects: 1 catalog, 2 page tree, 3 font, 4 info, then a page object
@@ -70,11 +72,11 @@ func renderPDF(meta pdfMeta, lines []pdfLine) []byte {
 	w.object(2, fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), len(pages)))
 	w.object(3, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
 	info := "<< /Producer (billingtest)"
-	if meta.title != "" {
-		info += " /Title (" + pdfString(meta.title) + ")"
+	if meta.Title != "" {
+		info += " /Title (" + pdfString(meta.Title) + ")"
 	}
-	if !meta.created.IsZero() {
-		info += " /CreationDate (D:" + meta.created.UTC().Format("20060102150405") + "Z)"
+	if !meta.Created.IsZero() {
+		info += " /CreationDate (D:" + meta.Created.UTC().Format("20060102150405") + "Z)"
 	}
 	w.object(4, info+" >>")
 	for i, page := range pages {
@@ -90,18 +92,18 @@ func renderPDF(meta pdfMeta, lines []pdfLine) []byte {
 // paginate wraps the lines to the page width and cuts them into pages.
 // A document with no lines still has one (empty) page: a PDF without
 // pages is not a document viewers open.
-func paginate(lines []pdfLine) [][]pdfLine {
-	var pages [][]pdfLine
-	var page []pdfLine
+func paginate(lines []Line) [][]Line {
+	var pages [][]Line
+	var page []Line
 	room := pdfPageHeight - 2*pdfMargin
 	for _, l := range lines {
-		for _, text := range wrap(transliterate(l.text), wrapWidth(l.size)) {
-			need := leading(l.size)
+		for _, text := range wrap(transliterate(l.Text), WrapWidth(l.Size)) {
+			need := leading(l.Size)
 			if len(page) > 0 && need > room {
 				pages = append(pages, page)
 				page, room = nil, pdfPageHeight-2*pdfMargin
 			}
-			page = append(page, pdfLine{text: text, size: l.size})
+			page = append(page, Line{Text: text, Size: l.Size})
 			room -= need
 		}
 	}
@@ -111,23 +113,23 @@ func paginate(lines []pdfLine) [][]pdfLine {
 // contentStream draws one page's lines top to bottom. Each line moves the
 // text position down by its own leading with Td, so lines of different
 // sizes can share a page.
-func contentStream(lines []pdfLine) []byte {
+func contentStream(lines []Line) []byte {
 	var b bytes.Buffer
 	b.WriteString("BT\n")
 	size := 0
 	for i, l := range lines {
-		if l.size != size {
-			fmt.Fprintf(&b, "/F1 %d Tf\n", l.size)
-			size = l.size
+		if l.Size != size {
+			fmt.Fprintf(&b, "/F1 %d Tf\n", l.Size)
+			size = l.Size
 		}
 		if i == 0 {
 			// The first baseline sits one leading below the top margin.
-			fmt.Fprintf(&b, "%d %d Td\n", pdfMargin, pdfPageHeight-pdfMargin-leading(l.size))
+			fmt.Fprintf(&b, "%d %d Td\n", pdfMargin, pdfPageHeight-pdfMargin-leading(l.Size))
 		} else {
-			fmt.Fprintf(&b, "0 -%d Td\n", leading(l.size))
+			fmt.Fprintf(&b, "0 -%d Td\n", leading(l.Size))
 		}
-		if l.text != "" {
-			fmt.Fprintf(&b, "(%s) Tj\n", pdfString(l.text))
+		if l.Text != "" {
+			fmt.Fprintf(&b, "(%s) Tj\n", pdfString(l.Text))
 		}
 	}
 	b.WriteString("ET\n")

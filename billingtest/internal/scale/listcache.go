@@ -1,4 +1,6 @@
-package billingtest
+// Package scale holds what keeps the fake fast on large data sets: a
+// bounded cache of encoded list entries and recycled page buffers.
+package scale
 
 import (
 	"sync"
@@ -29,24 +31,24 @@ const (
 	listCacheInvoiceCost = 1 << 10
 )
 
-// listCache keeps each invoice's encoding in list-all answers (id →
+// ListCache keeps each invoice's encoding in list-all answers (id →
 // bytes) while the budget has room; past it, invoices are encoded on
 // every request. A write to an invoice drops its entry. Safe for
 // concurrent use, so that readers holding only the read lock can fill it.
-type listCache struct {
+type ListCache struct {
 	// A map under a read-write lock, not a sync.Map: a sweep looks up
 	// every invoice once per pass, and sync.Map's lookups, which hash the
 	// key as an interface, cost a sweep 5% of its CPU.
 	mu   sync.RWMutex
 	m    map[int64][]byte
 	used atomic.Int64
-	// cut is how far below listCacheBudget the budget is (see fit); 0,
-	// the zero listCache's, is the whole budget.
+	// cut is how far below listCacheBudget the budget is (see Fit); 0,
+	// the zero ListCache's, is the whole budget.
 	cut atomic.Int64
 }
 
 // Load returns the cached encoding of invoice id.
-func (c *listCache) Load(id int64) ([]byte, bool) {
+func (c *ListCache) Load(id int64) ([]byte, bool) {
 	c.mu.RLock()
 	b, ok := c.m[id]
 	c.mu.RUnlock()
@@ -54,7 +56,7 @@ func (c *listCache) Load(id int64) ([]byte, bool) {
 }
 
 // Store keeps b as the encoding of invoice id, if the budget has room.
-func (c *listCache) Store(id int64, b []byte) {
+func (c *ListCache) Store(id int64, b []byte) {
 	n := int64(len(b))
 	if c.used.Add(n) > listCacheBudget-c.cut.Load() {
 		c.used.Add(-n)
@@ -73,7 +75,7 @@ func (c *listCache) Store(id int64, b []byte) {
 }
 
 // Delete drops the encoding of invoice id, after a write changed it.
-func (c *listCache) Delete(id int64) {
+func (c *ListCache) Delete(id int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if b, ok := c.m[id]; ok {
@@ -82,19 +84,19 @@ func (c *listCache) Delete(id int64) {
 	}
 }
 
-// fit sets the budget for a fake of n invoices, and empties the cache when
+// Fit sets the budget for a fake of n invoices, and empties the cache when
 // it holds more than that. The caller holds the store's write lock, so no
 // Store runs meanwhile.
-func (c *listCache) fit(n int) {
+func (c *ListCache) Fit(n int) {
 	budget := min(listCacheBudget, max(0, listCacheRoom-int64(n)*listCacheInvoiceCost))
 	c.cut.Store(listCacheBudget - budget)
 	if c.used.Load() > budget {
-		c.clear()
+		c.Clear()
 	}
 }
 
-// clear drops every encoding.
-func (c *listCache) clear() {
+// Clear drops every encoding.
+func (c *ListCache) Clear() {
 	c.mu.Lock()
 	c.m = nil
 	c.used.Store(0)
