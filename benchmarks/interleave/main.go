@@ -67,10 +67,11 @@ type metric struct{ contender, unit string }
 var comparisons = []comparison{
 	{
 		name: "DecodePage", bench: "BenchmarkDecodePage",
-		contenders: []string{"SDK", "Before", "FloatFloor", "TokenPass", "Map"},
+		contenders: []string{"SDK", "Before", "FloatFloor", "TokenPass", "TokenPassLax", "Map"},
 		benchtime:  map[string]string{"": "30x"},
 		ratios: []ratio{
 			{"SDK/TokenPass (time)", "SDK", "TokenPass", "ns/op"},
+			{"SDK/TokenPassLax (time)", "SDK", "TokenPassLax", "ns/op"},
 			{"SDK/FloatFloor (time)", "SDK", "FloatFloor", "ns/op"},
 			{"SDK/Before (time)", "SDK", "Before", "ns/op"},
 			{"SDK/Map (time)", "SDK", "Map", "ns/op"},
