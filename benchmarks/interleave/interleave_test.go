@@ -73,6 +73,7 @@ func TestPlanAndRatios(t *testing.T) {
 	}
 	one := []binary{{label: currentLabel}}
 	two := []binary{{label: "before"}, {label: currentLabel}}
+	three := []binary{{label: "before"}, {label: "after"}, {label: currentLabel}}
 	tests := []struct {
 		name       string
 		bins       []binary
@@ -103,6 +104,33 @@ func TestPlanAndRatios(t *testing.T) {
 				{"Before current/before (allocs/op)", "current:Before", "before:Before", "allocs/op"},
 				{"TokenPass current/before (ns/op)", "current:TokenPass", "before:TokenPass", "ns/op"},
 				{"TokenPass current/before (allocs/op)", "current:TokenPass", "before:TokenPass", "allocs/op"},
+			},
+		},
+		{
+			name: "two revisions", bins: three, contenders: "SDK",
+			want: []plannedEntry{{"before", "SDK", "before:SDK"}, {"after", "SDK", "after:SDK"}, {"current", "SDK", "current:SDK"}},
+			wantRatios: []ratio{
+				{"before: SDK/TokenPass (time)", "before:SDK", "before:TokenPass", "ns/op"},
+				{"after: SDK/TokenPass (time)", "after:SDK", "after:TokenPass", "ns/op"},
+				{"current: SDK/TokenPass (time)", "current:SDK", "current:TokenPass", "ns/op"},
+				{"SDK current/before (ns/op)", "current:SDK", "before:SDK", "ns/op"},
+				{"SDK current/before (allocs/op)", "current:SDK", "before:SDK", "allocs/op"},
+				{"Before current/before (ns/op)", "current:Before", "before:Before", "ns/op"},
+				{"Before current/before (allocs/op)", "current:Before", "before:Before", "allocs/op"},
+				{"TokenPass current/before (ns/op)", "current:TokenPass", "before:TokenPass", "ns/op"},
+				{"TokenPass current/before (allocs/op)", "current:TokenPass", "before:TokenPass", "allocs/op"},
+				{"SDK current/after (ns/op)", "current:SDK", "after:SDK", "ns/op"},
+				{"SDK current/after (allocs/op)", "current:SDK", "after:SDK", "allocs/op"},
+				{"Before current/after (ns/op)", "current:Before", "after:Before", "ns/op"},
+				{"Before current/after (allocs/op)", "current:Before", "after:Before", "allocs/op"},
+				{"TokenPass current/after (ns/op)", "current:TokenPass", "after:TokenPass", "ns/op"},
+				{"TokenPass current/after (allocs/op)", "current:TokenPass", "after:TokenPass", "allocs/op"},
+				{"SDK after/before (ns/op)", "after:SDK", "before:SDK", "ns/op"},
+				{"SDK after/before (allocs/op)", "after:SDK", "before:SDK", "allocs/op"},
+				{"Before after/before (ns/op)", "after:Before", "before:Before", "ns/op"},
+				{"Before after/before (allocs/op)", "after:Before", "before:Before", "allocs/op"},
+				{"TokenPass after/before (ns/op)", "after:TokenPass", "before:TokenPass", "ns/op"},
+				{"TokenPass after/before (allocs/op)", "after:TokenPass", "before:TokenPass", "allocs/op"},
 			},
 		},
 		{

@@ -22,8 +22,9 @@
 // checks the revision out into a temporary git worktree, builds its
 // benchmarks there, and runs every contender of both binaries in the same
 // rotation; besides the ratios within each binary, it prints each
-// contender's current/before ratio. The revision must have the same
-// benchmark and contenders.
+// contender's current/before ratio. Two revisions (-rev before=X -rev
+// after=Y) also give after/before, for a claim about two older commits.
+// A revision must have the benchmark and the contenders asked for.
 //
 // The output names the commits built, the CPU (from lscpu, else
 // /proc/cpuinfo), the load average, and for each comparison the CPU time
@@ -267,7 +268,10 @@ func plan(cmp comparison, bins []binary, only string) []entry {
 }
 
 // ratios are cmp's ratios within each binary and, with revisions, each
-// contender of the current tree over the same contender of each revision.
+// contender of a later binary over the same contender of each earlier one
+// (the revisions in the order given, then the current tree): with
+// -rev before=X, current/before; with -rev before=X -rev after=Y also
+// after/before.
 func ratios(cmp comparison, bins []binary) []ratio {
 	var rs []ratio
 	for _, b := range bins {
@@ -280,14 +284,16 @@ func ratios(cmp comparison, bins []binary) []ratio {
 			rs = append(rs, r)
 		}
 	}
-	cur := bins[len(bins)-1]
-	for _, b := range bins[:len(bins)-1] {
-		for _, sub := range cmp.contenders {
-			for _, unit := range []string{"ns/op", "allocs/op"} {
-				rs = append(rs, ratio{
-					label: fmt.Sprintf("%s %s/%s (%s)", sub, cur.label, b.label, unit),
-					num:   entryKey(cur, sub, len(bins)), den: entryKey(b, sub, len(bins)), unit: unit,
-				})
+	for j := len(bins) - 1; j > 0; j-- {
+		for i := range j {
+			later, earlier := bins[j], bins[i]
+			for _, sub := range cmp.contenders {
+				for _, unit := range []string{"ns/op", "allocs/op"} {
+					rs = append(rs, ratio{
+						label: fmt.Sprintf("%s %s/%s (%s)", sub, later.label, earlier.label, unit),
+						num:   entryKey(later, sub, len(bins)), den: entryKey(earlier, sub, len(bins)), unit: unit,
+					})
+				}
 			}
 		}
 	}
