@@ -1,6 +1,7 @@
 // Package benchmarks measures the SDK against what a hand-written client
-// would cost, and the fake against its latency budget. It has no API: the
-// benchmarks and tests are its content. BENCHMARKS.md, at the root of the
+// would cost, and the fake against its latency budget. Its API is only
+// DecodePageBody, the page of BenchmarkDecodePage, for the command
+// benchmarks/decodecount: the benchmarks and tests are its content. BENCHMARKS.md, at the root of the
 // module, has the figures, the machine they come from and what they mean.
 //
 // The figures of BENCHMARKS.md come from
