@@ -214,6 +214,17 @@ type arenaDecoder[T any] interface {
 	decodeFrom(dec *jsonwire.Decoder, a *jsonwire.Arena) error
 }
 
+// readTimestamp reads a Timestamp as jsonwire.ReadUnmarshaler would, with
+// a direct call instead of one through an interface: a page of 1,000
+// invoices holds some 19,000 timestamps.
+func readTimestamp(dec *jsonwire.Decoder, dst *Timestamp) error {
+	v, err := dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	return dst.UnmarshalJSON(v)
+}
+
 // readPtr decodes into *dst, allocating it; null sets nil, as
 // encoding/json does.
 func readPtr[T any, P arenaDecoder[T]](dec *jsonwire.Decoder, a *jsonwire.Arena, dst **T) error {

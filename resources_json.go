@@ -38,11 +38,11 @@ func (v *Invoice) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []
 	case "poNumber":
 		return jsonwire.ReadStringPtr(dec, a, &v.PoNumber)
 	case "effectiveTimestamp":
-		return jsonwire.ReadUnmarshaler(dec, &v.EffectiveTimestamp)
+		return readTimestamp(dec, &v.EffectiveTimestamp)
 	case "postedTimestamp":
-		return jsonwire.ReadUnmarshaler(dec, &v.PostedTimestamp)
+		return readTimestamp(dec, &v.PostedTimestamp)
 	case "modifiedTimestamp":
-		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedTimestamp)
+		return readTimestamp(dec, &v.ModifiedTimestamp)
 	case "charges":
 		return readSlice(dec, a, &v.Charges, "[]billing.Charge")
 	case "chargeGroups":
@@ -200,13 +200,13 @@ func (v *Charge) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []b
 	case "glCode":
 		return jsonwire.ReadString(dec, a, &v.GLCode)
 	case "effectiveTimestamp":
-		return jsonwire.ReadUnmarshaler(dec, &v.EffectiveTimestamp)
+		return readTimestamp(dec, &v.EffectiveTimestamp)
 	case "proratedUnitPrice":
 		return jsonwire.ReadDecimalPtr(dec, a, &v.ProratedUnitPrice)
 	case "startServiceDate":
-		return jsonwire.ReadUnmarshaler(dec, &v.StartServiceDate)
+		return readTimestamp(dec, &v.StartServiceDate)
 	case "endServiceDate":
-		return jsonwire.ReadUnmarshaler(dec, &v.EndServiceDate)
+		return readTimestamp(dec, &v.EndServiceDate)
 	case "rangeQuantity":
 		return jsonwire.ReadDecimalPtr(dec, a, &v.RangeQuantity)
 	case "isReversable":
@@ -407,9 +407,9 @@ func (v *InvoiceCustomer) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena,
 	case "telematicsId":
 		return jsonwire.ReadStringPtr(dec, a, &v.TelematicsID)
 	case "modifiedTimestamp":
-		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedTimestamp)
+		return readTimestamp(dec, &v.ModifiedTimestamp)
 	case "createdTimestamp":
-		return jsonwire.ReadUnmarshaler(dec, &v.CreatedTimestamp)
+		return readTimestamp(dec, &v.CreatedTimestamp)
 	}
 	if field, ok := jsonwire.MatchName(name,
 		"id", "uri", "firstName", "middleName", "lastName",
@@ -563,7 +563,7 @@ func (v *PaymentSchedule) decodeFrom(dec *jsonwire.Decoder, a *jsonwire.Arena) e
 func (v *PaymentSchedule) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name []byte) error {
 	switch string(name) {
 	case "dueDateTimestamp":
-		return jsonwire.ReadUnmarshaler(dec, &v.DueDateTimestamp)
+		return readTimestamp(dec, &v.DueDateTimestamp)
 	case "status":
 		return jsonwire.ReadString(dec, a, &v.Status)
 	case "amount":
@@ -620,13 +620,13 @@ func (v *InvoiceSummary) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, 
 	case "customerName":
 		return jsonwire.ReadString(dec, a, &v.CustomerName)
 	case "effectiveTimestamp":
-		return jsonwire.ReadUnmarshaler(dec, &v.EffectiveTimestamp)
+		return readTimestamp(dec, &v.EffectiveTimestamp)
 	case "postedTimestamp":
-		return jsonwire.ReadUnmarshaler(dec, &v.PostedTimestamp)
+		return readTimestamp(dec, &v.PostedTimestamp)
 	case "dueDate":
-		return jsonwire.ReadUnmarshaler(dec, &v.DueDate)
+		return readTimestamp(dec, &v.DueDate)
 	case "modifiedTimestamp":
-		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedTimestamp)
+		return readTimestamp(dec, &v.ModifiedTimestamp)
 	case "invoiceStatus":
 		return jsonwire.ReadString(dec, a, &v.InvoiceStatus)
 	case "invoiceNumber":
@@ -708,9 +708,9 @@ func (v *SubscriptionProductItem) decodeMember(dec *jsonwire.Decoder, a *jsonwir
 	case "status":
 		return jsonwire.ReadString(dec, a, &v.Status)
 	case "createdDate":
-		return jsonwire.ReadUnmarshaler(dec, &v.CreatedDate)
+		return readTimestamp(dec, &v.CreatedDate)
 	case "modifiedDate":
-		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedDate)
+		return readTimestamp(dec, &v.ModifiedDate)
 	}
 	if field, ok := jsonwire.MatchName(name,
 		"id", "uri", "reference", "name", "description",
@@ -790,7 +790,7 @@ func (v *CreditCard) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Arena, name
 	case "email":
 		return jsonwire.ReadStringPtr(dec, a, &v.Email)
 	case "modifiedDate":
-		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedDate)
+		return readTimestamp(dec, &v.ModifiedDate)
 	case "originalPaymentMethodId":
 		return jsonwire.ReadInt64Ptr(dec, a, &v.OriginalPaymentMethodID)
 	case "isUsedForBillingPeriodOverride":
@@ -846,7 +846,7 @@ func (v *WalletPaymentMethod) decodeMember(dec *jsonwire.Decoder, a *jsonwire.Ar
 	case "storedInServiceVault":
 		return jsonwire.ReadBool(dec, &v.StoredInServiceVault)
 	case "modifiedDate":
-		return jsonwire.ReadUnmarshaler(dec, &v.ModifiedDate)
+		return readTimestamp(dec, &v.ModifiedDate)
 	}
 	if field, ok := jsonwire.MatchName(name,
 		"id", "customerId", "firstName", "lastName", "isDefault",

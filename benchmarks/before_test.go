@@ -1,21 +1,29 @@
 package benchmarks
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"testing"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/internal/jsonwire"
 )
 
 // decodeItemsBefore is the SDK's list decoding before issue 10, kept as
 // the "Before" contender of BenchmarkDecodePage so that the speed-up is
 // measured side by side, on the same bytes, in the same run: a guard
 // pass over every byte for long digit runs, then encoding/json's
-// streaming decoder, one item at a time, by reflection (the resource
-// types have no encoding/json methods, so this is exactly the old path).
-func decodeItemsBefore(r io.Reader) ([]billing.Invoice, error) {
+// streaming decoder, one item at a time, by reflection. It decodes into
+// exactInvoice, the resource types' shape without methods, as the
+// resource types were then: they have since gained generated
+// UnmarshalJSON methods, the SDK's decoder, which encoding/json would
+// call. Amounts go through decimal's UnmarshalJSON as they did then;
+// timestamps through today's Timestamp.UnmarshalJSON.
+func decodeItemsBefore(r io.Reader) ([]exactInvoice, error) {
 	dec := json.NewDecoder(&digitGuard{r: r})
 	tok, err := dec.Token()
 	if err != nil {
@@ -24,9 +32,9 @@ func decodeItemsBefore(r io.Reader) ([]billing.Invoice, error) {
 	if d, ok := tok.(json.Delim); !ok || d != '[' {
 		return nil, fmt.Errorf("want a JSON array of items, got %v", tok)
 	}
-	items := make([]billing.Invoice, 0, 1000)
+	items := make([]exactInvoice, 0, 1000)
 	for dec.More() {
-		var it billing.Invoice
+		var it exactInvoice
 		if err := dec.Decode(&it); err != nil {
 			return nil, err
 		}
@@ -60,4 +68,39 @@ func (g *digitGuard) Read(p []byte) (int, error) {
 		}
 	}
 	return n, err
+}
+
+// TestBeforeMatchesSDK checks that the Before contender of benchmark (b)
+// decodes the page the SDK decodes, on the wire compared.
+func TestBeforeMatchesSDK(t *testing.T) {
+	t.Parallel()
+	bd := answerBodies(t)
+	c := memoryClient(t, bd.page, pageHeaders(decodeItems, 2000, len(bd.page)))
+	sdk, err := c.Invoices.List(context.Background(), &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: decodeItems}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := decodeItemsBefore(bytes.NewReader(bd.page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sdkJSON, err1 := jsonwire.Marshal(sdk.Items)
+	beforeJSON, err2 := jsonwire.Marshal(before)
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	if len(before) != decodeItems || !bytes.Equal(sdkJSON, beforeJSON) {
+		t.Errorf("the SDK and Before decoded different invoices (%d and %d)", len(sdk.Items), len(before))
+	}
+}
+
+// TestTokenPassesAgree checks that both token passes of benchmark (b)
+// read the whole page, token for token.
+func TestTokenPassesAgree(t *testing.T) {
+	t.Parallel()
+	body := answerBodies(t).page
+	strict, lax := tokenPass(t, body), tokenPass(t, body, laxTokenizer...)
+	if strict != lax || strict < decodeItems*50 {
+		t.Errorf("%d tokens with the default options, %d with the SDK's; want the same, at least %d", strict, lax, decodeItems*50)
+	}
 }

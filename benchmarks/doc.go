@@ -1,6 +1,7 @@
 // Package benchmarks measures the SDK against what a hand-written client
-// would cost, and the fake against its latency budget. It has no API: the
-// benchmarks and tests are its content. BENCHMARKS.md, at the root of the
+// would cost, and the fake against its latency budget. Its API is only
+// DecodePageBody, the page of BenchmarkDecodePage, for the command
+// benchmarks/decodecount: the benchmarks and tests are its content. BENCHMARKS.md, at the root of the
 // module, has the figures, the machine they come from and what they mean.
 //
 // The figures of BENCHMARKS.md come from
@@ -19,17 +20,20 @@
 //   - BenchmarkListCall (a): one list call returning 100 invoices with
 //     their charges, from an in-process httptest server that answers a
 //     fixed body: the SDK (Invoices.ListByCustomer) against a hand-written
-//     net/http + encoding/json call decoding into the same billing.Invoice
-//     structs (Floor), over the same *http.Client.
+//     net/http + encoding/json call decoding into method-less structs of
+//     the same shape, with exact decimals and parsed timestamps (Floor),
+//     over the same *http.Client.
 //   - BenchmarkDecodePage (b): decoding one page of 1,000 full invoices
 //     with their charges (3.69 MB): the SDK's streaming decoder, with
 //     exact decimals and parsed timestamps, against the SDK's decoder
 //     before issue 10 (Before: a guard pass over every byte, then
-//     encoding/json's streaming decoder by reflection into the same
-//     types), encoding/json into plain structs of the same shape with
+//     encoding/json's streaming decoder by reflection into method-less
+//     types of the same shape), encoding/json into plain structs of the same shape with
 //     float64 amounts and string timestamps (FloatFloor), into
 //     []map[string]any (Map), and the engine's tokenizer reading every
-//     token and building nothing (TokenPass).
+//     token and building nothing, with its default options, which also
+//     check for repeated names (TokenPass), and with the SDK's, which do
+//     not (TokenPassLax).
 //   - BenchmarkIterate100k (c): iterating the fake's 100,000 invoices in
 //     pages of 1,000, with 20 ms added to every request: one page at a
 //     time (Sequential) against billing.Prefetch(8). Each reports
@@ -64,6 +68,6 @@
 // checks that prefetching yields exactly the sequential items in the same
 // order, TestIterationMemoryIsFlat that the live heap does not grow between
 // the 10,000th and the 100,000th invoice of an iteration, and
-// TestFloorMatchesSDK and TestFloatShadowMirrorsInvoice that the floors
+// TestFloorMatchesSDK and TestShadowsMirrorInvoice that the floors
 // decode what the SDK decodes. None of them asserts a duration.
 package benchmarks

@@ -24,7 +24,7 @@ import (
 // floorPage is one page as the hand-written client returns it: the items
 // and the nine X-* paging headers, read with strconv.
 type floorPage struct {
-	Items                           []billing.Invoice
+	Items                           []exactInvoice
 	Count, MaxCount                 int
 	CurrentPage, NextPage, PrevPage int
 	PageSize, MaxPageIndex          int
@@ -32,10 +32,11 @@ type floorPage struct {
 }
 
 // floorClient is the hand-written client of benchmark (a): net/http and
-// encoding/json, decoding into the SDK's own structs, so that the only
+// encoding/json, decoding into exactInvoice, the shape of the SDK's
+// structs with exact decimals and parsed timestamps, so that the
 // difference from the SDK is the SDK's machinery (request building,
 // retries, the streaming decoder, paging and rate-limit headers), not the
-// cost of exact decimals and parsed timestamps, which both pay.
+// cost of exact amounts and timestamps, which both pay.
 type floorClient struct {
 	hc        *http.Client
 	baseURL   string
@@ -44,7 +45,7 @@ type floorClient struct {
 }
 
 // listByCustomer is GET /v1/Customers/{id}/Invoices/ with the same query,
-// headers and decoding target as the SDK's ListByCustomer.
+// headers as the SDK's ListByCustomer, decoding into the same shape.
 func (f *floorClient) listByCustomer(ctx context.Context, customerID int64, pageNumber, pageSize int) (*floorPage, error) {
 	u := f.baseURL + "/v1/Customers/" + strconv.FormatInt(customerID, 10) + "/Invoices/?pageNumber=" +
 		strconv.Itoa(pageNumber) + "&pageSize=" + strconv.Itoa(pageSize)
@@ -88,97 +89,111 @@ func (f *floorClient) listByCustomer(ctx context.Context, customerID int64, page
 	return p, nil
 }
 
-// The float floor of benchmark (b): plain structs of the same shape as
-// billing.Invoice and everything it holds, as a hand-written client that
-// does not care about exact money would declare them: float64 for amounts,
-// string for timestamps and enums. Raw JSON fields stay json.RawMessage,
-// as in the SDK, so that both decode exactly the same document into the
-// same number of fields.
+// The floors' types (benchmarks (a) and (b)): plain structs of the same
+// shape as billing.Invoice and everything it holds, as a hand-written
+// client would declare them, without methods, so that encoding/json fills
+// them by reflection. The resource types have generated UnmarshalJSON
+// methods, which are the SDK's own decoder: decoding into them would make
+// a floor measure the SDK. D is the type of amounts, T that of
+// timestamps:
+//
+//   - floatInvoice, a client that does not care about exact money:
+//     float64 amounts, string timestamps (and string enums);
+//   - exactInvoice, one that does: decimal.Decimal amounts (the decimal
+//     package's own UnmarshalJSON) and billing.Timestamp timestamps (a
+//     time.Time cannot read the API's form, which has no offset).
+//
+// Raw JSON fields stay json.RawMessage, as in the SDK, so that both
+// decode exactly the same document into the same number of fields.
+type (
+	floatInvoice = shadowInvoice[float64, string]
+	exactInvoice = shadowInvoice[decimal.Decimal, billing.Timestamp]
+)
 
-type floatInvoice struct {
-	ID                               int64                   `json:"id"`
-	URI                              *string                 `json:"uri"`
-	InvoiceNumber                    int64                   `json:"invoiceNumber"`
-	InvoiceSignature                 string                  `json:"invoiceSignature"`
-	PoNumber                         *string                 `json:"poNumber"`
-	EffectiveTimestamp               string                  `json:"effectiveTimestamp"`
-	PostedTimestamp                  string                  `json:"postedTimestamp"`
-	ModifiedTimestamp                string                  `json:"modifiedTimestamp"`
-	Charges                          []floatCharge           `json:"charges,omitempty"`
-	ChargeGroups                     []floatChargeGroup      `json:"chargeGroups,omitempty"`
-	Subtotal                         float64                 `json:"subtotal"`
-	InvoiceAmount                    float64                 `json:"invoiceAmount"`
-	TotalPayments                    float64                 `json:"totalPayments"`
-	Unsettled                        bool                    `json:"unsettled"`
-	OutstandingBalance               float64                 `json:"outstandingBalance"`
-	Terms                            string                  `json:"terms"`
-	DefaultTerms                     string                  `json:"defaultTerms"`
-	IsDefaultTerms                   bool                    `json:"isDefaultTerms"`
-	CustomerID                       int64                   `json:"customerId"`
-	InvoiceCustomer                  *floatInvoiceCustomer   `json:"invoiceCustomer"`
-	InvoiceCustomerAddressPreference *floatAddressPreference `json:"invoiceCustomerAddressPreference"`
-	SumOfCreditNotes                 float64                 `json:"sumOfCreditNotes"`
-	TotalWriteoffs                   float64                 `json:"totalWriteoffs"`
-	Taxes                            json.RawMessage         `json:"taxes,omitempty"`
-	TotalTaxes                       float64                 `json:"totalTaxes"`
-	TotalDiscount                    float64                 `json:"totalDiscount"`
-	PaymentSchedules                 []floatPaymentSchedule  `json:"paymentSchedules"`
-	Notes                            *string                 `json:"notes"`
-	CustomerReferenceValue           *string                 `json:"customerReferenceValue"`
-	OpeningArBalance                 float64                 `json:"openingArBalance"`
-	ClosingArBalance                 float64                 `json:"closingArBalance"`
-	InvoiceInMemoryOnly              bool                    `json:"invoiceInMemoryOnly"`
-	InvoiceRevisions                 json.RawMessage         `json:"invoiceRevisions,omitempty"`
-	IsSummarized                     bool                    `json:"isSummarized"`
-	RollUpPdf                        bool                    `json:"rollUpPdf"`
-	CrmID                            *string                 `json:"crmId,omitempty"`
+type shadowInvoice[D, T any] struct {
+	ID                               int64                          `json:"id"`
+	URI                              *string                        `json:"uri"`
+	InvoiceNumber                    int64                          `json:"invoiceNumber"`
+	InvoiceSignature                 string                         `json:"invoiceSignature"`
+	PoNumber                         *string                        `json:"poNumber"`
+	EffectiveTimestamp               T                              `json:"effectiveTimestamp"`
+	PostedTimestamp                  T                              `json:"postedTimestamp"`
+	ModifiedTimestamp                T                              `json:"modifiedTimestamp"`
+	Charges                          []shadowCharge[D, T]           `json:"charges,omitempty"`
+	ChargeGroups                     []shadowChargeGroup[D, T]      `json:"chargeGroups,omitempty"`
+	Subtotal                         D                              `json:"subtotal"`
+	InvoiceAmount                    D                              `json:"invoiceAmount"`
+	TotalPayments                    D                              `json:"totalPayments"`
+	Unsettled                        bool                           `json:"unsettled"`
+	OutstandingBalance               D                              `json:"outstandingBalance"`
+	Terms                            string                         `json:"terms"`
+	DefaultTerms                     string                         `json:"defaultTerms"`
+	IsDefaultTerms                   bool                           `json:"isDefaultTerms"`
+	CustomerID                       int64                          `json:"customerId"`
+	InvoiceCustomer                  *shadowInvoiceCustomer[D, T]   `json:"invoiceCustomer"`
+	InvoiceCustomerAddressPreference *shadowAddressPreference[D, T] `json:"invoiceCustomerAddressPreference"`
+	SumOfCreditNotes                 D                              `json:"sumOfCreditNotes"`
+	TotalWriteoffs                   D                              `json:"totalWriteoffs"`
+	Taxes                            json.RawMessage                `json:"taxes,omitempty"`
+	TotalTaxes                       D                              `json:"totalTaxes"`
+	TotalDiscount                    D                              `json:"totalDiscount"`
+	PaymentSchedules                 []shadowPaymentSchedule[D, T]  `json:"paymentSchedules"`
+	Notes                            *string                        `json:"notes"`
+	CustomerReferenceValue           *string                        `json:"customerReferenceValue"`
+	OpeningArBalance                 D                              `json:"openingArBalance"`
+	ClosingArBalance                 D                              `json:"closingArBalance"`
+	InvoiceInMemoryOnly              bool                           `json:"invoiceInMemoryOnly"`
+	InvoiceRevisions                 json.RawMessage                `json:"invoiceRevisions,omitempty"`
+	IsSummarized                     bool                           `json:"isSummarized"`
+	RollUpPdf                        bool                           `json:"rollUpPdf"`
+	CrmID                            *string                        `json:"crmId,omitempty"`
 }
 
-type floatChargeGroup struct {
-	Name           string        `json:"name"`
-	Description    *string       `json:"description"`
-	Reference      *string       `json:"reference"`
-	SubscriptionID *int64        `json:"subscriptionId,omitempty"`
-	Charges        []floatCharge `json:"charges"`
+type shadowChargeGroup[D, T any] struct {
+	Name           string               `json:"name"`
+	Description    *string              `json:"description"`
+	Reference      *string              `json:"reference"`
+	SubscriptionID *int64               `json:"subscriptionId,omitempty"`
+	Charges        []shadowCharge[D, T] `json:"charges"`
 }
 
-type floatCharge struct {
-	ID                  int64             `json:"id"`
-	URI                 *string           `json:"uri"`
-	Quantity            float64           `json:"quantity"`
-	UnitPrice           float64           `json:"unitPrice"`
-	Amount              float64           `json:"amount"`
-	Name                string            `json:"name"`
-	Description         *string           `json:"description"`
-	GLCode              string            `json:"glCode"`
-	EffectiveTimestamp  string            `json:"effectiveTimestamp"`
-	ProratedUnitPrice   *float64          `json:"proratedUnitPrice"`
-	StartServiceDate    string            `json:"startServiceDate"`
-	EndServiceDate      string            `json:"endServiceDate"`
-	RangeQuantity       *float64          `json:"rangeQuantity"`
-	IsReversable        bool              `json:"isReversable"`
-	Discount            json.RawMessage   `json:"discount,omitempty"`
-	Discounts           json.RawMessage   `json:"discounts,omitempty"`
-	SubscriptionProduct *floatResourceRef `json:"subscriptionProduct"`
-	Purchase            json.RawMessage   `json:"purchase,omitempty"`
-	ChargeTiers         []floatChargeTier `json:"chargeTiers"`
-	ErpChargeItem       *string           `json:"erpChargeItem"`
-	ErpLocationID       json.RawMessage   `json:"erpLocationId,omitempty"`
+type shadowCharge[D, T any] struct {
+	ID                  int64                    `json:"id"`
+	URI                 *string                  `json:"uri"`
+	Quantity            D                        `json:"quantity"`
+	UnitPrice           D                        `json:"unitPrice"`
+	Amount              D                        `json:"amount"`
+	Name                string                   `json:"name"`
+	Description         *string                  `json:"description"`
+	GLCode              string                   `json:"glCode"`
+	EffectiveTimestamp  T                        `json:"effectiveTimestamp"`
+	ProratedUnitPrice   *D                       `json:"proratedUnitPrice"`
+	StartServiceDate    T                        `json:"startServiceDate"`
+	EndServiceDate      T                        `json:"endServiceDate"`
+	RangeQuantity       *D                       `json:"rangeQuantity"`
+	IsReversable        bool                     `json:"isReversable"`
+	Discount            json.RawMessage          `json:"discount,omitempty"`
+	Discounts           json.RawMessage          `json:"discounts,omitempty"`
+	SubscriptionProduct *shadowResourceRef[D, T] `json:"subscriptionProduct"`
+	Purchase            json.RawMessage          `json:"purchase,omitempty"`
+	ChargeTiers         []shadowChargeTier[D, T] `json:"chargeTiers"`
+	ErpChargeItem       *string                  `json:"erpChargeItem"`
+	ErpLocationID       json.RawMessage          `json:"erpLocationId,omitempty"`
 }
 
-type floatResourceRef struct {
+type shadowResourceRef[D, T any] struct {
 	ID  int64   `json:"id"`
 	URI *string `json:"uri"`
 }
 
-type floatChargeTier struct {
-	Label     string  `json:"label"`
-	Quantity  float64 `json:"quantity"`
-	UnitPrice float64 `json:"unitPrice"`
-	Amount    float64 `json:"amount"`
+type shadowChargeTier[D, T any] struct {
+	Label     string `json:"label"`
+	Quantity  D      `json:"quantity"`
+	UnitPrice D      `json:"unitPrice"`
+	Amount    D      `json:"amount"`
 }
 
-type floatInvoiceCustomer struct {
+type shadowInvoiceCustomer[D, T any] struct {
 	ID                         int64           `json:"id"`
 	URI                        *string         `json:"uri"`
 	FirstName                  *string         `json:"firstName"`
@@ -197,8 +212,8 @@ type floatInvoiceCustomer struct {
 	Currency                   *string         `json:"currency"`
 	CustomerReference          json.RawMessage `json:"customerReference,omitempty"`
 	CustomerAcquisition        json.RawMessage `json:"customerAcquisition,omitempty"`
-	MonthlyRecurringRevenue    float64         `json:"monthlyRecurringRevenue"`
-	NetMonthlyRecurringRevenue float64         `json:"netMonthlyRecurringRevenue"`
+	MonthlyRecurringRevenue    D               `json:"monthlyRecurringRevenue"`
+	NetMonthlyRecurringRevenue D               `json:"netMonthlyRecurringRevenue"`
 	CrmID                      *string         `json:"crmId"`
 	CrmAccountType             *string         `json:"crmAccountType"`
 	CrmSynchStatus             *string         `json:"crmSynchStatus"`
@@ -213,21 +228,21 @@ type floatInvoiceCustomer struct {
 	MarketingID                *string         `json:"marketingId"`
 	MarketingCompanyID         *string         `json:"marketingCompanyId"`
 	TelematicsID               *string         `json:"telematicsId"`
-	ModifiedTimestamp          string          `json:"modifiedTimestamp"`
-	CreatedTimestamp           string          `json:"createdTimestamp"`
+	ModifiedTimestamp          T               `json:"modifiedTimestamp"`
+	CreatedTimestamp           T               `json:"createdTimestamp"`
 }
 
-type floatAddressPreference struct {
-	ID                                 int64         `json:"id"`
-	URI                                *string       `json:"uri"`
-	ContactName                        *string       `json:"contactName"`
-	ShippingInstructions               *string       `json:"shippingInstructions"`
-	UseBillingAddressAsShippingAddress bool          `json:"useBillingAddressAsShippingAddress"`
-	BillingAddress                     *floatAddress `json:"billingAddress"`
-	ShippingAddress                    *floatAddress `json:"shippingAddress"`
+type shadowAddressPreference[D, T any] struct {
+	ID                                 int64                `json:"id"`
+	URI                                *string              `json:"uri"`
+	ContactName                        *string              `json:"contactName"`
+	ShippingInstructions               *string              `json:"shippingInstructions"`
+	UseBillingAddressAsShippingAddress bool                 `json:"useBillingAddressAsShippingAddress"`
+	BillingAddress                     *shadowAddress[D, T] `json:"billingAddress"`
+	ShippingAddress                    *shadowAddress[D, T] `json:"shippingAddress"`
 }
 
-type floatAddress struct {
+type shadowAddress[D, T any] struct {
 	ID                          int64   `json:"id"`
 	URI                         *string `json:"uri"`
 	CustomerAddressPreferenceID int64   `json:"customerAddressPreferenceId"`
@@ -244,12 +259,12 @@ type floatAddress struct {
 	Valid                       bool    `json:"valid"`
 }
 
-type floatPaymentSchedule struct {
-	DueDateTimestamp   string  `json:"dueDateTimestamp"`
-	Status             string  `json:"status"`
-	Amount             float64 `json:"amount"`
-	OutstandingBalance float64 `json:"outstandingBalance"`
-	DaysDueAfterTerm   int     `json:"daysDueAfterTerm"`
+type shadowPaymentSchedule[D, T any] struct {
+	DueDateTimestamp   T      `json:"dueDateTimestamp"`
+	Status             string `json:"status"`
+	Amount             D      `json:"amount"`
+	OutstandingBalance D      `json:"outstandingBalance"`
+	DaysDueAfterTerm   int    `json:"daysDueAfterTerm"`
 }
 
 // TestFloorMatchesSDK checks that benchmark (a) compares like with like:
@@ -296,64 +311,87 @@ func TestFloorMatchesSDK(t *testing.T) {
 	}
 }
 
-// TestFloatShadowMirrorsInvoice checks that the float floor of benchmark
-// (b) has the shape of billing.Invoice: the same JSON names, nested the
-// same way, with float64 where the SDK has a decimal and string where it
-// has a Timestamp or an enum, so that both decode the same document into
-// as many fields.
-func TestFloatShadowMirrorsInvoice(t *testing.T) {
+// TestShadowsMirrorInvoice checks that the floors' types have the shape
+// of billing.Invoice: the same JSON names, nested the same way, with the
+// amount type where the SDK has a decimal, the timestamp type where it
+// has a Timestamp and a string where it has an enum, so that they decode
+// the same document into as many fields, and that none of them has a
+// JSON method, which would take the decoding out of encoding/json's
+// hands.
+func TestShadowsMirrorInvoice(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name              string
+		shadow            reflect.Type
+		amount, timestamp reflect.Type
+	}{
+		{"floatInvoice", reflect.TypeFor[floatInvoice](), reflect.TypeFor[float64](), reflect.TypeFor[string]()},
+		{"exactInvoice", reflect.TypeFor[exactInvoice](), reflect.TypeFor[decimal.Decimal](), reflect.TypeFor[billing.Timestamp]()},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			walkShadow(t, "Invoice", reflect.TypeFor[billing.Invoice](), tt.shadow, tt.amount, tt.timestamp)
+		})
+	}
+}
+
+// walkShadow compares the SDK's type sdk with its shadow, field by field.
+func walkShadow(t *testing.T, path string, sdk, shadow, amount, timestamp reflect.Type) {
+	t.Helper()
 	decimalType := reflect.TypeFor[decimal.Decimal]()
 	timestampType := reflect.TypeFor[billing.Timestamp]()
 	rawType := reflect.TypeFor[json.RawMessage]()
 	extraType := reflect.TypeFor[billing.Extra]()
-	var walk func(path string, sdk, shadow reflect.Type)
-	walk = func(path string, sdk, shadow reflect.Type) {
-		switch {
-		case sdk == decimalType:
-			if shadow.Kind() != reflect.Float64 {
-				t.Errorf("%s: decimal mirrored as %v, want float64", path, shadow)
+	switch {
+	case sdk == decimalType:
+		if shadow != amount {
+			t.Errorf("%s: decimal mirrored as %v, want %v", path, shadow, amount)
+		}
+		return
+	case sdk == timestampType:
+		if shadow != timestamp {
+			t.Errorf("%s: Timestamp mirrored as %v, want %v", path, shadow, timestamp)
+		}
+		return
+	case sdk == rawType:
+		if shadow != rawType {
+			t.Errorf("%s: json.RawMessage mirrored as %v", path, shadow)
+		}
+		return
+	}
+	if sdk.Kind() != shadow.Kind() {
+		t.Errorf("%s: %v mirrored as %v", path, sdk, shadow)
+		return
+	}
+	switch sdk.Kind() {
+	case reflect.Pointer, reflect.Slice:
+		walkShadow(t, path+"[]", sdk.Elem(), shadow.Elem(), amount, timestamp)
+	case reflect.Struct:
+		for _, m := range []reflect.Type{reflect.TypeFor[json.Unmarshaler](), reflect.TypeFor[json.Marshaler]()} {
+			if reflect.PointerTo(shadow).Implements(m) {
+				t.Errorf("%s: the shadow %v implements %v", path, shadow, m)
 			}
-			return
-		case sdk == timestampType:
-			if shadow.Kind() != reflect.String {
-				t.Errorf("%s: Timestamp mirrored as %v, want string", path, shadow)
+		}
+		// Extra, the members the SDK does not model, has no
+		// counterpart: it is empty on these pages.
+		var fields []reflect.StructField
+		for i := range sdk.NumField() {
+			if f := sdk.Field(i); f.Type != extraType {
+				fields = append(fields, f)
 			}
-			return
-		case sdk == rawType:
-			if shadow != rawType {
-				t.Errorf("%s: json.RawMessage mirrored as %v", path, shadow)
-			}
+		}
+		if len(fields) != shadow.NumField() {
+			t.Errorf("%s: %d fields mirrored by %d", path, len(fields), shadow.NumField())
 			return
 		}
-		if sdk.Kind() != shadow.Kind() {
-			t.Errorf("%s: %v mirrored as %v", path, sdk, shadow)
-			return
-		}
-		switch sdk.Kind() {
-		case reflect.Pointer, reflect.Slice:
-			walk(path+"[]", sdk.Elem(), shadow.Elem())
-		case reflect.Struct:
-			// Extra, the members the SDK does not model, has no
-			// counterpart: it is empty on these pages.
-			var fields []reflect.StructField
-			for i := range sdk.NumField() {
-				if f := sdk.Field(i); f.Type != extraType {
-					fields = append(fields, f)
-				}
+		for i, a := range fields {
+			b := shadow.Field(i)
+			if a.Tag.Get("json") != b.Tag.Get("json") {
+				t.Errorf("%s: field %d is %q in the SDK, %q in the shadow", path, i, a.Tag.Get("json"), b.Tag.Get("json"))
+				continue
 			}
-			if len(fields) != shadow.NumField() {
-				t.Errorf("%s: %d fields mirrored by %d", path, len(fields), shadow.NumField())
-				return
-			}
-			for i, a := range fields {
-				b := shadow.Field(i)
-				if a.Tag.Get("json") != b.Tag.Get("json") {
-					t.Errorf("%s: field %d is %q in the SDK, %q in the shadow", path, i, a.Tag.Get("json"), b.Tag.Get("json"))
-					continue
-				}
-				walk(path+"."+a.Name, a.Type, b.Type)
-			}
+			walkShadow(t, path+"."+a.Name, a.Type, b.Type, amount, timestamp)
 		}
 	}
-	walk("Invoice", reflect.TypeFor[billing.Invoice](), reflect.TypeFor[floatInvoice]())
 }

@@ -51,6 +51,7 @@ var types = []reflect.Type{
 var (
 	decimalType    = reflect.TypeFor[decimal.Decimal]()
 	decimalPtrType = reflect.TypeFor[*decimal.Decimal]()
+	timestampType  = reflect.TypeFor[billing.Timestamp]()
 	rawType        = reflect.TypeFor[json.RawMessage]()
 	extraType      = reflect.TypeFor[billing.Extra]()
 	unmarshaler    = reflect.TypeFor[json.Unmarshaler]()
@@ -214,6 +215,8 @@ func reader(f reflect.StructField) (string, error) {
 		return "readPtr(dec, a, " + dst + ")", nil
 	case t.Kind() == reflect.Slice && generated(t.Elem()):
 		return fmt.Sprintf("readSlice(dec, a, %s, %q)", dst, "[]billing."+t.Elem().Name()), nil
+	case t == timestampType:
+		return "readTimestamp(dec, " + dst + ")", nil
 	case t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(unmarshaler):
 		return "jsonwire.ReadUnmarshaler(dec, " + dst + ")", nil
 	case t.Kind() == reflect.String:

@@ -2,6 +2,7 @@ package jsonwire
 
 import (
 	"bytes"
+	"encoding/binary"
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -17,8 +18,20 @@ func plain(v []byte) ([]byte, bool) {
 // isPlain reports whether the contents s of a JSON string stand for
 // themselves: no backslash and valid UTF-8.
 func isPlain(s []byte) bool {
-	// Most strings are short and ASCII: one tight loop beats two calls.
-	for _, c := range s {
+	// Most strings are ASCII without escapes: eight bytes at a time,
+	// then byte by byte; the first byte that is neither sends the whole
+	// string to the exact checks.
+	t := s
+	for len(t) >= 8 {
+		w := binary.LittleEndian.Uint64(t)
+		const ones, highs = 0x0101010101010101, 0x8080808080808080
+		x := w ^ (ones * '\\') // a zero byte where w has a backslash
+		if (w|((x-ones)&^x))&highs != 0 {
+			return bytes.IndexByte(s, '\\') < 0 && utf8.Valid(s)
+		}
+		t = t[8:]
+	}
+	for _, c := range t {
 		if c == '\\' || c >= utf8.RuneSelf {
 			return bytes.IndexByte(s, '\\') < 0 && utf8.Valid(s)
 		}
