@@ -310,7 +310,8 @@ func declaredOperations(t *testing.T) map[string]billing.Operation {
 // for another; a call and a sweep for each, the sweep's first method the
 // operation's own; and for a list endpoint (an operation that an All,
 // Pages or Count method sends, by its "API:" line) every piece of its
-// list, and none on another operation.
+// list, and none on another operation; and README.md's table of
+// operations for each.
 func TestOperationTableCoversTheSDK(t *testing.T) {
 	t.Parallel()
 	declared := declaredOperations(t)
@@ -363,6 +364,16 @@ func TestOperationTableCoversTheSDK(t *testing.T) {
 	for name := range rows {
 		if _, ok := declared[name]; !ok {
 			t.Errorf("%s: a row for an operation the SDK does not declare", name)
+		}
+	}
+	// README.md's table of operations names each one's method.
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range slices.Sorted(maps.Keys(declared)) {
+		if name != "Client.Do" && !strings.Contains(string(readme), "| `c."+name+"`") {
+			t.Errorf("%s: not in README.md's table of operations", name)
 		}
 	}
 }
