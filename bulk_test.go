@@ -102,6 +102,7 @@ func TestPreviewPriceChangeRequest(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			w.on(http.MethodPost, bkPreviewPath, http.StatusOK, bkPreviewResponse)
 			if _, err := w.client.Bulk.PreviewPriceChange(context.Background(), 3, tt.params); err != nil {
@@ -122,6 +123,7 @@ func TestPreviewPriceChangeRequest(t *testing.T) {
 		})
 	}
 	t.Run("caller's nil plan product ids are left untouched", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodPost, bkPreviewPath, http.StatusOK, bkPreviewResponse)
 		p := &billing.BulkPriceChangeParams{}
@@ -201,6 +203,7 @@ func TestPreviewPriceChangeDecodesResponse(t *testing.T) {
 		}
 	})
 	t.Run("array payload is kept too", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodPost, bkPreviewPath, http.StatusOK, `[{"id":1},{"id":2}]`)
 		p, err := w.client.Bulk.PreviewPriceChange(context.Background(), 3, &billing.BulkPriceChangeParams{})
@@ -239,6 +242,7 @@ func TestPreviewPriceChangeValidation(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			w.on(http.MethodPost, "=~^/v1/Subscribers/", http.StatusOK, bkPreviewResponse)
 			_, err := w.client.Bulk.PreviewPriceChange(context.Background(), tt.planID, tt.params)
@@ -249,6 +253,7 @@ func TestPreviewPriceChangeValidation(t *testing.T) {
 		})
 	}
 	t.Run("nil params", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		_, err := w.client.Bulk.PreviewPriceChange(context.Background(), 3, nil)
 		var ve *billing.ValidationError
@@ -265,6 +270,7 @@ func TestProcessBulkJob(t *testing.T) {
 	t.Parallel()
 	const resp = `{"id":77,"status":"Processing","type":"PriceChange","createdTimestamp":"2024-03-01T10:00:00"}`
 	t.Run("request and decoded job", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodPost, bkProcessPath, http.StatusOK, resp)
 		job, err := w.client.Bulk.Process(context.Background(), 77)
@@ -310,6 +316,7 @@ func TestProcessBulkJob(t *testing.T) {
 		}
 	})
 	t.Run("unvalidated job is ErrConflict", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodPost, bkProcessPath, http.StatusConflict, errorBody(409, "Api Error", "Bulk job 77 has not been validated"))
 		_, err := w.client.Bulk.Process(context.Background(), 77)
@@ -330,6 +337,7 @@ func TestProcessBulkJob(t *testing.T) {
 		{"429 rate limited", http.StatusTooManyRequests, billing.ErrRateLimited},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			w.on(http.MethodPost, bkProcessPath, sc.status, errorBody(sc.status, "Api Error", http.StatusText(sc.status)))
 			_, err := w.client.Bulk.Process(context.Background(), 77)
@@ -351,6 +359,7 @@ func TestPreviewPriceChangeErrors(t *testing.T) {
 		{"429 rate limited", http.StatusTooManyRequests, billing.ErrRateLimited},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			w.on(http.MethodPost, bkPreviewPath, sc.status, errorBody(sc.status, "Api Error", http.StatusText(sc.status)))
 			_, err := w.client.Bulk.PreviewPriceChange(context.Background(), 3, &billing.BulkPriceChangeParams{SelectAll: true})
@@ -379,6 +388,7 @@ func TestBulkRequestOptions(t *testing.T) {
 	}
 	for _, op := range ops {
 		t.Run(op.name+"/suppress events and custom header", func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			w.on(http.MethodPost, op.path, http.StatusOK, op.body)
 			if err := op.call(w.client, billing.SuppressEvents(), billing.WithHeader("X-Correlation-Id", "corr-bulk")); err != nil {
@@ -394,6 +404,7 @@ func TestBulkRequestOptions(t *testing.T) {
 			}
 		})
 		t.Run(op.name+"/no suppress header by default", func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			w.on(http.MethodPost, op.path, http.StatusOK, op.body)
 			if err := op.call(w.client); err != nil {
@@ -404,6 +415,7 @@ func TestBulkRequestOptions(t *testing.T) {
 			}
 		})
 		t.Run(op.name+"/WithHeader Authorization rejected", func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			w.on(http.MethodPost, op.path, http.StatusOK, op.body)
 			err := op.call(w.client, billing.WithHeader("Authorization", "Basic other"))

@@ -149,6 +149,7 @@ func TestReplaceCreditCardRequest(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			w.on(http.MethodPut, pmCardPath, http.StatusOK, pmCardResponse)
 			if _, err := w.client.PaymentMethods.ReplaceCreditCard(context.Background(), tt.params()); err != nil {
@@ -246,6 +247,7 @@ func TestCreateWalletAgreementRequest(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			w.on(http.MethodPost, pmWalletPath, http.StatusOK, pmWalletResponse)
 			if _, err := w.client.PaymentMethods.CreateWalletAgreement(context.Background(), "Paypal", tt.params); err != nil {
@@ -301,6 +303,7 @@ func TestPaymentMethodsRequestOptions(t *testing.T) {
 	}
 	for _, op := range ops {
 		t.Run(op.name+"/suppress events and custom header", func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			w.on(op.method, op.path, http.StatusOK, op.body)
 			if err := op.call(w.client, billing.SuppressEvents(), billing.WithHeader("X-Correlation-Id", "corr-123")); err != nil {
@@ -316,6 +319,7 @@ func TestPaymentMethodsRequestOptions(t *testing.T) {
 			}
 		})
 		t.Run(op.name+"/no suppress header by default", func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			w.on(op.method, op.path, http.StatusOK, op.body)
 			if err := op.call(w.client); err != nil {
@@ -329,6 +333,7 @@ func TestPaymentMethodsRequestOptions(t *testing.T) {
 		})
 		for _, key := range []string{"Authorization", "authorization"} {
 			t.Run(op.name+"/WithHeader "+key+" rejected", func(t *testing.T) {
+				t.Parallel()
 				w := newWire(t)
 				w.on(op.method, op.path, http.StatusOK, op.body)
 				err := op.call(w.client, billing.WithHeader(key, "Basic stolen-key"))
@@ -392,6 +397,7 @@ func TestReplaceCreditCardValidation(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			w.on(http.MethodPut, pmCardPath, http.StatusOK, pmCardResponse)
 			p := pmCard()
@@ -413,6 +419,7 @@ func TestReplaceCreditCardValidation(t *testing.T) {
 		})
 	}
 	t.Run("nil params", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		_, err := w.client.PaymentMethods.ReplaceCreditCard(context.Background(), nil)
 		var ve *billing.ValidationError
@@ -465,6 +472,7 @@ func TestCreateWalletAgreementValidation(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			w.on(http.MethodPost, pmWalletPath, http.StatusOK, pmWalletResponse)
 			_, err := w.client.PaymentMethods.CreateWalletAgreement(context.Background(), billing.WalletProvider(tt.provider), tt.params())
@@ -475,6 +483,7 @@ func TestCreateWalletAgreementValidation(t *testing.T) {
 		})
 	}
 	t.Run("nil params", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		_, err := w.client.PaymentMethods.CreateWalletAgreement(context.Background(), "Paypal", nil)
 		var ve *billing.ValidationError
@@ -486,6 +495,7 @@ func TestCreateWalletAgreementValidation(t *testing.T) {
 		}
 	})
 	t.Run("other provider names are used as the path segment", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodPost, "/v1/Wallet2", http.StatusOK, pmWalletResponse)
 		if _, err := w.client.PaymentMethods.CreateWalletAgreement(context.Background(), "Wallet2", ok()); err != nil {
@@ -500,6 +510,7 @@ func TestCreateWalletAgreementValidation(t *testing.T) {
 func TestPaymentMethodsErrors(t *testing.T) {
 	t.Parallel()
 	t.Run("replace on deleted payment method is 400 Api Error", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodPut, pmCardPath, http.StatusBadRequest,
 			errorBody(400, "Api Error", "Payment method 1001 has been deleted and cannot be updated."))
@@ -526,6 +537,7 @@ func TestPaymentMethodsErrors(t *testing.T) {
 		}
 	})
 	t.Run("wallet without token or baid refused by server with key agreement", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodPost, pmWalletPath, http.StatusBadRequest,
 			errorBody(400, "agreement", "Either a token or a baid must be supplied."))
@@ -550,6 +562,7 @@ func TestPaymentMethodsErrors(t *testing.T) {
 	}
 	for _, sc := range statusCases {
 		t.Run("replace card "+sc.name, func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			w.on(http.MethodPut, pmCardPath, sc.status, errorBody(sc.status, "Api Error", http.StatusText(sc.status)), sc.header...)
 			_, err := w.client.PaymentMethods.ReplaceCreditCard(context.Background(), pmCard())
@@ -562,6 +575,7 @@ func TestPaymentMethodsErrors(t *testing.T) {
 			}
 		})
 		t.Run("wallet "+sc.name, func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			w.on(http.MethodPost, pmWalletPath, sc.status, errorBody(sc.status, "Api Error", http.StatusText(sc.status)), sc.header...)
 			_, err := w.client.PaymentMethods.CreateWalletAgreement(context.Background(), "Paypal",
@@ -570,6 +584,7 @@ func TestPaymentMethodsErrors(t *testing.T) {
 		})
 	}
 	t.Run("replace card is not retried on 500", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t, billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: 2, MinBackoff: time.Millisecond, MaxBackoff: time.Millisecond}))
 		w.on(http.MethodPut, pmCardPath, http.StatusInternalServerError, errorBody(500, "Api Error", "boom"))
 		_, err := w.client.PaymentMethods.ReplaceCreditCard(context.Background(), pmCard())

@@ -265,6 +265,7 @@ func TestSecretsErrors(t *testing.T) {
 	t.Parallel()
 	echo := "Card " + secCard + " with CVV " + secCVV + " was declined for key " + testKey
 	t.Run("400 echoing card, cvv and key in the envelope", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodPut, pmCardPath, http.StatusBadRequest, errorBody(400, "Api Error", echo))
 		p := secParams()
@@ -286,6 +287,7 @@ func TestSecretsErrors(t *testing.T) {
 		}
 	})
 	t.Run("400 echoing secrets in a body that is not the envelope", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodPut, pmCardPath, http.StatusBadRequest, "<html><body>Bad request: "+echo+"</body></html>")
 		p := secParams()
@@ -318,6 +320,7 @@ func TestSecretsErrors(t *testing.T) {
 		}
 	})
 	t.Run("secrets echoed in the error key", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodPut, pmCardPath, http.StatusBadRequest, errorBody(400, secCard, "declined"))
 		p := secParams()
@@ -325,6 +328,7 @@ func TestSecretsErrors(t *testing.T) {
 		secAssertNoSecrets(t, "err.Error()", err.Error())
 	})
 	t.Run("401 echoing the api key", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodPost, pmWalletPath, http.StatusUnauthorized, errorBody(401, "Api Error", "API key "+testKey+" is not valid"))
 		_, err := w.client.PaymentMethods.CreateWalletAgreement(context.Background(), "Paypal",

@@ -96,6 +96,7 @@ func TestListItemsQuery(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			w.on(http.MethodGet, siPath, http.StatusOK, "[]")
 			if _, err := w.client.SubscriptionItems.List(context.Background(), 5, tt.params); err != nil {
@@ -293,6 +294,7 @@ func TestListItemsValidation(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			w.on(http.MethodGet, siPath, http.StatusOK, "[]")
 			_, err := w.client.SubscriptionItems.List(context.Background(), tt.id, tt.params)
@@ -304,6 +306,7 @@ func TestListItemsValidation(t *testing.T) {
 	}
 	for _, field := range []string{"name", "description", "reference", "createdTimestamp", "modifiedTimestamp"} {
 		t.Run("sort on "+field+" accepted", func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			w.on(http.MethodGet, siPath, http.StatusOK, "[]")
 			_, err := w.client.SubscriptionItems.List(context.Background(), 5,
@@ -321,6 +324,7 @@ func TestListItemsValidation(t *testing.T) {
 func TestListItemsRequestOptions(t *testing.T) {
 	t.Parallel()
 	t.Run("suppress events and custom header", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodGet, siPath, http.StatusOK, "[]")
 		if _, err := w.client.SubscriptionItems.List(context.Background(), 5, nil,
@@ -337,6 +341,7 @@ func TestListItemsRequestOptions(t *testing.T) {
 		}
 	})
 	t.Run("no suppress header by default", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodGet, siPath, http.StatusOK, "[]")
 		if _, err := w.client.SubscriptionItems.List(context.Background(), 5, nil); err != nil {
@@ -347,6 +352,7 @@ func TestListItemsRequestOptions(t *testing.T) {
 		}
 	})
 	t.Run("WithHeader Authorization rejected before sending", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodGet, siPath, http.StatusOK, "[]")
 		_, err := w.client.SubscriptionItems.List(context.Background(), 5, nil, billing.WithHeader("Authorization", "Basic other"))
@@ -363,6 +369,7 @@ func TestListItemsRequestOptions(t *testing.T) {
 func TestListItemsErrors(t *testing.T) {
 	t.Parallel()
 	t.Run("unknown subscription product is ErrNotFound", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodGet, "/v1/subscriptionProducts/999/items", http.StatusNotFound,
 			errorBody(404, "Api Error", "Subscription product 999 was not found"))
@@ -376,6 +383,7 @@ func TestListItemsErrors(t *testing.T) {
 		}
 	})
 	t.Run("invalid query is ErrBadRequest without the query string in the message", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodGet, siPath, http.StatusBadRequest, errorBody(400, "Api Error", "The query is not valid"))
 		_, err := w.client.SubscriptionItems.List(context.Background(), 5, &billing.ListSubscriptionItemsParams{
@@ -401,6 +409,7 @@ func TestListItemsErrors(t *testing.T) {
 		{"429 rate limited", http.StatusTooManyRequests, billing.ErrRateLimited},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			w.on(http.MethodGet, siPath, sc.status, errorBody(sc.status, "Api Error", http.StatusText(sc.status)))
 			_, err := w.client.SubscriptionItems.List(context.Background(), 5, nil)

@@ -52,6 +52,7 @@ func TestCreateSalesTrackingCodeRequest(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			w.on(http.MethodPost, tcPath, http.StatusOK, tcActiveResponse)
 			if _, err := w.client.SalesTrackingCodes.Create(context.Background(), tt.params); err != nil {
@@ -73,6 +74,7 @@ func TestCreateSalesTrackingCodeRequest(t *testing.T) {
 func TestCreateSalesTrackingCodeDecodesResponse(t *testing.T) {
 	t.Parallel()
 	t.Run("active code with null description and email", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodPost, tcPath, http.StatusOK, tcActiveResponse)
 		code, err := w.client.SalesTrackingCodes.Create(context.Background(),
@@ -94,6 +96,7 @@ func TestCreateSalesTrackingCodeDecodesResponse(t *testing.T) {
 		}
 	})
 	t.Run("retired status is kept and not known", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodPost, tcPath, http.StatusOK,
 			`{"type":"Region","code":"OLD","name":"Old region","description":"gone","email":"ops@example.com","status":"Retired","deletable":false,"id":502,"uri":null}`)
@@ -122,6 +125,7 @@ func TestSalesTrackingCodesRequestOptions(t *testing.T) {
 		return &billing.CreateSalesTrackingCodeParams{Type: billing.TrackingCodeType1, Code: "C", Name: "N"}
 	}
 	t.Run("suppress events and custom header", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodPost, tcPath, http.StatusOK, tcActiveResponse)
 		if _, err := w.client.SalesTrackingCodes.Create(context.Background(), params(),
@@ -138,6 +142,7 @@ func TestSalesTrackingCodesRequestOptions(t *testing.T) {
 		}
 	})
 	t.Run("no suppress header by default", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodPost, tcPath, http.StatusOK, tcActiveResponse)
 		if _, err := w.client.SalesTrackingCodes.Create(context.Background(), params()); err != nil {
@@ -148,6 +153,7 @@ func TestSalesTrackingCodesRequestOptions(t *testing.T) {
 		}
 	})
 	t.Run("WithHeader Authorization rejected before sending", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodPost, tcPath, http.StatusOK, tcActiveResponse)
 		_, err := w.client.SalesTrackingCodes.Create(context.Background(), params(), billing.WithHeader("Authorization", "Basic other"))
@@ -175,6 +181,7 @@ func TestCreateSalesTrackingCodeValidation(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			w.on(http.MethodPost, tcPath, http.StatusOK, tcActiveResponse)
 			_, err := w.client.SalesTrackingCodes.Create(context.Background(), tt.params)
@@ -185,6 +192,7 @@ func TestCreateSalesTrackingCodeValidation(t *testing.T) {
 		})
 	}
 	t.Run("nil params", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		_, err := w.client.SalesTrackingCodes.Create(context.Background(), nil)
 		var ve *billing.ValidationError
@@ -225,6 +233,7 @@ func TestCreateSalesTrackingCodeErrors(t *testing.T) {
 		{"429 rate limited", http.StatusTooManyRequests, billing.ErrRateLimited},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			w.on(http.MethodPost, tcPath, sc.status, errorBody(sc.status, "Api Error", http.StatusText(sc.status)))
 			_, err := w.client.SalesTrackingCodes.Create(context.Background(),
