@@ -320,52 +320,6 @@ func TestListItemsValidation(t *testing.T) {
 		})
 	}
 }
-
-func TestListItemsRequestOptions(t *testing.T) {
-	t.Parallel()
-	t.Run("suppress events and custom header", func(t *testing.T) {
-		t.Parallel()
-		w := newWire(t)
-		w.on(http.MethodGet, siPath, http.StatusOK, "[]")
-		if _, err := w.client.SubscriptionItems.List(context.Background(), 5, nil,
-			billing.SuppressEvents(), billing.WithHeader("X-Correlation-Id", "corr-si")); err != nil {
-			t.Fatal(err)
-		}
-		r := w.last()
-		assertCommonHeaders(t, r, false)
-		if got := r.Header.Values("X-SUPPRESS-ALL-EVENTS"); len(got) != 1 || got[0] != "True" {
-			t.Errorf("X-SUPPRESS-ALL-EVENTS = %q, want [True]", got)
-		}
-		if got := r.Header.Get("X-Correlation-Id"); got != "corr-si" {
-			t.Errorf("X-Correlation-Id = %q", got)
-		}
-	})
-	t.Run("no suppress header by default", func(t *testing.T) {
-		t.Parallel()
-		w := newWire(t)
-		w.on(http.MethodGet, siPath, http.StatusOK, "[]")
-		if _, err := w.client.SubscriptionItems.List(context.Background(), 5, nil); err != nil {
-			t.Fatal(err)
-		}
-		if got := w.last().Header.Values("X-SUPPRESS-ALL-EVENTS"); len(got) != 0 {
-			t.Errorf("X-SUPPRESS-ALL-EVENTS = %q, want absent", got)
-		}
-	})
-	t.Run("WithHeader Authorization rejected before sending", func(t *testing.T) {
-		t.Parallel()
-		w := newWire(t)
-		w.on(http.MethodGet, siPath, http.StatusOK, "[]")
-		_, err := w.client.SubscriptionItems.List(context.Background(), 5, nil, billing.WithHeader("Authorization", "Basic other"))
-		var ve *billing.ValidationError
-		if !errors.As(err, &ve) {
-			t.Fatalf("err = %v (%T), want *billing.ValidationError", err, err)
-		}
-		if w.sent() != 0 {
-			t.Errorf("requests sent = %d, want 0", w.sent())
-		}
-	})
-}
-
 func TestListItemsErrors(t *testing.T) {
 	t.Parallel()
 	t.Run("unknown subscription product is ErrNotFound", func(t *testing.T) {

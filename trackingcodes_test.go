@@ -118,55 +118,6 @@ func TestCreateSalesTrackingCodeDecodesResponse(t *testing.T) {
 		}
 	})
 }
-
-func TestSalesTrackingCodesRequestOptions(t *testing.T) {
-	t.Parallel()
-	params := func() *billing.CreateSalesTrackingCodeParams {
-		return &billing.CreateSalesTrackingCodeParams{Type: billing.TrackingCodeType1, Code: "C", Name: "N"}
-	}
-	t.Run("suppress events and custom header", func(t *testing.T) {
-		t.Parallel()
-		w := newWire(t)
-		w.on(http.MethodPost, tcPath, http.StatusOK, tcActiveResponse)
-		if _, err := w.client.SalesTrackingCodes.Create(context.Background(), params(),
-			billing.SuppressEvents(), billing.WithHeader("X-Correlation-Id", "corr-tc")); err != nil {
-			t.Fatal(err)
-		}
-		r := w.last()
-		assertCommonHeaders(t, r, true)
-		if got := r.Header.Values("X-SUPPRESS-ALL-EVENTS"); len(got) != 1 || got[0] != "True" {
-			t.Errorf("X-SUPPRESS-ALL-EVENTS = %q, want [True]", got)
-		}
-		if got := r.Header.Get("X-Correlation-Id"); got != "corr-tc" {
-			t.Errorf("X-Correlation-Id = %q", got)
-		}
-	})
-	t.Run("no suppress header by default", func(t *testing.T) {
-		t.Parallel()
-		w := newWire(t)
-		w.on(http.MethodPost, tcPath, http.StatusOK, tcActiveResponse)
-		if _, err := w.client.SalesTrackingCodes.Create(context.Background(), params()); err != nil {
-			t.Fatal(err)
-		}
-		if got := w.last().Header.Values("X-SUPPRESS-ALL-EVENTS"); len(got) != 0 {
-			t.Errorf("X-SUPPRESS-ALL-EVENTS = %q, want absent", got)
-		}
-	})
-	t.Run("WithHeader Authorization rejected before sending", func(t *testing.T) {
-		t.Parallel()
-		w := newWire(t)
-		w.on(http.MethodPost, tcPath, http.StatusOK, tcActiveResponse)
-		_, err := w.client.SalesTrackingCodes.Create(context.Background(), params(), billing.WithHeader("Authorization", "Basic other"))
-		var ve *billing.ValidationError
-		if !errors.As(err, &ve) {
-			t.Fatalf("err = %v (%T), want *billing.ValidationError", err, err)
-		}
-		if w.sent() != 0 {
-			t.Errorf("requests sent = %d, want 0", w.sent())
-		}
-	})
-}
-
 func TestCreateSalesTrackingCodeValidation(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
