@@ -328,45 +328,4 @@ func TestProcessBulkJob(t *testing.T) {
 			t.Errorf("a 409 matches ErrBadRequest")
 		}
 	})
-	for _, sc := range []struct {
-		name     string
-		status   int
-		category error
-	}{
-		{"401 unauthorized", http.StatusUnauthorized, billing.ErrUnauthorized},
-		{"429 rate limited", http.StatusTooManyRequests, billing.ErrRateLimited},
-	} {
-		t.Run(sc.name, func(t *testing.T) {
-			t.Parallel()
-			w := newWire(t)
-			w.on(http.MethodPost, bkProcessPath, sc.status, errorBody(sc.status, "Api Error", http.StatusText(sc.status)))
-			_, err := w.client.Bulk.Process(context.Background(), 77)
-			pmAPIError(t, err, sc.status, sc.category)
-		})
-	}
-}
-
-func TestPreviewPriceChangeErrors(t *testing.T) {
-	t.Parallel()
-	for _, sc := range []struct {
-		name     string
-		status   int
-		category error
-	}{
-		{"400 invalid query", http.StatusBadRequest, billing.ErrBadRequest},
-		{"404 unknown plan", http.StatusNotFound, billing.ErrNotFound},
-		{"401 unauthorized", http.StatusUnauthorized, billing.ErrUnauthorized},
-		{"429 rate limited", http.StatusTooManyRequests, billing.ErrRateLimited},
-	} {
-		t.Run(sc.name, func(t *testing.T) {
-			t.Parallel()
-			w := newWire(t)
-			w.on(http.MethodPost, bkPreviewPath, sc.status, errorBody(sc.status, "Api Error", http.StatusText(sc.status)))
-			_, err := w.client.Bulk.PreviewPriceChange(context.Background(), 3, &billing.BulkPriceChangeParams{SelectAll: true})
-			ae := pmAPIError(t, err, sc.status, sc.category)
-			if !ae.HasKey("Api Error") {
-				t.Errorf("Errors = %+v", ae.Errors)
-			}
-		})
-	}
 }

@@ -483,38 +483,6 @@ func TestPaymentMethodsErrors(t *testing.T) {
 			t.Errorf("HasKey(Api Error) = true for an agreement error")
 		}
 	})
-	statusCases := []struct {
-		name     string
-		status   int
-		category error
-		header   []string
-	}{
-		{"401 unauthorized", http.StatusUnauthorized, billing.ErrUnauthorized, nil},
-		{"429 rate limited", http.StatusTooManyRequests, billing.ErrRateLimited, []string{"Retry-After", "120"}},
-	}
-	for _, sc := range statusCases {
-		t.Run("replace card "+sc.name, func(t *testing.T) {
-			t.Parallel()
-			w := newWire(t)
-			w.on(http.MethodPut, pmCardPath, sc.status, errorBody(sc.status, "Api Error", http.StatusText(sc.status)), sc.header...)
-			_, err := w.client.PaymentMethods.ReplaceCreditCard(context.Background(), pmCard())
-			ae := pmAPIError(t, err, sc.status, sc.category)
-			if sc.status == http.StatusTooManyRequests && ae.RetryAfter != 120*time.Second {
-				t.Errorf("RetryAfter = %v, want 2m", ae.RetryAfter)
-			}
-			if n := w.sent(); n != 1 {
-				t.Errorf("requests sent = %d, want 1 (retries are off)", n)
-			}
-		})
-		t.Run("wallet "+sc.name, func(t *testing.T) {
-			t.Parallel()
-			w := newWire(t)
-			w.on(http.MethodPost, pmWalletPath, sc.status, errorBody(sc.status, "Api Error", http.StatusText(sc.status)), sc.header...)
-			_, err := w.client.PaymentMethods.CreateWalletAgreement(context.Background(), "Paypal",
-				&billing.WalletAgreementParams{Baid: "B-1", CustomerID: 42, Source: billing.PaymentSourceManual})
-			pmAPIError(t, err, sc.status, sc.category)
-		})
-	}
 	t.Run("replace card is not retried on 500", func(t *testing.T) {
 		t.Parallel()
 		w := newWire(t, billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: 2, MinBackoff: time.Millisecond, MaxBackoff: time.Millisecond}))

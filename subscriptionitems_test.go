@@ -354,22 +354,6 @@ func TestListItemsErrors(t *testing.T) {
 			t.Errorf("query sent = %q", got)
 		}
 	})
-	for _, sc := range []struct {
-		name     string
-		status   int
-		category error
-	}{
-		{"401 unauthorized", http.StatusUnauthorized, billing.ErrUnauthorized},
-		{"429 rate limited", http.StatusTooManyRequests, billing.ErrRateLimited},
-	} {
-		t.Run(sc.name, func(t *testing.T) {
-			t.Parallel()
-			w := newWire(t)
-			w.on(http.MethodGet, siPath, sc.status, errorBody(sc.status, "Api Error", http.StatusText(sc.status)))
-			_, err := w.client.SubscriptionItems.List(context.Background(), 5, nil)
-			pmAPIError(t, err, sc.status, sc.category)
-		})
-	}
 }
 
 func TestAllItemsFollowsPages(t *testing.T) {

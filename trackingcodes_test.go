@@ -175,21 +175,4 @@ func TestCreateSalesTrackingCodeErrors(t *testing.T) {
 			t.Errorf("Error() = %q, want the server's message", err.Error())
 		}
 	})
-	for _, sc := range []struct {
-		name     string
-		status   int
-		category error
-	}{
-		{"401 unauthorized", http.StatusUnauthorized, billing.ErrUnauthorized},
-		{"429 rate limited", http.StatusTooManyRequests, billing.ErrRateLimited},
-	} {
-		t.Run(sc.name, func(t *testing.T) {
-			t.Parallel()
-			w := newWire(t)
-			w.on(http.MethodPost, tcPath, sc.status, errorBody(sc.status, "Api Error", http.StatusText(sc.status)))
-			_, err := w.client.SalesTrackingCodes.Create(context.Background(),
-				&billing.CreateSalesTrackingCodeParams{Type: billing.TrackingCodeType1, Code: "C", Name: "N"})
-			pmAPIError(t, err, sc.status, sc.category)
-		})
-	}
 }
