@@ -109,17 +109,10 @@ func TestPreviewPriceChangeRequest(t *testing.T) {
 				t.Fatalf("PreviewPriceChange: %v", err)
 			}
 			r := w.last()
-			if r.Method != http.MethodPost || r.Path != bkPreviewPath {
-				t.Errorf("request = %s %s, want POST %s", r.Method, r.Path, bkPreviewPath)
-			}
-			if r.RawQuery != tt.rawQuery {
-				t.Errorf("query string:\n got %q\nwant %q", r.RawQuery, tt.rawQuery)
-			}
+			assertRequest(t, r, http.MethodPost, bkPreviewPath, tt.rawQuery, tt.body)
 			if got := r.Query.Get("query"); got != tt.wantQuery {
 				t.Errorf("query parameter = %q, want %q", got, tt.wantQuery)
 			}
-			assertCommonHeaders(t, r, true)
-			assertJSON(t, r.Body, tt.body)
 		})
 	}
 	t.Run("caller's nil plan product ids are left untouched", func(t *testing.T) {
@@ -278,11 +271,7 @@ func TestProcessBulkJob(t *testing.T) {
 			t.Fatalf("Process: %v", err)
 		}
 		r := w.last()
-		if r.Method != http.MethodPost || r.Path != bkProcessPath || r.RawQuery != "" {
-			t.Errorf("request = %s %s?%s, want POST %s", r.Method, r.Path, r.RawQuery, bkProcessPath)
-		}
-		assertCommonHeaders(t, r, true)
-		assertJSON(t, r.Body, `{"id":77}`)
+		assertWrite(t, r, http.MethodPost, bkProcessPath, `{"id":77}`)
 		// The members other than the id are kept in Extra, as sent.
 		want := &billing.BulkJob{ID: 77, Extra: billing.Extra{
 			"status":           json.RawMessage(`"Processing"`),

@@ -1131,17 +1131,10 @@ func TestInvoicesWriteOffRequest(t *testing.T) {
 				t.Fatalf("WriteOff: %v", err)
 			}
 			r := w.last()
-			if r.Method != http.MethodPost || r.Path != "/v1/invoices/writeoff" {
-				t.Errorf("request = %s %s, want POST /v1/invoices/writeoff", r.Method, r.Path)
-			}
-			if r.RawQuery != "" {
-				t.Errorf("query = %q, want none", r.RawQuery)
-			}
-			assertCommonHeaders(t, r, true)
+			assertWrite(t, r, http.MethodPost, "/v1/invoices/writeoff", tt.want)
 			if got := r.Header.Get("Accept"); got != "application/json" {
 				t.Errorf("Accept = %q", got)
 			}
-			assertJSON(t, r.Body, tt.want)
 			if tt.params.Reference == "" && bytes.Contains(r.Body, []byte("reference")) {
 				t.Errorf("empty reference was sent: %s", r.Body)
 			}

@@ -155,18 +155,7 @@ func TestReplaceCreditCardRequest(t *testing.T) {
 			if _, err := w.client.PaymentMethods.ReplaceCreditCard(context.Background(), tt.params()); err != nil {
 				t.Fatalf("ReplaceCreditCard: %v", err)
 			}
-			r := w.last()
-			if r.Method != http.MethodPut {
-				t.Errorf("method = %s, want PUT", r.Method)
-			}
-			if r.Path != pmCardPath {
-				t.Errorf("path = %q, want %q", r.Path, pmCardPath)
-			}
-			if r.RawQuery != "" {
-				t.Errorf("query = %q, want none", r.RawQuery)
-			}
-			assertCommonHeaders(t, r, true)
-			assertJSON(t, r.Body, tt.want)
+			assertWrite(t, w.last(), http.MethodPut, pmCardPath, tt.want)
 		})
 	}
 }
@@ -253,15 +242,7 @@ func TestCreateWalletAgreementRequest(t *testing.T) {
 			if _, err := w.client.PaymentMethods.CreateWalletAgreement(context.Background(), "Paypal", tt.params); err != nil {
 				t.Fatalf("CreateWalletAgreement: %v", err)
 			}
-			r := w.last()
-			if r.Method != http.MethodPost || r.Path != pmWalletPath {
-				t.Errorf("request = %s %s, want POST %s", r.Method, r.Path, pmWalletPath)
-			}
-			if r.RawQuery != "" {
-				t.Errorf("query = %q, want none", r.RawQuery)
-			}
-			assertCommonHeaders(t, r, true)
-			assertJSON(t, r.Body, tt.want)
+			assertWrite(t, w.last(), http.MethodPost, pmWalletPath, tt.want)
 		})
 	}
 }

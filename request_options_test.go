@@ -13,6 +13,31 @@ import (
 	"github.com/shopspring/decimal"
 )
 
+// assertWrite checks a request with a JSON body and no query string.
+func assertWrite(t *testing.T, r recorded, method, path, body string) {
+	t.Helper()
+	assertRequest(t, r, method, path, "", body)
+}
+
+// assertRequest checks a request: its method, escaped path and raw query
+// string, the headers every request carries, and its body as JSON (""
+// for a request without one).
+func assertRequest(t *testing.T, r recorded, method, path, rawQuery, body string) {
+	t.Helper()
+	type line struct{ Method, Path, RawQuery string }
+	if d := diff(line{method, path, rawQuery}, line{r.Method, r.Path, r.RawQuery}); d != "" {
+		t.Errorf("request line (-want +got):\n%s", d)
+	}
+	assertCommonHeaders(t, r, body != "")
+	if body == "" {
+		if len(r.Body) != 0 {
+			t.Errorf("request carried a body: %q", r.Body)
+		}
+		return
+	}
+	assertJSON(t, r.Body, body)
+}
+
 // sendAnswered runs op, with valid arguments and opts, on a wire without
 // retries that answers every request with status, the error envelope
 // and the header pairs, and returns the requests sent and the error.

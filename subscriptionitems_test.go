@@ -103,18 +103,9 @@ func TestListItemsQuery(t *testing.T) {
 				t.Fatalf("ListItems: %v", err)
 			}
 			r := w.last()
-			if r.Method != http.MethodGet || r.Path != siPath {
-				t.Errorf("request = %s %s, want GET %s", r.Method, r.Path, siPath)
-			}
-			if r.RawQuery != tt.rawQuery {
-				t.Errorf("query string:\n got %s\nwant %s", r.RawQuery, tt.rawQuery)
-			}
+			assertRequest(t, r, http.MethodGet, siPath, tt.rawQuery, "")
 			if got := r.Query.Get("query"); got != tt.wantQuery {
 				t.Errorf("query parameter = %q, want %q", got, tt.wantQuery)
-			}
-			assertCommonHeaders(t, r, false)
-			if len(r.Body) != 0 {
-				t.Errorf("GET carried a body: %q", r.Body)
 			}
 		})
 	}

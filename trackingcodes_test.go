@@ -58,15 +58,7 @@ func TestCreateSalesTrackingCodeRequest(t *testing.T) {
 			if _, err := w.client.SalesTrackingCodes.Create(context.Background(), tt.params); err != nil {
 				t.Fatalf("Create: %v", err)
 			}
-			r := w.last()
-			if r.Method != http.MethodPost || r.Path != tcPath {
-				t.Errorf("request = %s %s, want POST %s", r.Method, r.Path, tcPath)
-			}
-			if r.RawQuery != "" {
-				t.Errorf("query = %q, want none", r.RawQuery)
-			}
-			assertCommonHeaders(t, r, true)
-			assertJSON(t, r.Body, tt.want)
+			assertWrite(t, w.last(), http.MethodPost, tcPath, tt.want)
 		})
 	}
 }
