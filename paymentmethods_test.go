@@ -335,12 +335,9 @@ func TestReplaceCreditCardValidation(t *testing.T) {
 		t.Parallel()
 		w := newWire(t)
 		_, err := w.client.PaymentMethods.ReplaceCreditCard(context.Background(), nil)
-		var ve *billing.ValidationError
-		if !errors.As(err, &ve) {
-			t.Fatalf("err = %v, want *billing.ValidationError", err)
-		}
-		if w.sent() != 0 {
-			t.Errorf("a request was sent")
+		assertValidation(t, err, "ReplaceCreditCardParams")
+		if n := w.sent(); n != 0 {
+			t.Errorf("requests sent = %d, want 0", n)
 		}
 	})
 }
@@ -356,6 +353,7 @@ func TestCreateWalletAgreementValidation(t *testing.T) {
 		params   func() *billing.WalletAgreementParams
 		field    string
 	}{
+		{"nil params", "Paypal", func() *billing.WalletAgreementParams { return nil }, "WalletAgreementParams"},
 		{"neither token nor baid", "Paypal", func() *billing.WalletAgreementParams {
 			p := ok()
 			p.Token = ""
@@ -395,18 +393,6 @@ func TestCreateWalletAgreementValidation(t *testing.T) {
 			}
 		})
 	}
-	t.Run("nil params", func(t *testing.T) {
-		t.Parallel()
-		w := newWire(t)
-		_, err := w.client.PaymentMethods.CreateWalletAgreement(context.Background(), "Paypal", nil)
-		var ve *billing.ValidationError
-		if !errors.As(err, &ve) {
-			t.Fatalf("err = %v, want *billing.ValidationError", err)
-		}
-		if w.sent() != 0 {
-			t.Errorf("a request was sent")
-		}
-	})
 	t.Run("other provider names are used as the path segment", func(t *testing.T) {
 		t.Parallel()
 		w := newWire(t)
