@@ -240,10 +240,7 @@ func TestPreviewPriceChangeValidation(t *testing.T) {
 			w := newWire(t)
 			w.on(http.MethodPost, "=~^/v1/Subscribers/", http.StatusOK, bkPreviewResponse)
 			_, err := w.client.Bulk.PreviewPriceChange(context.Background(), tt.planID, tt.params)
-			assertValidation(t, err, tt.field)
-			if w.sent() != 0 {
-				t.Errorf("requests sent = %d, want 0", w.sent())
-			}
+			assertRefused(t, w, err, tt.field)
 		})
 	}
 }
@@ -287,10 +284,7 @@ func TestProcessBulkJob(t *testing.T) {
 			w := newWire(t)
 			w.on(http.MethodPost, bkProcessPath, http.StatusOK, resp)
 			_, err := w.client.Bulk.Process(context.Background(), id)
-			assertValidation(t, err, "id")
-			if w.sent() != 0 {
-				t.Errorf("id %d: requests sent = %d, want 0", id, w.sent())
-			}
+			assertRefused(t, w, err, "id")
 		}
 	})
 	t.Run("unvalidated job is ErrConflict", func(t *testing.T) {

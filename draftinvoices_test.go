@@ -324,10 +324,7 @@ func TestDraftInvoicesPDFErrors(t *testing.T) {
 				rc.Close()
 				t.Errorf("a stream was returned for id %d", id)
 			}
-			invValidation(t, err, "Id")
-			if n := w.sent(); n != 0 {
-				t.Errorf("requests sent: %d, want 0", n)
-			}
+			assertRefused(t, w, err, "Id")
 		})
 	}
 }

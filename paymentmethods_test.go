@@ -325,20 +325,14 @@ func TestReplaceCreditCardValidation(t *testing.T) {
 				}
 				return
 			}
-			assertValidation(t, err, tt.field)
-			if n := w.sent(); n != 0 {
-				t.Errorf("requests sent = %d, want 0", n)
-			}
+			assertRefused(t, w, err, tt.field)
 		})
 	}
 	t.Run("nil params", func(t *testing.T) {
 		t.Parallel()
 		w := newWire(t)
 		_, err := w.client.PaymentMethods.ReplaceCreditCard(context.Background(), nil)
-		assertValidation(t, err, "ReplaceCreditCardParams")
-		if n := w.sent(); n != 0 {
-			t.Errorf("requests sent = %d, want 0", n)
-		}
+		assertRefused(t, w, err, "ReplaceCreditCardParams")
 	})
 }
 
@@ -387,10 +381,7 @@ func TestCreateWalletAgreementValidation(t *testing.T) {
 			w := newWire(t)
 			w.on(http.MethodPost, pmWalletPath, http.StatusOK, pmWalletResponse)
 			_, err := w.client.PaymentMethods.CreateWalletAgreement(context.Background(), billing.WalletProvider(tt.provider), tt.params())
-			assertValidation(t, err, tt.field)
-			if n := w.sent(); n != 0 {
-				t.Errorf("requests sent = %d, want 0", n)
-			}
+			assertRefused(t, w, err, tt.field)
 		})
 	}
 	t.Run("other provider names are used as the path segment", func(t *testing.T) {

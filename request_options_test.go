@@ -38,6 +38,16 @@ func assertRequest(t *testing.T, r recorded, method, path, rawQuery, body string
 	assertJSON(t, r.Body, body)
 }
 
+// assertRefused checks that err is the *billing.ValidationError of field,
+// not an *billing.APIError, and that w sent nothing.
+func assertRefused(t *testing.T, w *wire, err error, field string) {
+	t.Helper()
+	invValidation(t, err, field)
+	if n := w.sent(); n != 0 {
+		t.Errorf("requests sent: %d, want 0", n)
+	}
+}
+
 // sendAnswered runs op, with valid arguments and opts, on a wire without
 // retries that answers every request with status, the error envelope
 // and the header pairs, and returns the requests sent and the error.

@@ -128,10 +128,7 @@ func TestCreateSalesTrackingCodeValidation(t *testing.T) {
 			w := newWire(t)
 			w.on(http.MethodPost, tcPath, http.StatusOK, tcActiveResponse)
 			_, err := w.client.SalesTrackingCodes.Create(context.Background(), tt.params)
-			assertValidation(t, err, tt.field)
-			if w.sent() != 0 {
-				t.Errorf("requests sent = %d, want 0", w.sent())
-			}
+			assertRefused(t, w, err, tt.field)
 		})
 	}
 }
