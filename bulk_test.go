@@ -102,26 +102,21 @@ func TestPreviewPriceChangeRequest(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			w.on(http.MethodPost, bkPreviewPath, http.StatusOK, bkPreviewResponse)
 			if _, err := w.client.Bulk.PreviewPriceChange(context.Background(), 3, tt.params); err != nil {
 				t.Fatalf("PreviewPriceChange: %v", err)
 			}
 			r := w.last()
-			if r.Method != http.MethodPost || r.Path != bkPreviewPath {
-				t.Errorf("request = %s %s, want POST %s", r.Method, r.Path, bkPreviewPath)
-			}
-			if r.RawQuery != tt.rawQuery {
-				t.Errorf("query string:\n got %q\nwant %q", r.RawQuery, tt.rawQuery)
-			}
+			assertRequest(t, r, http.MethodPost, bkPreviewPath, tt.rawQuery, tt.body)
 			if got := r.Query.Get("query"); got != tt.wantQuery {
 				t.Errorf("query parameter = %q, want %q", got, tt.wantQuery)
 			}
-			assertCommonHeaders(t, r, true)
-			assertJSON(t, r.Body, tt.body)
 		})
 	}
 	t.Run("caller's nil plan product ids are left untouched", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodPost, bkPreviewPath, http.StatusOK, bkPreviewResponse)
 		p := &billing.BulkPriceChangeParams{}
@@ -201,6 +196,7 @@ func TestPreviewPriceChangeDecodesResponse(t *testing.T) {
 		}
 	})
 	t.Run("array payload is kept too", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodPost, bkPreviewPath, http.StatusOK, `[{"id":1},{"id":2}]`)
 		p, err := w.client.Bulk.PreviewPriceChange(context.Background(), 3, &billing.BulkPriceChangeParams{})
@@ -221,6 +217,7 @@ func TestPreviewPriceChangeValidation(t *testing.T) {
 		params *billing.BulkPriceChangeParams
 		field  string
 	}{
+		{"nil params", 3, nil, "BulkPriceChangeParams"},
 		{"query filter and filter options together", 3, &billing.BulkPriceChangeParams{
 			Query:         billing.SubscriberFilter{CompanyName: query.StartsWith("Acme")},
 			FilterOptions: &billing.BulkFilterOptions{Intervals: []billing.Interval{billing.IntervalMonthly}},
@@ -239,32 +236,20 @@ func TestPreviewPriceChangeValidation(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			w.on(http.MethodPost, "=~^/v1/Subscribers/", http.StatusOK, bkPreviewResponse)
 			_, err := w.client.Bulk.PreviewPriceChange(context.Background(), tt.planID, tt.params)
-			assertValidation(t, err, tt.field)
-			if w.sent() != 0 {
-				t.Errorf("requests sent = %d, want 0", w.sent())
-			}
+			assertRefused(t, w, err, tt.field)
 		})
 	}
-	t.Run("nil params", func(t *testing.T) {
-		w := newWire(t)
-		_, err := w.client.Bulk.PreviewPriceChange(context.Background(), 3, nil)
-		var ve *billing.ValidationError
-		if !errors.As(err, &ve) {
-			t.Fatalf("err = %v, want *billing.ValidationError", err)
-		}
-		if w.sent() != 0 {
-			t.Errorf("a request was sent")
-		}
-	})
 }
 
 func TestProcessBulkJob(t *testing.T) {
 	t.Parallel()
 	const resp = `{"id":77,"status":"Processing","type":"PriceChange","createdTimestamp":"2024-03-01T10:00:00"}`
 	t.Run("request and decoded job", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodPost, bkProcessPath, http.StatusOK, resp)
 		job, err := w.client.Bulk.Process(context.Background(), 77)
@@ -272,11 +257,7 @@ func TestProcessBulkJob(t *testing.T) {
 			t.Fatalf("Process: %v", err)
 		}
 		r := w.last()
-		if r.Method != http.MethodPost || r.Path != bkProcessPath || r.RawQuery != "" {
-			t.Errorf("request = %s %s?%s, want POST %s", r.Method, r.Path, r.RawQuery, bkProcessPath)
-		}
-		assertCommonHeaders(t, r, true)
-		assertJSON(t, r.Body, `{"id":77}`)
+		assertWrite(t, r, http.MethodPost, bkProcessPath, `{"id":77}`)
 		// The members other than the id are kept in Extra, as sent.
 		want := &billing.BulkJob{ID: 77, Extra: billing.Extra{
 			"status":           json.RawMessage(`"Processing"`),
@@ -303,13 +284,11 @@ func TestProcessBulkJob(t *testing.T) {
 			w := newWire(t)
 			w.on(http.MethodPost, bkProcessPath, http.StatusOK, resp)
 			_, err := w.client.Bulk.Process(context.Background(), id)
-			assertValidation(t, err, "id")
-			if w.sent() != 0 {
-				t.Errorf("id %d: requests sent = %d, want 0", id, w.sent())
-			}
+			assertRefused(t, w, err, "id")
 		}
 	})
 	t.Run("unvalidated job is ErrConflict", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodPost, bkProcessPath, http.StatusConflict, errorBody(409, "Api Error", "Bulk job 77 has not been validated"))
 		_, err := w.client.Bulk.Process(context.Background(), 77)
@@ -321,99 +300,4 @@ func TestProcessBulkJob(t *testing.T) {
 			t.Errorf("a 409 matches ErrBadRequest")
 		}
 	})
-	for _, sc := range []struct {
-		name     string
-		status   int
-		category error
-	}{
-		{"401 unauthorized", http.StatusUnauthorized, billing.ErrUnauthorized},
-		{"429 rate limited", http.StatusTooManyRequests, billing.ErrRateLimited},
-	} {
-		t.Run(sc.name, func(t *testing.T) {
-			w := newWire(t)
-			w.on(http.MethodPost, bkProcessPath, sc.status, errorBody(sc.status, "Api Error", http.StatusText(sc.status)))
-			_, err := w.client.Bulk.Process(context.Background(), 77)
-			pmAPIError(t, err, sc.status, sc.category)
-		})
-	}
-}
-
-func TestPreviewPriceChangeErrors(t *testing.T) {
-	t.Parallel()
-	for _, sc := range []struct {
-		name     string
-		status   int
-		category error
-	}{
-		{"400 invalid query", http.StatusBadRequest, billing.ErrBadRequest},
-		{"404 unknown plan", http.StatusNotFound, billing.ErrNotFound},
-		{"401 unauthorized", http.StatusUnauthorized, billing.ErrUnauthorized},
-		{"429 rate limited", http.StatusTooManyRequests, billing.ErrRateLimited},
-	} {
-		t.Run(sc.name, func(t *testing.T) {
-			w := newWire(t)
-			w.on(http.MethodPost, bkPreviewPath, sc.status, errorBody(sc.status, "Api Error", http.StatusText(sc.status)))
-			_, err := w.client.Bulk.PreviewPriceChange(context.Background(), 3, &billing.BulkPriceChangeParams{SelectAll: true})
-			ae := pmAPIError(t, err, sc.status, sc.category)
-			if !ae.HasKey("Api Error") {
-				t.Errorf("Errors = %+v", ae.Errors)
-			}
-		})
-	}
-}
-
-func TestBulkRequestOptions(t *testing.T) {
-	t.Parallel()
-	ops := []struct {
-		name, path, body string
-		call             func(c *billing.Client, opts ...billing.RequestOption) error
-	}{
-		{"preview", bkPreviewPath, bkPreviewResponse, func(c *billing.Client, opts ...billing.RequestOption) error {
-			_, err := c.Bulk.PreviewPriceChange(context.Background(), 3, &billing.BulkPriceChangeParams{SelectAll: true}, opts...)
-			return err
-		}},
-		{"process", bkProcessPath, `{"id":77}`, func(c *billing.Client, opts ...billing.RequestOption) error {
-			_, err := c.Bulk.Process(context.Background(), 77, opts...)
-			return err
-		}},
-	}
-	for _, op := range ops {
-		t.Run(op.name+"/suppress events and custom header", func(t *testing.T) {
-			w := newWire(t)
-			w.on(http.MethodPost, op.path, http.StatusOK, op.body)
-			if err := op.call(w.client, billing.SuppressEvents(), billing.WithHeader("X-Correlation-Id", "corr-bulk")); err != nil {
-				t.Fatal(err)
-			}
-			r := w.last()
-			assertCommonHeaders(t, r, true)
-			if got := r.Header.Values("X-SUPPRESS-ALL-EVENTS"); len(got) != 1 || got[0] != "True" {
-				t.Errorf("X-SUPPRESS-ALL-EVENTS = %q, want [True]", got)
-			}
-			if got := r.Header.Get("X-Correlation-Id"); got != "corr-bulk" {
-				t.Errorf("X-Correlation-Id = %q", got)
-			}
-		})
-		t.Run(op.name+"/no suppress header by default", func(t *testing.T) {
-			w := newWire(t)
-			w.on(http.MethodPost, op.path, http.StatusOK, op.body)
-			if err := op.call(w.client); err != nil {
-				t.Fatal(err)
-			}
-			if got := w.last().Header.Values("X-SUPPRESS-ALL-EVENTS"); len(got) != 0 {
-				t.Errorf("X-SUPPRESS-ALL-EVENTS = %q, want absent", got)
-			}
-		})
-		t.Run(op.name+"/WithHeader Authorization rejected", func(t *testing.T) {
-			w := newWire(t)
-			w.on(http.MethodPost, op.path, http.StatusOK, op.body)
-			err := op.call(w.client, billing.WithHeader("Authorization", "Basic other"))
-			var ve *billing.ValidationError
-			if !errors.As(err, &ve) {
-				t.Fatalf("err = %v (%T), want *billing.ValidationError", err, err)
-			}
-			if w.sent() != 0 {
-				t.Errorf("requests sent = %d, want 0", w.sent())
-			}
-		})
-	}
 }

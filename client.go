@@ -49,10 +49,10 @@ type Client struct {
 }
 
 type clientConfig struct {
-	// authorization returns "Basic <API key>". The key lives only inside
-	// this closure: fmt prints a func as an address, whatever the verb,
-	// so no way of printing the client can reach it.
-	authorization func() string
+	// authorization is "Basic <API key>", behind a pointer: fmt prints a
+	// pointer inside a struct as an address, whatever the verb, so no way
+	// of printing the client can reach the key.
+	authorization *string
 	baseURL       *url.URL
 	// transport is defaultTransport or, with WithHTTPClient,
 	// callerTransport: both choose the transport when each request goes
@@ -109,7 +109,7 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 	}
 	header := "Basic " + apiKey
 	cfg := &clientConfig{
-		authorization: func() string { return header },
+		authorization: &header,
 		retry:         DefaultRetryPolicy(),
 		logger:        slog.New(slog.DiscardHandler),
 		now:           time.Now,

@@ -183,13 +183,11 @@ func TestRequestOptionErrorsSendNothing(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			w.on("GET", "/v1/Invoices/1", 200, `{"id":1}`)
 			_, err := w.client.Invoices.Get(context.Background(), 1, nil, tt.opt)
-			assertValidation(t, err, "RequestOption")
-			if w.sent() != 0 {
-				t.Errorf("%d requests sent", w.sent())
-			}
+			assertRefused(t, w, err, "RequestOption")
 		})
 	}
 }

@@ -22,6 +22,7 @@ func TestWrongContentTypeIsAClearError(t *testing.T) {
 	t.Parallel()
 	for _, ct := range []string{"text/html; charset=utf-8", "text/plain", "application/xml"} {
 		t.Run(ct, func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			w.on("GET", "/v1/Invoices/7", 200, `{"id":7}`, "Content-Type", ct)
 			w.on("GET", "/v1/Invoices", 200, `[{"id":7}]`, "Content-Type", ct)

@@ -48,8 +48,7 @@ func (s *DraftInvoicesService) PDF(ctx context.Context, draftInvoiceID int64, pa
 	if err != nil {
 		return nil, err
 	}
-	p := orZero(params)
-	q, err := querystring.Values(&p)
+	q, err := querystring.Values(params) // nil params: no query
 	if err != nil {
 		return nil, err
 	}

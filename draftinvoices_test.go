@@ -55,6 +55,7 @@ func TestDraftInvoicesPDFRequest(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			w.onResponder(http.MethodGet, tt.path, func(req *http.Request) (*http.Response, error) {
 				return draftResponse(req, 200, "application/pdf", io.NopCloser(bytes.NewReader(draftPDF))), nil
@@ -243,6 +244,7 @@ func TestDraftInvoicesPDFErrors(t *testing.T) {
 	})
 
 	t.Run("404 unknown draft invoice", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodGet, "/v1/draftInvoices/pdf/404", http.StatusNotFound, errorBody(404, "Api Error", "Draft invoice 404 not found"))
 		rc, err := w.client.DraftInvoices.PDF(context.Background(), 404, &billing.DraftPDFParams{ShowTrackedItems: true})
@@ -263,6 +265,7 @@ func TestDraftInvoicesPDFErrors(t *testing.T) {
 	})
 
 	t.Run("429 with Retry-After and retries off", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodGet, "/v1/draftInvoices/pdf/9", http.StatusTooManyRequests,
 			errorBody(429, "Api Error", "Too many requests for the draft invoice PDF"), "Retry-After", "30")
@@ -286,6 +289,7 @@ func TestDraftInvoicesPDFErrors(t *testing.T) {
 	})
 
 	t.Run("429 from a proxy with an HTML body", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodGet, "/v1/draftInvoices/pdf/9", http.StatusTooManyRequests,
 			"<html><body><h1>429 Too Many Requests</h1></body></html>", "Content-Type", "text/html", "Retry-After", "2")
@@ -297,6 +301,7 @@ func TestDraftInvoicesPDFErrors(t *testing.T) {
 	})
 
 	t.Run("500 is ErrServer", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodGet, "/v1/draftInvoices/pdf/9", http.StatusInternalServerError, errorBody(500, "Api Error", "PDF rendering failed"))
 		_, err := w.client.DraftInvoices.PDF(context.Background(), 9, nil)
@@ -308,6 +313,7 @@ func TestDraftInvoicesPDFErrors(t *testing.T) {
 
 	for _, id := range []int64{0, -9} {
 		t.Run("invalid id sends nothing", func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			w.mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
 				w.record(req)
@@ -318,10 +324,7 @@ func TestDraftInvoicesPDFErrors(t *testing.T) {
 				rc.Close()
 				t.Errorf("a stream was returned for id %d", id)
 			}
-			invValidation(t, err, "Id")
-			if n := w.sent(); n != 0 {
-				t.Errorf("requests sent: %d, want 0", n)
-			}
+			assertRefused(t, w, err, "Id")
 		})
 	}
 }

@@ -37,6 +37,7 @@ func TestAPIErrorCategories(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strconv.Itoa(tt.status), func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			w.on("GET", "/v1/Invoices/5", tt.status, errorBody(tt.status, "Api Error", "message"))
 			_, err := w.client.Invoices.Get(context.Background(), 5, nil)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -433,16 +432,19 @@ const (
 	leakPageSize = 10
 )
 
-// leakFixture is what the operations act on.
+// leakFixture is what the operations act on: customer and product hold
+// the lists (listSeeds), payer the card and wallet the writes act on, so
+// that the lists' parents hold only the items seeded for them.
 type leakFixture struct {
-	customer, invoice, draft, card, job, plan, product int64
-	balance                                            decimal.Decimal
-	pageSize                                           int // of the list rows' iterators; 0 for leakPageSize
+	customer, payer, invoice, draft, card, job, plan, product int64
+	balance                                                   decimal.Decimal
+	pageSize                                                  int // of the list rows' iterators; 0 for leakPageSize
 }
 
 // leakServer starts a fake (closed before verifyNoLeaks checks, which the
-// caller registered first) seeded with lists of leakItems and one of each
-// thing the writes act on.
+// caller registered first) seeded with leakItems of every collection the
+// table's list rows read (listSeeds) and one of each thing the writes act
+// on.
 func leakServer(t *testing.T) (*billingtest.Server, leakFixture) {
 	t.Helper()
 	srv := billingtest.NewServer()
@@ -456,19 +458,11 @@ func leakServer(t *testing.T) (*billingtest.Server, leakFixture) {
 		return id
 	}
 	f.customer = must(srv.AddCustomer(billingtest.Customer{FirstName: "Grace", LastName: "Hopper"}))
-	for i := range leakItems {
-		amount := decimal.NewFromInt(int64(10 + i))
-		id := must(srv.AddInvoice(billingtest.Invoice{CustomerID: f.customer, Charges: []billingtest.Charge{
-			{Name: "Plan", Quantity: decimal.NewFromInt(1), UnitPrice: amount, Amount: amount},
-		}}))
-		if i == 0 {
-			f.invoice = id
-		}
-	}
+	f.payer = must(srv.AddCustomer(billingtest.Customer{FirstName: "Ada", LastName: "Lovelace"}))
 	f.draft = must(srv.AddDraftInvoice(billingtest.DraftInvoice{CustomerID: f.customer, Lines: []billingtest.DraftLine{
 		{Description: "Plan", Quantity: decimal.NewFromInt(1), Amount: decimal.NewFromInt(99)},
 	}}))
-	f.card = must(srv.AddCreditCard(billingtest.CreditCard{CustomerID: f.customer, Last4: "0004", CardType: "Visa", ExpirationMonth: 1, ExpirationYear: 27}))
+	f.card = must(srv.AddCreditCard(billingtest.CreditCard{CustomerID: f.payer, Last4: "0004", CardType: "Visa", ExpirationMonth: 1, ExpirationYear: 27}))
 	f.job = must(srv.AddBulkJob(billingtest.BulkJob{Type: "PriceChange", Validated: true}))
 	f.plan = 900
 	sub := must(srv.AddSubscription(billingtest.Subscription{CustomerID: f.customer, PlanID: f.plan, Name: "Gold", Products: []billingtest.SubscriptionProduct{
@@ -479,8 +473,13 @@ func leakServer(t *testing.T) (*billingtest.Server, leakFixture) {
 	}
 	s, _ := srv.Subscription(sub)
 	f.product = s.Products[0].ID
-	for i := range leakItems {
-		must(srv.AddSubscriptionProductItem(billingtest.SubscriptionProductItem{SubscriptionProductID: f.product, Name: fmt.Sprintf("item %d", i)}))
+	for _, seed := range listSeeds() {
+		for i := range leakItems {
+			id := must(seed.add(srv, f, i, time.Time{}))
+			if seed.name == invoiceSeed.name && i == 0 {
+				f.invoice = id // the one the writes act on
+			}
+		}
 	}
 	if firstErr != nil {
 		t.Fatal(firstErr)

@@ -58,6 +58,8 @@ type Invoice struct {
 	Extra Extra `json:"-"`
 }
 
+func (v *Invoice) entityID() int64 { return v.ID }
+
 // ChargeGroup groups an invoice's charges by subscription or by purchase.
 type ChargeGroup struct {
 	Name        string  `json:"name"`
@@ -245,3 +247,5 @@ type InvoiceSummary struct {
 	// model; see [Extra].
 	Extra Extra `json:"-"`
 }
+
+func (v *InvoiceSummary) entityID() int64 { return v.ID }

@@ -142,8 +142,7 @@ func (s *InvoicesService) Get(ctx context.Context, invoiceID int64, params *GetI
 	if err != nil {
 		return nil, err
 	}
-	p := orZero(params)
-	q, err := querystring.Values(&p)
+	q, err := querystring.Values(params) // nil params: no query
 	if err != nil {
 		return nil, err
 	}

@@ -75,7 +75,7 @@ func countOf[T any](ctx context.Context, c *Client, lc listCall, opts []RequestO
 // by key with Stable. The params are encoded once; each request is that
 // query with its page, size and (stable) key range set, sent with the
 // request options among opts.
-func pagesOf[T any](ctx context.Context, c *Client, lc listCall, opts []IterOption) iter.Seq2[*Page[T], error] {
+func pagesOf[T any, P identified[T]](ctx context.Context, c *Client, lc listCall, opts []IterOption) iter.Seq2[*Page[T], error] {
 	return func(yield func(*Page[T], error) bool) {
 		if ctx == nil {
 			yield(nil, invalid("ctx", "nil context.Context"))
@@ -92,7 +92,7 @@ func pagesOf[T any](ctx context.Context, c *Client, lc listCall, opts []IterOpti
 			return
 		}
 		var key *stableKey // the key of a stable iteration
-		src := pager.Source[T]{ID: idOf[T], Fetch: func(ctx context.Context, r pager.Request) (*pager.Page[T], error) {
+		src := pager.Source[T]{ID: idOf[T, P], Fetch: func(ctx context.Context, r pager.Request) (*pager.Page[T], error) {
 			p, err := listPage[T](ctx, c, lc, q, key, r, reqs)
 			if err != nil {
 				return nil, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -16,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	billing "github.com/billingapi/billing-go"
 	"github.com/billingapi/billing-go/billingtest"
@@ -49,21 +51,26 @@ type apiOperation struct {
 // listOperation is what a list endpoint adds: its iterators and count,
 // read as the ids they yield so that every list is driven the same way.
 type listOperation struct {
+	seed       listSeed // the collection of the fake the endpoint reads
 	all, pages func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[int64, error]
 	count      func(ctx context.Context, c *billing.Client, f leakFixture) (int, error)
 	missing    []string // the pieces listOf was given as nil
 }
 
-// listOf describes a list endpoint of items of type T: id gives an item's
-// id, all, pages and count call the endpoint's iterators and Count. A
-// piece given as nil is recorded in missing, for
-// TestOperationTableCoversTheSDK to report, and not called.
-func listOf[T any](id func(T) int64,
+// listOf describes a list endpoint of items of type T: seed fills the
+// collection it reads, id gives an item's id, all, pages and count call
+// the endpoint's iterators and Count. A piece given as nil (a seed without
+// add) is recorded in missing, for TestOperationTableCoversTheSDK to
+// report, and not called.
+func listOf[T any](seed listSeed, id func(T) int64,
 	all func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[T, error],
 	pages func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[*billing.Page[T], error],
 	count func(ctx context.Context, c *billing.Client, f leakFixture) (int, error),
 ) *listOperation {
-	l := &listOperation{count: count}
+	l := &listOperation{seed: seed, count: count}
+	if seed.add == nil {
+		l.missing = append(l.missing, "seed")
+	}
 	if id == nil {
 		l.missing = append(l.missing, "id")
 	}
@@ -118,6 +125,49 @@ func pageIDs[T any](seq iter.Seq2[*billing.Page[T], error], id func(T) int64) it
 			}
 		}
 	}
+}
+
+// listSeed is a collection of the fake that list rows read: add puts its
+// i-th item under f's parents (f.customer, f.product), posted or created
+// at at (the zero time: the fake's clock), and returns the id the rows'
+// iterators yield for it. Rows that read the same collection share its
+// listSeed, so that leakServer and TestStableOnEveryEndpoint, which seed
+// every collection of the table (listSeeds), seed it once.
+type listSeed struct {
+	name string
+	add  func(srv *billingtest.Server, f leakFixture, i int, at time.Time) (int64, error)
+}
+
+var (
+	// invoiceSeed is a customer's invoices: Invoices.List,
+	// Invoices.ListByCustomer and InvoiceSummaries.List read them.
+	// Amounts and balances differ from invoice to invoice, as a real
+	// account's do: stable iteration splits a second larger than a page
+	// on them.
+	invoiceSeed = listSeed{"invoices", func(srv *billingtest.Server, f leakFixture, i int, at time.Time) (int64, error) {
+		balance := decimal.New(int64(i*7919%100000), -2)
+		return srv.AddInvoice(billingtest.Invoice{
+			CustomerID: f.customer, PostedTimestamp: at, ModifiedTimestamp: at,
+			OpeningArBalance: balance, ClosingArBalance: balance.Add(decimal.NewFromInt(10)),
+			Charges: []billingtest.Charge{seat(i)},
+		})
+	}}
+	// itemSeed is a subscription product's items.
+	itemSeed = listSeed{"subscription items", func(srv *billingtest.Server, f leakFixture, i int, at time.Time) (int64, error) {
+		return srv.AddSubscriptionProductItem(billingtest.SubscriptionProductItem{SubscriptionProductID: f.product, Name: fmt.Sprint("item ", i), CreatedDate: at})
+	}}
+)
+
+// listSeeds are the collections the table's list rows read, each once, in
+// the table's order.
+func listSeeds() []listSeed {
+	var seeds []listSeed
+	for _, op := range apiOperations() {
+		if op.list != nil && op.list.seed.add != nil && !slices.ContainsFunc(seeds, func(s listSeed) bool { return s.name == op.list.seed.name }) {
+			seeds = append(seeds, op.list.seed)
+		}
+	}
+	return seeds
 }
 
 func invoiceID(v billing.Invoice) int64              { return v.ID }
@@ -260,7 +310,8 @@ func declaredOperations(t *testing.T) map[string]billing.Operation {
 // for another; a call and a sweep for each, the sweep's first method the
 // operation's own; and for a list endpoint (an operation that an All,
 // Pages or Count method sends, by its "API:" line) every piece of its
-// list, and none on another operation.
+// list, and none on another operation; and README.md's table of
+// operations for each.
 func TestOperationTableCoversTheSDK(t *testing.T) {
 	t.Parallel()
 	declared := declaredOperations(t)
@@ -315,6 +366,16 @@ func TestOperationTableCoversTheSDK(t *testing.T) {
 			t.Errorf("%s: a row for an operation the SDK does not declare", name)
 		}
 	}
+	// README.md's table of operations names each one's method.
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range slices.Sorted(maps.Keys(declared)) {
+		if name != "Client.Do" && !strings.Contains(string(readme), "| `c."+name+"`") {
+			t.Errorf("%s: not in README.md's table of operations", name)
+		}
+	}
 }
 
 // TestListOfReportsMissingPieces checks that a list row built without a
@@ -335,10 +396,11 @@ func TestListOfReportsMissingPieces(t *testing.T) {
 		list *listOperation
 		want []string
 	}{
-		{"complete", listOf(invoiceID, all, pages, count), nil},
-		{"no id", listOf(nil, all, pages, count), []string{"id"}},
-		{"no iterators", listOf(invoiceID, nil, nil, count), []string{"all", "pages"}},
-		{"no count", listOf(invoiceID, all, pages, nil), []string{"count"}},
+		{"complete", listOf(invoiceSeed, invoiceID, all, pages, count), nil},
+		{"no seed", listOf(listSeed{name: "invoices"}, invoiceID, all, pages, count), []string{"seed"}},
+		{"no id", listOf(invoiceSeed, nil, all, pages, count), []string{"id"}},
+		{"no iterators", listOf(invoiceSeed, invoiceID, nil, nil, count), []string{"all", "pages"}},
+		{"no count", listOf(invoiceSeed, invoiceID, all, pages, nil), []string{"count"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -366,7 +428,7 @@ func apiOperations() []apiOperation {
 				_, err := c.Invoices.List(ctx, &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: leakPageSize}})
 				return err
 			},
-			list: listOf(invoiceID,
+			list: listOf(invoiceSeed, invoiceID,
 				func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[billing.Invoice, error] {
 					return c.Invoices.All(ctx, &billing.ListInvoicesParams{ListOptions: listOpts(f)}, opts...)
 				},
@@ -425,7 +487,7 @@ func apiOperations() []apiOperation {
 				_, err := c.Invoices.ListByCustomer(ctx, f.customer, nil)
 				return err
 			},
-			list: listOf(invoiceID,
+			list: listOf(invoiceSeed, invoiceID,
 				func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[billing.Invoice, error] {
 					return c.Invoices.AllByCustomer(ctx, f.customer, &billing.ListCustomerInvoicesParams{ListOptions: listOpts(f)}, opts...)
 				},
@@ -510,7 +572,7 @@ func apiOperations() []apiOperation {
 				_, err := c.InvoiceSummaries.List(ctx, f.customer, nil)
 				return err
 			},
-			list: listOf(summaryID,
+			list: listOf(invoiceSeed, summaryID,
 				func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[billing.InvoiceSummary, error] {
 					return c.InvoiceSummaries.All(ctx, f.customer, &billing.ListInvoiceSummariesParams{ListOptions: listOpts(f)}, opts...)
 				},
@@ -637,7 +699,7 @@ func apiOperations() []apiOperation {
 			},
 			call: func(ctx context.Context, c *billing.Client, f leakFixture) error {
 				_, err := c.PaymentMethods.ReplaceCreditCard(ctx, &billing.ReplaceCreditCardParams{
-					ID: f.card, CustomerID: f.customer, CardNumber: "4111111111111111", CVV: "123", ExpirationMonth: 12, ExpirationYear: 30,
+					ID: f.card, CustomerID: f.payer, CardNumber: "4111111111111111", CVV: "123", ExpirationMonth: 12, ExpirationYear: 30,
 				})
 				return err
 			},
@@ -659,7 +721,7 @@ func apiOperations() []apiOperation {
 				return r, nil, err
 			},
 			call: func(ctx context.Context, c *billing.Client, f leakFixture) error {
-				_, err := c.PaymentMethods.CreateWalletAgreement(ctx, "Paypal", &billing.WalletAgreementParams{Token: "tok-1", CustomerID: f.customer, Source: billing.PaymentSourceManual})
+				_, err := c.PaymentMethods.CreateWalletAgreement(ctx, "Paypal", &billing.WalletAgreementParams{Token: "tok-1", CustomerID: f.payer, Source: billing.PaymentSourceManual})
 				return err
 			},
 			sweep: []sweepOp{
@@ -719,7 +781,7 @@ func apiOperations() []apiOperation {
 				_, err := c.SubscriptionItems.List(ctx, f.product, nil)
 				return err
 			},
-			list: listOf(itemID,
+			list: listOf(itemSeed, itemID,
 				func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[billing.SubscriptionProductItem, error] {
 					return c.SubscriptionItems.All(ctx, f.product, &billing.ListSubscriptionItemsParams{ListOptions: listOpts(f)}, opts...)
 				},

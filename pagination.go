@@ -175,17 +175,17 @@ func (p *Page[T]) HasNext() bool { return p.info.HasNext(len(p.Items)) }
 // it moves forward, else the current page plus one.
 func (p *Page[T]) NextPageNumber() int { return p.info.NextPageNumber() }
 
-// identified is an entity with an id; every listed entity has one.
-type identified interface{ entityID() int64 }
-
-func (v Invoice) entityID() int64                 { return v.ID }
-func (v InvoiceSummary) entityID() int64          { return v.ID }
-func (v SubscriptionProductItem) entityID() int64 { return v.ID }
+// identified is the pointer to a listed entity, which reads its id for
+// the iteration engine. Each list item type declares entityID beside its
+// type; a list of a type without one does not compile (pagesOf), rather
+// than failing at its first iteration.
+type identified[T any] interface {
+	*T
+	entityID() int64
+}
 
 // idOf reads a listed item's id, for the iteration engine.
-func idOf[T any](v *T) int64 {
-	return any(v).(identified).entityID() // the pointer: boxing *v would copy the item
-}
+func idOf[T any, P identified[T]](v *T) int64 { return P(v).entityID() }
 
 // pathID formats a path id, rejecting ids the API cannot have. Ids are
 // integers, so a path built from them cannot be steered elsewhere.

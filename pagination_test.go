@@ -76,6 +76,7 @@ func TestIteratorStopsOnLastPage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			pagedServer(w, 10, 4, tt.headers)
 			ids, err := collectIDs(t, w, &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 4}})
@@ -124,6 +125,7 @@ func TestIteratorRefusesAPageThatDoesNotAdvance(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			w.onResponder("GET", "/v1/Invoices", func(r *http.Request) (*http.Response, error) { return tt.reply(r), nil })
 			ids, err := collectIDs(t, w, &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 2}})

@@ -2,6 +2,8 @@ package billing
 
 import (
 	"net/http"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -14,13 +16,35 @@ import (
 // deadline, is not sent at all (heldTransport).
 
 // pauseFor closes the client's gate for as long as the answer to cl's
-// attempt asks every request of the client to wait (clientPause): a
-// 429's wait, or the reset of a rate-limit window that has nothing left.
-// A 429 that names no wait still says that the account is throttled: the
-// client then holds for the backoff the call itself would wait before
-// its next attempt, as long as any caller would have waited after it.
+// attempt asks every request of the client to wait, whichever call it
+// belongs to: on a 429, the wait it asks for (requestedWait); on any
+// answer, the reset of a rate-limit window that has nothing left (the
+// longer one when both are spent), since the next request would be
+// refused until then. A Retry-After on another status (a 503, say) is
+// the wait of its own call only: it speaks of the service's health, not
+// of the account's quota. A 429 that names no wait still says that the
+// account is throttled: the client then holds for the backoff the call
+// itself would wait before its next attempt, as long as any caller would
+// have waited after it.
+//
+// Every answer passes here: a window's reset is read only when the window
+// says it has nothing left, so that an answer with requests to spare
+// costs two lookups.
 func (c *Client) pauseFor(cl *call, resp *http.Response) {
-	d := clientPause(resp, c.cfg.now())
+	now := c.cfg.now()
+	var d time.Duration
+	if resp.StatusCode == http.StatusTooManyRequests {
+		d = requestedWait(resp, now)
+	}
+	for _, window := range [...]string{"Minute", "Day"} {
+		v := resp.Header.Get("X-Rate-Limit-Remaining-" + window)
+		if v == "" {
+			continue
+		}
+		if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n == 0 {
+			d = max(d, parseWait(resp.Header.Get("X-Rate-Limit-Reset-"+window), now))
+		}
+	}
 	if d == 0 && resp.StatusCode == http.StatusTooManyRequests {
 		d = cl.policy.backoff(max(cl.attempt.number-1, 0))
 	}

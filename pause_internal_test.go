@@ -10,43 +10,64 @@ import (
 )
 
 // TestClientPause: what an answer asks of every call of the client. A
-// 429's wait (Retry-After, else the exhausted window's reset), and on any
-// answer the reset of a window with nothing left; another status's
-// Retry-After is its own call's.
+// 429's wait (Retry-After, else the exhausted window's reset; naming none,
+// the backoff its call would wait, within the policy's bounds: half a step
+// to a step, equal jitter), and on any answer the reset of a window with
+// nothing left; another status's Retry-After is its own call's.
 func TestClientPause(t *testing.T) {
 	t.Parallel()
-	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	policy := RetryPolicy{MaxRetries: 3, MinBackoff: time.Second, MaxBackoff: 8 * time.Second, MaxRetryAfter: time.Minute}
+	spent := func(window, reset string) map[string]string {
+		return map[string]string{"X-Rate-Limit-Remaining-" + window: "0", "X-Rate-Limit-Reset-" + window: reset}
+	}
 	tests := []struct {
-		name   string
-		status int
-		header map[string]string
-		want   time.Duration
+		name     string
+		status   int
+		attempt  int
+		header   map[string]string
+		min, max time.Duration
 	}{
-		{"200 without headers", 200, nil, 0},
-		{"429 without a wait", 429, nil, 0},
-		{"429 with Retry-After", 429, map[string]string{"Retry-After": "7"}, 7 * time.Second},
-		{"429 with a minute reset", 429, map[string]string{"X-Rate-Limit-Reset-Minute": "12"}, 12 * time.Second},
-		{"429 with Retry-After and a spent day", 429, map[string]string{"Retry-After": "7", "X-Rate-Limit-Remaining-Day": "0", "X-Rate-Limit-Reset-Day": "3600"}, time.Hour},
-		{"200 with the minute spent", 200, map[string]string{"X-Rate-Limit-Remaining-Minute": "0", "X-Rate-Limit-Reset-Minute": "12"}, 12 * time.Second},
-		{"200 with the day spent", 200, map[string]string{"X-Rate-Limit-Remaining-Day": "0", "X-Rate-Limit-Reset-Day": "90"}, 90 * time.Second},
-		{"404 with both spent", 404, map[string]string{"X-Rate-Limit-Remaining-Minute": "0", "X-Rate-Limit-Reset-Minute": "12",
-			"X-Rate-Limit-Remaining-Day": "0", "X-Rate-Limit-Reset-Day": "90"}, 90 * time.Second},
-		{"200 with one left", 200, map[string]string{"X-Rate-Limit-Remaining-Minute": "1", "X-Rate-Limit-Reset-Minute": "12"}, 0},
-		{"200 spent without a reset", 200, map[string]string{"X-Rate-Limit-Remaining-Minute": "0"}, 0},
-		{"200 with a reset that cannot be read", 200, map[string]string{"X-Rate-Limit-Remaining-Minute": "0", "X-Rate-Limit-Reset-Minute": "soon"}, 0},
-		{"503 with Retry-After", 503, map[string]string{"Retry-After": "7"}, 0},
-		{"200 with Retry-After", 200, map[string]string{"Retry-After": "7"}, 0},
+		{"200 without headers", 200, 1, nil, 0, 0},
+		{"429 without a wait, first attempt", 429, 1, nil, 500 * time.Millisecond, time.Second},
+		{"429 without a wait, third attempt", 429, 3, nil, 2 * time.Second, 4 * time.Second},
+		{"429 with Retry-After", 429, 1, map[string]string{"Retry-After": "7"}, 7 * time.Second, 7 * time.Second},
+		{"429 with Retry-After, third attempt", 429, 3, map[string]string{"Retry-After": "20"}, 20 * time.Second, 20 * time.Second},
+		{"429 with a minute reset", 429, 1, map[string]string{"X-Rate-Limit-Reset-Minute": "12"}, 12 * time.Second, 12 * time.Second},
+		{"429 with Retry-After and a spent day", 429, 1, map[string]string{"Retry-After": "7", "X-Rate-Limit-Remaining-Day": "0", "X-Rate-Limit-Reset-Day": "3600"}, time.Hour, time.Hour},
+		{"200 with the minute spent", 200, 1, spent("Minute", "12"), 12 * time.Second, 12 * time.Second},
+		{"200 with the day spent", 200, 1, spent("Day", "90"), 90 * time.Second, 90 * time.Second},
+		{"404 with both spent", 404, 1, map[string]string{"X-Rate-Limit-Remaining-Minute": "0", "X-Rate-Limit-Reset-Minute": "12",
+			"X-Rate-Limit-Remaining-Day": "0", "X-Rate-Limit-Reset-Day": "90"}, 90 * time.Second, 90 * time.Second},
+		{"200 with one left", 200, 1, map[string]string{"X-Rate-Limit-Remaining-Minute": "1", "X-Rate-Limit-Reset-Minute": "12"}, 0, 0},
+		{"200 spent without a reset", 200, 1, map[string]string{"X-Rate-Limit-Remaining-Minute": "0"}, 0, 0},
+		{"200 with a reset that cannot be read", 200, 1, spent("Minute", "soon"), 0, 0},
+		{"503 with Retry-After", 503, 1, map[string]string{"Retry-After": "7"}, 0, 0},
+		{"200 with Retry-After", 200, 1, map[string]string{"Retry-After": "7"}, 0, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			resp := &http.Response{StatusCode: tt.status, Header: http.Header{}}
-			for k, v := range tt.header {
-				resp.Header.Set(k, v)
-			}
-			if got := clientPause(resp, now); got != tt.want {
-				t.Errorf("clientPause = %v, want %v", got, tt.want)
-			}
+			synctest.Test(t, func(t *testing.T) {
+				c, err := NewClient("key", WithBaseURL("http://127.0.0.1"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				resp := &http.Response{StatusCode: tt.status, Header: http.Header{}}
+				for k, v := range tt.header {
+					resp.Header.Set(k, v)
+				}
+				cl := &call{policy: policy}
+				cl.attempt.number = tt.attempt
+				start := time.Now()
+				c.pauseFor(cl, resp)
+				var d time.Duration
+				if until := c.cfg.pause.Until(); !until.IsZero() {
+					d = until.Sub(start)
+				}
+				if d < tt.min || d > tt.max {
+					t.Fatalf("paused for %v, want within [%v, %v]", d, tt.min, tt.max)
+				}
+			})
 		})
 	}
 }
@@ -94,41 +115,4 @@ func TestAttemptWaitsForThePauseAfterItsSlot(t *testing.T) {
 			t.Fatalf("held %v, attempt %d: want the attempt sent, as the first", cl.held, cl.attempt.number)
 		}
 	})
-}
-
-// TestBare429PausesForTheBackoff: a 429 that names no wait holds the
-// client for the backoff its call would wait, within the policy's bounds
-// (half a step to a step: equal jitter), and a 429 that names one for
-// that wait alone.
-func TestBare429PausesForTheBackoff(t *testing.T) {
-	t.Parallel()
-	policy := RetryPolicy{MaxRetries: 3, MinBackoff: time.Second, MaxBackoff: 8 * time.Second, MaxRetryAfter: time.Minute}
-	tests := []struct {
-		name     string
-		attempt  int
-		header   http.Header
-		min, max time.Duration
-	}{
-		{"first attempt", 1, http.Header{}, 500 * time.Millisecond, time.Second},
-		{"third attempt", 3, http.Header{}, 2 * time.Second, 4 * time.Second},
-		{"a wait named", 1, http.Header{"Retry-After": {"20"}}, 20 * time.Second, 20 * time.Second},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			synctest.Test(t, func(t *testing.T) {
-				c, err := NewClient("key", WithBaseURL("http://127.0.0.1"))
-				if err != nil {
-					t.Fatal(err)
-				}
-				cl := &call{policy: policy}
-				cl.attempt.number = tt.attempt
-				start := time.Now()
-				c.pauseFor(cl, &http.Response{StatusCode: http.StatusTooManyRequests, Header: tt.header})
-				if d := c.cfg.pause.Until().Sub(start); d < tt.min || d > tt.max {
-					t.Fatalf("paused for %v, want within [%v, %v]", d, tt.min, tt.max)
-				}
-			})
-		})
-	}
 }

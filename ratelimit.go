@@ -143,31 +143,3 @@ func requestedWait(resp *http.Response, now time.Time) time.Duration {
 	}
 	return rl.Day.Reset
 }
-
-// clientPause is how long every request of the client should wait after
-// this answer, whichever call it belongs to: on a 429, the wait it asks
-// for (requestedWait); on any answer, the reset of a rate-limit window
-// that has nothing left (the longer one when both are spent), since the
-// next request would be refused until then. 0 asks for nothing. A
-// Retry-After on another status (a 503, say) is the wait of its own call
-// only: it speaks of the service's health, not of the account's quota.
-//
-// Every answer passes here: a window's reset is read only when the window
-// says it has nothing left, as parseRateLimit would read its remaining
-// count, so that an answer with requests to spare costs two lookups.
-func clientPause(resp *http.Response, now time.Time) time.Duration {
-	var d time.Duration
-	if resp.StatusCode == http.StatusTooManyRequests {
-		d = requestedWait(resp, now)
-	}
-	for _, window := range [...]string{"Minute", "Day"} {
-		v := resp.Header.Get("X-Rate-Limit-Remaining-" + window)
-		if v == "" {
-			continue
-		}
-		if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n == 0 {
-			d = max(d, parseWait(resp.Header.Get("X-Rate-Limit-Reset-"+window), now))
-		}
-	}
-	return d
-}

@@ -37,6 +37,7 @@ func TestMaxResponseBytes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t, billing.WithMaxResponseBytes(tt.limit))
 			w.on("GET", "/v1/Invoices/7", 200, body)
 			_, err := w.client.Invoices.Get(context.Background(), 7, nil)

@@ -34,6 +34,7 @@ func TestRequestedWait(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			resp := &http.Response{StatusCode: tt.status, Header: http.Header{}}
 			for k, v := range tt.header {
 				resp.Header.Set(k, v)
@@ -168,6 +169,7 @@ func TestRetryPolicyFieldsLeftZeroKeepTheClientsValues(t *testing.T) {
 			RetryPolicy{}, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			var got RetryPolicy
 			c, err := NewClient("key-retry-policy", append(tt.client, WithBaseURL("http://127.0.0.1"), WithHTTPClient(&http.Client{Transport: refuseAll{t}}))...)
 			if err != nil {

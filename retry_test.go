@@ -250,6 +250,7 @@ func TestCutOffAnswers(t *testing.T) {
 		}
 	}
 	t.Run("read", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t, billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: 2, MinBackoff: time.Millisecond, MaxBackoff: time.Millisecond}))
 		n := 0
 		w.onResponder("GET", "/v1/Invoices", cut(&n))
@@ -259,6 +260,7 @@ func TestCutOffAnswers(t *testing.T) {
 		}
 	})
 	t.Run("write", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t, billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: 2, MinBackoff: time.Millisecond, MaxBackoff: time.Millisecond}))
 		n := 0
 		w.onResponder("POST", "/v1/invoices/writeoff", cut(&n))
@@ -268,6 +270,7 @@ func TestCutOffAnswers(t *testing.T) {
 		}
 	})
 	t.Run("syntax errors are not retried", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t, billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: 2, MinBackoff: time.Millisecond, MaxBackoff: time.Millisecond}))
 		w.on("GET", "/v1/Invoices", 200, `[{"id":1},}`)
 		_, err := w.client.Invoices.List(context.Background(), nil)

@@ -99,6 +99,7 @@ func TestSecretsFmtReplaceCreditCardParams(t *testing.T) {
 	for _, v := range values {
 		for _, verb := range verbs {
 			t.Run(v.name+"/"+verb, func(t *testing.T) {
+				t.Parallel()
 				out := fmt.Sprintf(verb, v.v)
 				secAssertNoSecrets(t, fmt.Sprintf("Sprintf(%q)", verb), out)
 				if v.showsLastFor && (verb == "%v" || verb == "%+v" || verb == "%#v" || verb == "%s" || verb == "%q") {
@@ -110,10 +111,12 @@ func TestSecretsFmtReplaceCreditCardParams(t *testing.T) {
 		}
 	}
 	t.Run("Sprint and Sprintln", func(t *testing.T) {
+		t.Parallel()
 		secAssertNoSecrets(t, "Sprint", fmt.Sprint(p, &p))
 		secAssertNoSecrets(t, "Sprintln", fmt.Sprintln(p, &p))
 	})
 	t.Run("String and GoString", func(t *testing.T) {
+		t.Parallel()
 		s, g := p.String(), p.GoString()
 		secAssertNoSecrets(t, "String", s)
 		secAssertNoSecrets(t, "GoString", g)
@@ -122,6 +125,7 @@ func TestSecretsFmtReplaceCreditCardParams(t *testing.T) {
 		}
 	})
 	t.Run("short card number is fully redacted", func(t *testing.T) {
+		t.Parallel()
 		q := secParams()
 		q.CardNumber = "41111"
 		out := fmt.Sprintf("%+v", q)
@@ -130,12 +134,14 @@ func TestSecretsFmtReplaceCreditCardParams(t *testing.T) {
 		}
 	})
 	t.Run("nil pointer prints as nil", func(t *testing.T) {
+		t.Parallel()
 		var np *billing.ReplaceCreditCardParams
 		if out := fmt.Sprintf("%v", np); out != "<nil>" {
 			t.Errorf("out = %q, want <nil>", out)
 		}
 	})
 	t.Run("printing does not change the params", func(t *testing.T) {
+		t.Parallel()
 		_ = fmt.Sprintf("%v %+v %#v", p, &p, []any{p})
 		if p.CardNumber != secCard || p.CVV != secCVV {
 			t.Errorf("params changed: %q %q", p.CardNumber, p.CVV)
@@ -265,6 +271,7 @@ func TestSecretsErrors(t *testing.T) {
 	t.Parallel()
 	echo := "Card " + secCard + " with CVV " + secCVV + " was declined for key " + testKey
 	t.Run("400 echoing card, cvv and key in the envelope", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodPut, pmCardPath, http.StatusBadRequest, errorBody(400, "Api Error", echo))
 		p := secParams()
@@ -286,6 +293,7 @@ func TestSecretsErrors(t *testing.T) {
 		}
 	})
 	t.Run("400 echoing secrets in a body that is not the envelope", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodPut, pmCardPath, http.StatusBadRequest, "<html><body>Bad request: "+echo+"</body></html>")
 		p := secParams()
@@ -318,6 +326,7 @@ func TestSecretsErrors(t *testing.T) {
 		}
 	})
 	t.Run("secrets echoed in the error key", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodPut, pmCardPath, http.StatusBadRequest, errorBody(400, secCard, "declined"))
 		p := secParams()
@@ -325,6 +334,7 @@ func TestSecretsErrors(t *testing.T) {
 		secAssertNoSecrets(t, "err.Error()", err.Error())
 	})
 	t.Run("401 echoing the api key", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodPost, pmWalletPath, http.StatusUnauthorized, errorBody(401, "Api Error", "API key "+testKey+" is not valid"))
 		_, err := w.client.PaymentMethods.CreateWalletAgreement(context.Background(), "Paypal",

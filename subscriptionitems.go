@@ -34,6 +34,8 @@ type SubscriptionProductItem struct {
 	Extra Extra `json:"-"`
 }
 
+func (v *SubscriptionProductItem) entityID() int64 { return v.ID }
+
 // ItemReference is a subscription product item's reference, which the
 // service sends as a string or as a number. It keeps which, so that it
 // encodes back as it came.

@@ -96,24 +96,16 @@ func TestListItemsQuery(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			w.on(http.MethodGet, siPath, http.StatusOK, "[]")
 			if _, err := w.client.SubscriptionItems.List(context.Background(), 5, tt.params); err != nil {
 				t.Fatalf("ListItems: %v", err)
 			}
 			r := w.last()
-			if r.Method != http.MethodGet || r.Path != siPath {
-				t.Errorf("request = %s %s, want GET %s", r.Method, r.Path, siPath)
-			}
-			if r.RawQuery != tt.rawQuery {
-				t.Errorf("query string:\n got %s\nwant %s", r.RawQuery, tt.rawQuery)
-			}
+			assertRequest(t, r, http.MethodGet, siPath, tt.rawQuery, "")
 			if got := r.Query.Get("query"); got != tt.wantQuery {
 				t.Errorf("query parameter = %q, want %q", got, tt.wantQuery)
-			}
-			assertCommonHeaders(t, r, false)
-			if len(r.Body) != 0 {
-				t.Errorf("GET carried a body: %q", r.Body)
 			}
 		})
 	}
@@ -293,17 +285,16 @@ func TestListItemsValidation(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			w.on(http.MethodGet, siPath, http.StatusOK, "[]")
 			_, err := w.client.SubscriptionItems.List(context.Background(), tt.id, tt.params)
-			assertValidation(t, err, tt.field)
-			if w.sent() != 0 {
-				t.Errorf("requests sent = %d, want 0", w.sent())
-			}
+			assertRefused(t, w, err, tt.field)
 		})
 	}
 	for _, field := range []string{"name", "description", "reference", "createdTimestamp", "modifiedTimestamp"} {
 		t.Run("sort on "+field+" accepted", func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			w.on(http.MethodGet, siPath, http.StatusOK, "[]")
 			_, err := w.client.SubscriptionItems.List(context.Background(), 5,
@@ -317,52 +308,10 @@ func TestListItemsValidation(t *testing.T) {
 		})
 	}
 }
-
-func TestListItemsRequestOptions(t *testing.T) {
-	t.Parallel()
-	t.Run("suppress events and custom header", func(t *testing.T) {
-		w := newWire(t)
-		w.on(http.MethodGet, siPath, http.StatusOK, "[]")
-		if _, err := w.client.SubscriptionItems.List(context.Background(), 5, nil,
-			billing.SuppressEvents(), billing.WithHeader("X-Correlation-Id", "corr-si")); err != nil {
-			t.Fatal(err)
-		}
-		r := w.last()
-		assertCommonHeaders(t, r, false)
-		if got := r.Header.Values("X-SUPPRESS-ALL-EVENTS"); len(got) != 1 || got[0] != "True" {
-			t.Errorf("X-SUPPRESS-ALL-EVENTS = %q, want [True]", got)
-		}
-		if got := r.Header.Get("X-Correlation-Id"); got != "corr-si" {
-			t.Errorf("X-Correlation-Id = %q", got)
-		}
-	})
-	t.Run("no suppress header by default", func(t *testing.T) {
-		w := newWire(t)
-		w.on(http.MethodGet, siPath, http.StatusOK, "[]")
-		if _, err := w.client.SubscriptionItems.List(context.Background(), 5, nil); err != nil {
-			t.Fatal(err)
-		}
-		if got := w.last().Header.Values("X-SUPPRESS-ALL-EVENTS"); len(got) != 0 {
-			t.Errorf("X-SUPPRESS-ALL-EVENTS = %q, want absent", got)
-		}
-	})
-	t.Run("WithHeader Authorization rejected before sending", func(t *testing.T) {
-		w := newWire(t)
-		w.on(http.MethodGet, siPath, http.StatusOK, "[]")
-		_, err := w.client.SubscriptionItems.List(context.Background(), 5, nil, billing.WithHeader("Authorization", "Basic other"))
-		var ve *billing.ValidationError
-		if !errors.As(err, &ve) {
-			t.Fatalf("err = %v (%T), want *billing.ValidationError", err, err)
-		}
-		if w.sent() != 0 {
-			t.Errorf("requests sent = %d, want 0", w.sent())
-		}
-	})
-}
-
 func TestListItemsErrors(t *testing.T) {
 	t.Parallel()
 	t.Run("unknown subscription product is ErrNotFound", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodGet, "/v1/subscriptionProducts/999/items", http.StatusNotFound,
 			errorBody(404, "Api Error", "Subscription product 999 was not found"))
@@ -376,6 +325,7 @@ func TestListItemsErrors(t *testing.T) {
 		}
 	})
 	t.Run("invalid query is ErrBadRequest without the query string in the message", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodGet, siPath, http.StatusBadRequest, errorBody(400, "Api Error", "The query is not valid"))
 		_, err := w.client.SubscriptionItems.List(context.Background(), 5, &billing.ListSubscriptionItemsParams{
@@ -392,21 +342,6 @@ func TestListItemsErrors(t *testing.T) {
 			t.Errorf("query sent = %q", got)
 		}
 	})
-	for _, sc := range []struct {
-		name     string
-		status   int
-		category error
-	}{
-		{"401 unauthorized", http.StatusUnauthorized, billing.ErrUnauthorized},
-		{"429 rate limited", http.StatusTooManyRequests, billing.ErrRateLimited},
-	} {
-		t.Run(sc.name, func(t *testing.T) {
-			w := newWire(t)
-			w.on(http.MethodGet, siPath, sc.status, errorBody(sc.status, "Api Error", http.StatusText(sc.status)))
-			_, err := w.client.SubscriptionItems.List(context.Background(), 5, nil)
-			pmAPIError(t, err, sc.status, sc.category)
-		})
-	}
 }
 
 func TestAllItemsFollowsPages(t *testing.T) {

@@ -38,6 +38,7 @@ func TestTimestampDecode(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
+			t.Parallel()
 			var ts billing.Timestamp
 			if err := json.Unmarshal([]byte(tt.in), &ts); err != nil {
 				t.Fatalf("Unmarshal: %v", err)
@@ -63,6 +64,7 @@ func TestTimestampDecodeErrors(t *testing.T) {
 		`"2024-03-01T10:15:30+0200"`, `"2024-03-01T10:15:30 Z"`, `"yesterday"`, `1709288130`, `"2024-03-01T10:15:3x"`,
 	} {
 		t.Run(in, func(t *testing.T) {
+			t.Parallel()
 			var ts billing.Timestamp
 			err := json.Unmarshal([]byte(in), &ts)
 			var te *billing.TimestampError

@@ -2,7 +2,6 @@ package billing_test
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -52,20 +51,13 @@ func TestCreateSalesTrackingCodeRequest(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			w.on(http.MethodPost, tcPath, http.StatusOK, tcActiveResponse)
 			if _, err := w.client.SalesTrackingCodes.Create(context.Background(), tt.params); err != nil {
 				t.Fatalf("Create: %v", err)
 			}
-			r := w.last()
-			if r.Method != http.MethodPost || r.Path != tcPath {
-				t.Errorf("request = %s %s, want POST %s", r.Method, r.Path, tcPath)
-			}
-			if r.RawQuery != "" {
-				t.Errorf("query = %q, want none", r.RawQuery)
-			}
-			assertCommonHeaders(t, r, true)
-			assertJSON(t, r.Body, tt.want)
+			assertWrite(t, w.last(), http.MethodPost, tcPath, tt.want)
 		})
 	}
 }
@@ -73,6 +65,7 @@ func TestCreateSalesTrackingCodeRequest(t *testing.T) {
 func TestCreateSalesTrackingCodeDecodesResponse(t *testing.T) {
 	t.Parallel()
 	t.Run("active code with null description and email", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodPost, tcPath, http.StatusOK, tcActiveResponse)
 		code, err := w.client.SalesTrackingCodes.Create(context.Background(),
@@ -94,6 +87,7 @@ func TestCreateSalesTrackingCodeDecodesResponse(t *testing.T) {
 		}
 	})
 	t.Run("retired status is kept and not known", func(t *testing.T) {
+		t.Parallel()
 		w := newWire(t)
 		w.on(http.MethodPost, tcPath, http.StatusOK,
 			`{"type":"Region","code":"OLD","name":"Old region","description":"gone","email":"ops@example.com","status":"Retired","deletable":false,"id":502,"uri":null}`)
@@ -115,52 +109,6 @@ func TestCreateSalesTrackingCodeDecodesResponse(t *testing.T) {
 		}
 	})
 }
-
-func TestSalesTrackingCodesRequestOptions(t *testing.T) {
-	t.Parallel()
-	params := func() *billing.CreateSalesTrackingCodeParams {
-		return &billing.CreateSalesTrackingCodeParams{Type: billing.TrackingCodeType1, Code: "C", Name: "N"}
-	}
-	t.Run("suppress events and custom header", func(t *testing.T) {
-		w := newWire(t)
-		w.on(http.MethodPost, tcPath, http.StatusOK, tcActiveResponse)
-		if _, err := w.client.SalesTrackingCodes.Create(context.Background(), params(),
-			billing.SuppressEvents(), billing.WithHeader("X-Correlation-Id", "corr-tc")); err != nil {
-			t.Fatal(err)
-		}
-		r := w.last()
-		assertCommonHeaders(t, r, true)
-		if got := r.Header.Values("X-SUPPRESS-ALL-EVENTS"); len(got) != 1 || got[0] != "True" {
-			t.Errorf("X-SUPPRESS-ALL-EVENTS = %q, want [True]", got)
-		}
-		if got := r.Header.Get("X-Correlation-Id"); got != "corr-tc" {
-			t.Errorf("X-Correlation-Id = %q", got)
-		}
-	})
-	t.Run("no suppress header by default", func(t *testing.T) {
-		w := newWire(t)
-		w.on(http.MethodPost, tcPath, http.StatusOK, tcActiveResponse)
-		if _, err := w.client.SalesTrackingCodes.Create(context.Background(), params()); err != nil {
-			t.Fatal(err)
-		}
-		if got := w.last().Header.Values("X-SUPPRESS-ALL-EVENTS"); len(got) != 0 {
-			t.Errorf("X-SUPPRESS-ALL-EVENTS = %q, want absent", got)
-		}
-	})
-	t.Run("WithHeader Authorization rejected before sending", func(t *testing.T) {
-		w := newWire(t)
-		w.on(http.MethodPost, tcPath, http.StatusOK, tcActiveResponse)
-		_, err := w.client.SalesTrackingCodes.Create(context.Background(), params(), billing.WithHeader("Authorization", "Basic other"))
-		var ve *billing.ValidationError
-		if !errors.As(err, &ve) {
-			t.Fatalf("err = %v (%T), want *billing.ValidationError", err, err)
-		}
-		if w.sent() != 0 {
-			t.Errorf("requests sent = %d, want 0", w.sent())
-		}
-	})
-}
-
 func TestCreateSalesTrackingCodeValidation(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -168,6 +116,7 @@ func TestCreateSalesTrackingCodeValidation(t *testing.T) {
 		params *billing.CreateSalesTrackingCodeParams
 		field  string
 	}{
+		{"nil params", nil, "CreateSalesTrackingCodeParams"},
 		{"missing type", &billing.CreateSalesTrackingCodeParams{Code: "C", Name: "N"}, "type"},
 		{"missing code", &billing.CreateSalesTrackingCodeParams{Type: billing.TrackingCodeType1, Name: "N"}, "code"},
 		{"missing name", &billing.CreateSalesTrackingCodeParams{Type: billing.TrackingCodeType1, Code: "C"}, "name"},
@@ -175,26 +124,13 @@ func TestCreateSalesTrackingCodeValidation(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			w := newWire(t)
 			w.on(http.MethodPost, tcPath, http.StatusOK, tcActiveResponse)
 			_, err := w.client.SalesTrackingCodes.Create(context.Background(), tt.params)
-			assertValidation(t, err, tt.field)
-			if w.sent() != 0 {
-				t.Errorf("requests sent = %d, want 0", w.sent())
-			}
+			assertRefused(t, w, err, tt.field)
 		})
 	}
-	t.Run("nil params", func(t *testing.T) {
-		w := newWire(t)
-		_, err := w.client.SalesTrackingCodes.Create(context.Background(), nil)
-		var ve *billing.ValidationError
-		if !errors.As(err, &ve) {
-			t.Fatalf("err = %v, want *billing.ValidationError", err)
-		}
-		if w.sent() != 0 {
-			t.Errorf("a request was sent")
-		}
-	})
 }
 
 func TestCreateSalesTrackingCodeErrors(t *testing.T) {
@@ -216,20 +152,4 @@ func TestCreateSalesTrackingCodeErrors(t *testing.T) {
 			t.Errorf("Error() = %q, want the server's message", err.Error())
 		}
 	})
-	for _, sc := range []struct {
-		name     string
-		status   int
-		category error
-	}{
-		{"401 unauthorized", http.StatusUnauthorized, billing.ErrUnauthorized},
-		{"429 rate limited", http.StatusTooManyRequests, billing.ErrRateLimited},
-	} {
-		t.Run(sc.name, func(t *testing.T) {
-			w := newWire(t)
-			w.on(http.MethodPost, tcPath, sc.status, errorBody(sc.status, "Api Error", http.StatusText(sc.status)))
-			_, err := w.client.SalesTrackingCodes.Create(context.Background(),
-				&billing.CreateSalesTrackingCodeParams{Type: billing.TrackingCodeType1, Code: "C", Name: "N"})
-			pmAPIError(t, err, sc.status, sc.category)
-		})
-	}
 }

@@ -153,7 +153,7 @@ func (c *Client) newRequest(ctx context.Context, cl *call, extra http.Header) (*
 			req.Header.Add(k, v)
 		}
 	}
-	req.Header.Set("Authorization", c.cfg.authorization())
+	req.Header.Set("Authorization", *c.cfg.authorization)
 	req.Header.Set("Accept", cmp.Or(cl.accept, "application/json"))
 	req.Header.Set("User-Agent", c.cfg.userAgent)
 	if body != nil {
@@ -587,7 +587,7 @@ func (c *Client) scrub(cl *call, s string) string {
 
 // scrubKey removes the API key from s, wherever it appears.
 func (c *Client) scrubKey(s string) string {
-	key := strings.TrimPrefix(c.cfg.authorization(), "Basic ")
+	key := strings.TrimPrefix(*c.cfg.authorization, "Basic ")
 	if key != "" && strings.Contains(s, key) {
 		s = strings.ReplaceAll(s, key, redacted)
 	}

@@ -25,6 +25,15 @@ func stateOf(g *Gate) gateState {
 	return gateState{Slots: len(g.slots), Others: len(g.others), Decoders: len(g.decoders)}
 }
 
+// assertGate fails the test unless g holds what want says, when (a
+// moment of the test) it is checked.
+func assertGate(t *testing.T, g *Gate, want gateState, when string) {
+	t.Helper()
+	if d := cmp.Diff(want, stateOf(g)); d != "" {
+		t.Fatalf("%s:\n%s", when, d)
+	}
+}
+
 // acquiring runs c.Acquire on a goroutine; the returned flag is set once
 // it has returned.
 func acquiring(ctx context.Context, c *Claim) *atomic.Bool {
@@ -65,9 +74,7 @@ func TestGateBoundsRequestsAndKeepsOneForTheHead(t *testing.T) {
 				}
 				head := g.Claim(true)
 				head.Acquire(ctx) // the kept slot: returns at once
-				if d := cmp.Diff(gateState{Slots: n, Others: n - 1}, stateOf(g)); d != "" {
-					t.Fatalf("with the head's and n-1 others' requests out:\n%s", d)
-				}
+				assertGate(t, g, gateState{Slots: n, Others: n - 1}, "with the head's and n-1 others' requests out")
 				head2 := g.Claim(true)
 				head2Done := acquiring(ctx, head2)
 				synctest.Wait()
@@ -91,9 +98,7 @@ func TestGateBoundsRequestsAndKeepsOneForTheHead(t *testing.T) {
 				for _, c := range append(others[1:], late, head2) {
 					c.Done()
 				}
-				if d := cmp.Diff(gateState{}, stateOf(g)); d != "" {
-					t.Fatalf("after every claim is done:\n%s", d)
-				}
+				assertGate(t, g, gateState{}, "after every claim is done")
 			})
 		})
 	}
@@ -129,9 +134,7 @@ func TestGateNeverExceedsItsBounds(t *testing.T) {
 				if maxAll.Load() > int64(n) || maxOthers.Load() > int64(n-1) {
 					t.Fatalf("held at once: %d in all (bound %d), %d not of the head (bound %d)", maxAll.Load(), n, maxOthers.Load(), n-1)
 				}
-				if d := cmp.Diff(gateState{}, stateOf(g)); d != "" {
-					t.Fatalf("after every claim is done:\n%s", d)
-				}
+				assertGate(t, g, gateState{}, "after every claim is done")
 			})
 		})
 	}
@@ -147,9 +150,7 @@ func TestClaimThatBecomesTheHeadGivesBackTheOthersSlot(t *testing.T) {
 		g := NewGate(2)
 		a, aHead := taskClaim(g)
 		a.Acquire(ctx)
-		if d := cmp.Diff(gateState{Slots: 1, Others: 1}, stateOf(g)); d != "" {
-			t.Fatalf("one task not the head on the wire:\n%s", d)
-		}
+		assertGate(t, g, gateState{Slots: 1, Others: 1}, "one task not the head on the wire")
 		b, _ := taskClaim(g)
 		bDone := acquiring(ctx, b)
 		synctest.Wait()
@@ -162,19 +163,13 @@ func TestClaimThatBecomesTheHeadGivesBackTheOthersSlot(t *testing.T) {
 		if !bDone.Load() {
 			t.Fatal("the next task did not go out once the first became the head")
 		}
-		if d := cmp.Diff(gateState{Slots: 2, Others: 1}, stateOf(g)); d != "" {
-			t.Fatalf("the head and the next task on the wire:\n%s", d)
-		}
+		assertGate(t, g, gateState{Slots: 2, Others: 1}, "the head and the next task on the wire")
 		a.giveOthers() // again: nothing more to give back
 		a.Release()
-		if d := cmp.Diff(gateState{Slots: 1, Others: 1}, stateOf(g)); d != "" {
-			t.Fatalf("after the head's request is read (the others' slot given back once):\n%s", d)
-		}
+		assertGate(t, g, gateState{Slots: 1, Others: 1}, "after the head's request is read (the others' slot given back once)")
 		b.Done()
 		a.Done()
-		if d := cmp.Diff(gateState{}, stateOf(g)); d != "" {
-			t.Fatalf("after every claim is done:\n%s", d)
-		}
+		assertGate(t, g, gateState{}, "after every claim is done")
 	})
 }
 
@@ -198,14 +193,10 @@ func TestClaimWaitingForTheOthersSlotGoesWhenItBecomesTheHead(t *testing.T) {
 		if !aDone.Load() {
 			t.Fatal("still waiting after becoming the head")
 		}
-		if d := cmp.Diff(gateState{Slots: 2, Others: 1}, stateOf(g)); d != "" {
-			t.Fatalf("the head went out on the kept slot:\n%s", d)
-		}
+		assertGate(t, g, gateState{Slots: 2, Others: 1}, "the head went out on the kept slot")
 		a.Done()
 		other.Done()
-		if d := cmp.Diff(gateState{}, stateOf(g)); d != "" {
-			t.Fatalf("after every claim is done:\n%s", d)
-		}
+		assertGate(t, g, gateState{}, "after every claim is done")
 	})
 }
 
@@ -298,9 +289,7 @@ func TestClaimDecodeBoundsDecoders(t *testing.T) {
 		for i := range procs {
 			ends = append(ends, g.Claim(i%2 == 0).Decode())
 		}
-		if d := cmp.Diff(gateState{Decoders: procs}, stateOf(g)); d != "" {
-			t.Fatalf("decoders at the bound:\n%s", d)
-		}
+		assertGate(t, g, gateState{Decoders: procs}, "decoders at the bound")
 		var started atomic.Bool
 		done := make(chan struct{})
 		go func() {
@@ -318,8 +307,6 @@ func TestClaimDecodeBoundsDecoders(t *testing.T) {
 		for _, end := range ends[1:] {
 			end()
 		}
-		if d := cmp.Diff(gateState{}, stateOf(g)); d != "" {
-			t.Fatalf("after every decoder ended:\n%s", d)
-		}
+		assertGate(t, g, gateState{}, "after every decoder ended")
 	})
 }

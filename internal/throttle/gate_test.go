@@ -52,6 +52,18 @@ type holdStep struct {
 	advance, hold time.Duration
 }
 
+// heldGate is a gate on a manual clock from start, held by each step in
+// turn after the clock advanced by its advance.
+func heldGate(steps []holdStep) (*Gate, *manualClock) {
+	clock := newManualClock(start)
+	g := NewGate(clock)
+	for _, s := range steps {
+		clock.Advance(s.advance)
+		g.HoldFor(s.hold)
+	}
+	return g, clock
+}
+
 func TestGateHoldForExtendsAndNeverShortens(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -72,12 +84,7 @@ func TestGateHoldForExtendsAndNeverShortens(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			clock := newManualClock(start)
-			g := NewGate(clock)
-			for _, s := range tt.steps {
-				clock.Advance(s.advance)
-				g.HoldFor(s.hold)
-			}
+			g, _ := heldGate(tt.steps)
 			want := time.Time{}
 			if tt.until >= 0 {
 				want = start.Add(tt.until)
@@ -162,12 +169,7 @@ func TestGateWaitReturnsAtOnce(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			clock := newManualClock(start)
-			g := NewGate(clock)
-			for _, s := range tt.steps {
-				clock.Advance(s.advance)
-				g.HoldFor(s.hold)
-			}
+			g, clock := heldGate(tt.steps)
 			if err := g.Wait(tt.ctx, tt.limit); err != nil {
 				t.Fatalf("Wait = %v, want nil at once", err)
 			}
