@@ -145,7 +145,7 @@ func TestContractDocumentsEveryOperation(t *testing.T) {
 // items, bulk job 400; lists are read two at a time so that every list
 // runs over several pages.
 var sampleFixture = leakFixture{
-	customer: 100, invoice: 1007, draft: 800, card: 300, job: 400, plan: 900, product: 202,
+	customer: 100, payer: 100, invoice: 1007, draft: 800, card: 300, job: 400, plan: 900, product: 202, // card 300 is customer 100's
 	balance: decimal.NewFromInt(244), pageSize: 2,
 }
 
