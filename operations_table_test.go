@@ -341,6 +341,11 @@ func TestOperationTableCoversTheSDK(t *testing.T) {
 		if op.route == "" || op.call == nil || op.fuzz == nil {
 			t.Errorf("%s: the row has no route, call or fuzz", name)
 		}
+		// The fake names each route as the SDK does, so that code matching
+		// one against the other by string (faults, request logs) finds it.
+		if name != "Client.Do" && string(op.route) != declared[name].Route() {
+			t.Errorf("%s: the fake's route is %q, the SDK's %q", name, op.route, declared[name].Route())
+		}
 		if len(op.sweep) == 0 {
 			t.Errorf("%s: the row has no sweep", name)
 		} else if first, _, _ := strings.Cut(op.sweep[0].name, "/"); first != name {

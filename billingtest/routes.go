@@ -23,7 +23,7 @@ const (
 	// RouteInvoiceSummariesList is InvoiceSummaries.List (4.4).
 	RouteInvoiceSummariesList Route = "GET /v1/customers/{customerId}/invoiceSummaries"
 	// RouteDraftInvoicesPDF is DraftInvoices.PDF (4.5).
-	RouteDraftInvoicesPDF Route = "GET /v1/draftInvoices/pdf/{id}"
+	RouteDraftInvoicesPDF Route = "GET /v1/draftInvoices/pdf/{Id}"
 	// RouteInvoicesWriteOff is Invoices.WriteOff (4.6).
 	RouteInvoicesWriteOff Route = "POST /v1/invoices/writeoff"
 	// RoutePaymentMethodsReplaceCreditCard is

@@ -490,7 +490,7 @@ func (s *Server) processJob(id int64) (bulkProcessAnswer, error) {
 // handleDraftPDF answers with the draft invoice as a PDF. Throttling is
 // the pipeline's (see Server.throttle).
 func (s *Server) handleDraftPDF(w http.ResponseWriter, r *http.Request) {
-	id, ok := s.pathInt(w, r, "id")
+	id, ok := s.pathInt(w, r, "Id")
 	if !ok {
 		return
 	}
