@@ -277,6 +277,15 @@ func (g *generator) num(prefix string, n int64, width int) string {
 	return string(b)
 }
 
+// ref is, p times in 100, prefix then a random number below n padded to
+// width digits; else "".
+func (g *generator) ref(p int, prefix string, n, width int) string {
+	if !g.pct(p) {
+		return ""
+	}
+	return g.num(prefix, int64(g.r.IntN(n)), width)
+}
+
 // intDec is a shared decimal of a small whole quantity: decimals are
 // immutable, so one big.Int can serve every charge of quantity 3.
 func (g *generator) intDec(n int64) decimal.Decimal {
@@ -510,15 +519,9 @@ func (g *generator) customers() error {
 		if g.pct(90) {
 			c.Reference = g.num("CUST-", int64(10000+i), 5)
 		}
-		if g.pct(80) {
-			c.Reference1 = g.num("ACCT-", int64(g.r.IntN(10000)), 4)
-		}
-		if g.pct(50) {
-			c.Reference2 = g.num("CC-", int64(g.r.IntN(1000)), 3)
-		}
-		if g.pct(25) {
-			c.Reference3 = g.num("legacy-", int64(g.r.IntN(100000)), 5)
-		}
+		c.Reference1 = g.ref(80, "ACCT-", 10000, 4)
+		c.Reference2 = g.ref(50, "CC-", 1000, 3)
+		c.Reference3 = g.ref(25, "legacy-", 100000, 5)
 		// The first customer is active, so that invoices always have one.
 		if i > 0 {
 			c.Status = pick(g, []int{84, 88, 92, 95}, c.Status, billing.CustomerStatusDraft,
@@ -530,12 +533,8 @@ func (g *generator) customers() error {
 			c.ParentID = g.custs[g.r.IntN(i)].c.ID
 		}
 		c.Currency = pick(g, []int{80, 90, 95}, genCurrencies...)
-		if g.pct(60) {
-			c.CrmID = g.num("0015g0000", int64(g.r.IntN(1_000_000)), 6)
-		}
-		if g.pct(55) {
-			c.ErpID = g.num("ERP-C", int64(g.r.IntN(100000)), 5)
-		}
+		c.CrmID = g.ref(60, "0015g0000", 1_000_000, 6)
+		c.ErpID = g.ref(55, "ERP-C", 100000, 5)
 		if g.pct(60) {
 			c.AccountingID = int64(100000 + g.r.IntN(900000))
 		}
@@ -607,9 +606,7 @@ func (g *generator) subscriptions() error {
 			NumberOfIntervals: 1,
 			CreatedTimestamp:  g.at(created),
 		}
-		if g.pct(60) {
-			sub.Reference = g.num("SUB-", int64(g.r.IntN(1_000_000)), 6)
-		}
+		sub.Reference = g.ref(60, "SUB-", 1_000_000, 6)
 		sub.Status = pick(g, []int{80, 85, 93, 96}, sub.Status, billing.SubscriptionStatusDraft,
 			billing.SubscriptionStatusCancelled, billing.SubscriptionStatusProvisioning, billing.SubscriptionStatusExpired)
 		months := 1
@@ -1050,15 +1047,9 @@ func (g *generator) invoices() error {
 		}
 		inv.PaymentSchedules = sched
 
-		if g.pct(25) {
-			inv.PoNumber = g.num("PO-", int64(g.r.IntN(100000)), 5)
-		}
-		if g.pct(50) {
-			inv.ErpID = g.num("ERP-INV-", int64(g.r.IntN(1_000_000)), 6)
-		}
-		if g.pct(35) {
-			inv.CrmID = g.num("CRM-", int64(g.r.IntN(1_000_000)), 6)
-		}
+		inv.PoNumber = g.ref(25, "PO-", 100000, 5)
+		inv.ErpID = g.ref(50, "ERP-INV-", 1_000_000, 6)
+		inv.CrmID = g.ref(35, "CRM-", 1_000_000, 6)
 		if g.pct(50) {
 			inv.AccountingID = int64(1_000_000 + g.r.IntN(9_000_000))
 		}
