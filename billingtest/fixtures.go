@@ -650,8 +650,11 @@ type fixtureChecker struct {
 	st    *store
 	names [5]string
 	maxID int64
-	seen  map[string]map[int64]bool // kind → ids given in the document
-	codes map[int64]int             // document code id → category
+	// unassigned counts the entities without an id, charges and
+	// subscription products included, which adding them assigns.
+	unassigned int64
+	seen       map[string]map[int64]bool // kind → ids given in the document
+	codes      map[int64]int             // document code id → category
 	// products maps every document subscription product to its
 	// subscription; storeProducts and storeItems index the store's, on
 	// first use, as few documents refer to them.
@@ -667,6 +670,7 @@ func (c *fixtureChecker) id(kind, path string, id int64) error {
 		return fmt.Errorf("%s.id: negative id %d", path, id)
 	}
 	if id == 0 {
+		c.unassigned++
 		return nil
 	}
 	if c.seen[kind][id] {
@@ -751,12 +755,7 @@ func knownValue[E interface {
 // category is the category (1 to 5) of a code type under the document's
 // and the store's category names.
 func (c *fixtureChecker) category(typ string) (int, bool) {
-	for i := range 5 {
-		if strings.EqualFold(typ, "Sales Tracking Code "+strconv.Itoa(i+1)) || (c.names[i] != "" && strings.EqualFold(typ, c.names[i])) {
-			return i + 1, true
-		}
-	}
-	return 0, false
+	return (&store{categoryNames: c.names}).category(typ)
 }
 
 // subOfProduct returns the subscription id, customer and catalogue
@@ -810,7 +809,7 @@ func (s *Server) checkFixtures(f *fixtureFile) (names [5]string, maxID int64, er
 			return names, 0, err
 		}
 	}
-	if need := f.idsNeeded(); need > math.MaxInt64-max(st.lastID, c.maxID) {
+	if need := c.unassigned; need > math.MaxInt64-max(st.lastID, c.maxID) {
 		return names, 0, fmt.Errorf("%d entities without an id need ids after %d, past the largest int64: give them ids", need, max(st.lastID, c.maxID))
 	}
 	return c.names, c.maxID, nil
@@ -1089,33 +1088,6 @@ func checkFixtureJobs(_ *fixtureChecker, f *fixtureFile) error {
 		}
 	}
 	return nil
-}
-
-// idsNeeded counts the document's entities without an id (every struct
-// with an ID field, charges and subscription products included), which
-// adding them assigns.
-func (f *fixtureFile) idsNeeded() int64 {
-	var count func(v reflect.Value) int64
-	count = func(v reflect.Value) int64 {
-		var n int64
-		switch v.Kind() {
-		case reflect.Slice:
-			for i := range v.Len() {
-				n += count(v.Index(i))
-			}
-		case reflect.Struct:
-			if id := v.FieldByName("ID"); id.IsValid() && id.Int() == 0 {
-				n++
-			}
-			for i := range v.NumField() {
-				if k := v.Field(i).Kind(); k == reflect.Slice || k == reflect.Struct {
-					n += count(v.Field(i))
-				}
-			}
-		}
-		return n
-	}
-	return count(reflect.ValueOf(f).Elem())
 }
 
 // applyFixtures adds a checked document through the add methods' own
