@@ -1099,52 +1099,36 @@ func (s *Server) applyFixtures(f *fixtureFile, names [5]string, maxID int64) err
 	// charge or a customer without an id cannot take one the document
 	// uses later on.
 	st.lastID = max(st.lastID, maxID)
-	for _, c := range f.Customers {
-		if _, err := s.addCustomerLocked(c); err != nil {
-			return err
-		}
-	}
 	st.categoryNames = names
-	for _, c := range f.SalesTrackingCodes {
-		if _, err := s.addSalesTrackingCodeLocked(storeCode(c)); err != nil {
-			return err
-		}
-	}
-	for _, sub := range f.Subscriptions {
-		if _, err := s.addSubscriptionLocked(sub); err != nil {
-			return err
-		}
-	}
 	st.invoices.grow(len(f.Invoices))
 	texts := &packer{texts: map[[3]string]string{}}
-	for i := range f.Invoices {
-		// The document is ours: its invoices may take their ids in place.
-		if _, err := s.insertInvoiceLocked(&f.Invoices[i], texts); err != nil {
+	for _, add := range []func() error{
+		func() error { return addAll(f.Customers, s.addCustomerLocked) },
+		func() error { return addAll(mapped(f.SalesTrackingCodes, storeCode), s.addSalesTrackingCodeLocked) },
+		func() error { return addAll(f.Subscriptions, s.addSubscriptionLocked) },
+		func() error {
+			// The document is ours: its invoices may take their ids in place.
+			return addAll(f.Invoices, func(inv Invoice) (int64, error) { return s.insertInvoiceLocked(&inv, texts) })
+		},
+		func() error { return addAll(f.DraftInvoices, s.addDraftInvoiceLocked) },
+		func() error { return addAll(f.CreditCards, s.addCreditCardLocked) },
+		func() error { return addAll(f.WalletMethods, s.addWalletMethodLocked) },
+		func() error {
+			return addAll(mapped(f.SubscriptionProductItems, storeItem), s.addSubscriptionProductItemLocked)
+		},
+		func() error { return addAll(f.BulkJobs, s.addBulkJobLocked) },
+	} {
+		if err := add(); err != nil {
 			return err
 		}
 	}
-	for _, d := range f.DraftInvoices {
-		if _, err := s.addDraftInvoiceLocked(d); err != nil {
-			return err
-		}
-	}
-	for _, c := range f.CreditCards {
-		if _, err := s.addCreditCardLocked(c); err != nil {
-			return err
-		}
-	}
-	for _, wm := range f.WalletMethods {
-		if _, err := s.addWalletMethodLocked(wm); err != nil {
-			return err
-		}
-	}
-	for _, item := range f.SubscriptionProductItems {
-		if _, err := s.addSubscriptionProductItemLocked(storeItem(item)); err != nil {
-			return err
-		}
-	}
-	for _, j := range f.BulkJobs {
-		if _, err := s.addBulkJobLocked(j); err != nil {
+	return nil
+}
+
+// addAll adds every entity of list with add, in order.
+func addAll[T any](list []T, add func(T) (int64, error)) error {
+	for _, v := range list {
+		if _, err := add(v); err != nil {
 			return err
 		}
 	}
