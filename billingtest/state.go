@@ -65,12 +65,6 @@ func parseFixtureKinds(names []string) (fixtureKinds, error) {
 	return k, nil
 }
 
-// dumpFixtureKinds writes the entities of the kinds k as a fixtures
-// document that holds those kinds only, each present even when empty.
-func (s *Server) dumpFixtureKinds(w io.Writer, k fixtureKinds) error {
-	return s.dumpFixtures(w, k, true)
-}
-
 // dumpFixtures writes the kinds k of the state as a fixtures document.
 // With subset, only those kinds are keys, [] or {} when empty; without,
 // every kind is, null when empty.
