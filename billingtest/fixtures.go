@@ -801,7 +801,7 @@ func (s *Server) checkFixtures(f *fixtureFile) (names [5]string, maxID int64, er
 	}
 	checks := []func(*fixtureChecker, *fixtureFile) error{
 		checkFixtureIDs, checkFixtureCategoryNames, checkFixtureCodes, checkFixtureCustomers,
-		checkFixtureSubscriptions, s.checkFixtureInvoices, checkFixtureDrafts, checkFixtureCards,
+		checkFixtureSubscriptions, s.checkFixtureInvoices, checkFixtureCards,
 		s.checkFixtureWallets, checkFixtureItems, checkFixtureJobs,
 	}
 	for _, check := range checks {
@@ -816,7 +816,8 @@ func (s *Server) checkFixtures(f *fixtureFile) (names [5]string, maxID int64, er
 }
 
 // checkFixtureIDs comes first, as references may point at an entity
-// later in the document: it records the ids of every list, and checks
+// later in the document: it records the ids of every list, checks that
+// the customer of every entity that belongs to one exists, and checks
 // the times and amounts of the entities but invoices (checked with the
 // other invoice checks) as the add methods will.
 func checkFixtureIDs(c *fixtureChecker, f *fixtureFile) error {
@@ -833,6 +834,14 @@ func checkFixtureIDs(c *fixtureChecker, f *fixtureFile) error {
 			at := fixtureAt(name, i, id)
 			if err := c.id(name, at, id); err != nil {
 				return err
+			}
+			// Customers come first in the document, so that every
+			// customer id is known by the time another list names one.
+			// An item's customer is its product's.
+			if owner := e.FieldByName("CustomerID"); owner.IsValid() && name != "subscriptionProductItems" {
+				if err := c.customer(at, owner.Int()); err != nil {
+					return err
+				}
 			}
 			if name == "invoices" {
 				continue
@@ -930,7 +939,7 @@ func checkFixtureSubscriptions(c *fixtureChecker, f *fixtureFile) error {
 	for i := range f.Subscriptions {
 		fs := &f.Subscriptions[i]
 		at := fixtureAt("subscriptions", i, fs.ID)
-		if err := cmp.Or(c.customer(at, fs.CustomerID), knownValue(at, "status", fs.Status), knownValue(at, "interval", fs.Interval)); err != nil {
+		if err := cmp.Or(knownValue(at, "status", fs.Status), knownValue(at, "interval", fs.Interval)); err != nil {
 			return err
 		}
 		if fs.NumberOfIntervals < 0 {
@@ -953,7 +962,7 @@ func (s *Server) checkFixtureInvoices(c *fixtureChecker, f *fixtureFile) error {
 	for i := range f.Invoices {
 		inv := &f.Invoices[i]
 		at := fixtureAt("invoices", i, inv.ID)
-		if err := cmp.Or(c.customer(at, inv.CustomerID), knownValue(at, "status", inv.Status)); err != nil {
+		if err := knownValue(at, "status", inv.Status); err != nil {
 			return err
 		}
 		// The charge default needs the invoice's effective date, which
@@ -995,22 +1004,10 @@ func (s *Server) checkFixtureInvoices(c *fixtureChecker, f *fixtureFile) error {
 	return nil
 }
 
-func checkFixtureDrafts(c *fixtureChecker, f *fixtureFile) error {
-	for i, d := range f.DraftInvoices {
-		if err := c.customer(fixtureAt("draftInvoices", i, d.ID), d.CustomerID); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 func checkFixtureCards(c *fixtureChecker, f *fixtureFile) error {
 	for i := range f.CreditCards {
 		fc := &f.CreditCards[i]
 		at := fixtureAt("creditCards", i, fc.ID)
-		if err := c.customer(at, fc.CustomerID); err != nil {
-			return err
-		}
 		if len(fc.Last4) < 4 || strings.Trim(fc.Last4, "0123456789") != "" {
 			return fmt.Errorf("%s.last4: %q, want at least four digits", at, fc.Last4)
 		}
@@ -1033,9 +1030,6 @@ func (s *Server) checkFixtureWallets(c *fixtureChecker, f *fixtureFile) error {
 	for i := range f.WalletMethods {
 		w := &f.WalletMethods[i]
 		at := fixtureAt("walletMethods", i, w.ID)
-		if err := c.customer(at, w.CustomerID); err != nil {
-			return err
-		}
 		provider, ok := s.cfg.walletProviders[0], true
 		if w.Provider != "" {
 			if provider, ok = s.walletProvider(w.Provider); !ok {
