@@ -93,21 +93,15 @@ func (s *Server) controlDumpState(w http.ResponseWriter, r *http.Request) {
 			names = append(names, strings.Split(v, ",")...)
 		}
 	}
-	var buf bytes.Buffer
+	kinds, err := allFixtureKinds, error(nil)
 	if names != nil {
-		kinds, err := parseFixtureKinds(names)
-		if err != nil {
+		if kinds, err = parseFixtureKinds(names); err != nil {
 			s.writeError(w, http.StatusBadRequest, errorKeyAPI, err.Error())
 			return
 		}
-		if err := s.dumpFixtureKinds(&buf, kinds); err != nil {
-			s.writeError(w, http.StatusInternalServerError, errorKeyAPI, err.Error())
-			return
-		}
-		s.writeRawJSON(w, http.StatusOK, buf.Bytes())
-		return
 	}
-	if err := s.DumpFixtures(&buf); err != nil {
+	var buf bytes.Buffer
+	if err := s.dumpFixtures(&buf, kinds, names != nil); err != nil {
 		s.writeError(w, http.StatusInternalServerError, errorKeyAPI, err.Error())
 		return
 	}

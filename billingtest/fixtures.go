@@ -650,27 +650,33 @@ type fixtureChecker struct {
 	st    *store
 	names [5]string
 	maxID int64
-	seen  map[string]map[int64]bool // kind → ids given in the document
-	codes map[int64]int             // document code id → category
+	// unassigned counts the entities without an id, charges and
+	// subscription products included, which adding them assigns.
+	unassigned int64
+	seen       map[string]map[int64]bool // kind → ids given in the document
+	codes      map[int64]int             // document code id → category
 	// products maps every document subscription product to its
-	// subscription.
+	// subscription; storeProducts and storeItems index the store's, on
+	// first use, as few documents refer to them.
 	products      map[int64]*Subscription
 	storeProducts map[int64]*Subscription
+	storeItems    map[int64]bool
 }
 
-// id records an id given for kind and fails on a repeat; exists reports
-// whether the store already has it.
-func (c *fixtureChecker) id(kind, path string, id int64, exists func(int64) bool) error {
+// id records an id given for kind and fails on a repeat or on an id the
+// store already holds.
+func (c *fixtureChecker) id(kind, path string, id int64) error {
 	if id < 0 {
 		return fmt.Errorf("%s.id: negative id %d", path, id)
 	}
 	if id == 0 {
+		c.unassigned++
 		return nil
 	}
 	if c.seen[kind][id] {
 		return fmt.Errorf("%s.id: id %d repeats", path, id)
 	}
-	if exists != nil && exists(id) {
+	if c.inStore(kind, id) {
 		return fmt.Errorf("%s.id: the fake already has %d", path, id)
 	}
 	if c.seen[kind] == nil {
@@ -681,9 +687,55 @@ func (c *fixtureChecker) id(kind, path string, id int64, exists func(int64) bool
 	return nil
 }
 
+// inStore reports whether the store holds id as an entity of kind, named
+// by its key in the document ("products" and "charges" for the nested
+// ones; a charge id need only be unique within the document).
+func (c *fixtureChecker) inStore(kind string, id int64) bool {
+	st := c.st
+	switch kind {
+	case "customers":
+		return has(st.customers, id)
+	case "salesTrackingCodes":
+		return slices.ContainsFunc(st.codes, func(x billing.SalesTrackingCode) bool { return x.ID == id })
+	case "subscriptions":
+		return has(st.subscriptions, id)
+	case "products":
+		return st.products[id]
+	case "invoices":
+		return st.invoices.get(id) != nil
+	case "draftInvoices":
+		return has(st.drafts, id)
+	case "creditCards":
+		return has(st.cards, id)
+	case "walletMethods":
+		return has(st.wallets, id)
+	case "bulkJobs":
+		return has(st.jobs, id)
+	case "subscriptionProductItems":
+		if c.storeItems == nil { // the store keeps items by product
+			c.storeItems = map[int64]bool{}
+			for _, list := range st.items {
+				for _, it := range list {
+					c.storeItems[it.ID] = true
+				}
+			}
+		}
+		return c.storeItems[id]
+	}
+	return false
+}
+
+func has[V any](m map[int64]V, id int64) bool { _, ok := m[id]; return ok }
+
+// known reports whether id is an entity of kind in the document or the
+// store.
+func (c *fixtureChecker) known(kind string, id int64) bool {
+	return c.seen[kind][id] || c.inStore(kind, id)
+}
+
 // customer fails unless id is a customer of the document or the store.
 func (c *fixtureChecker) customer(at string, id int64) error {
-	if !c.has("customer", id, c.st.hasCustomer) {
+	if !c.known("customers", id) {
 		return fmt.Errorf("%s.customerId: unknown customer %d", at, id)
 	}
 	return nil
@@ -700,35 +752,17 @@ func knownValue[E interface {
 	return nil
 }
 
-func (c *fixtureChecker) has(kind string, id int64, inStore func(int64) bool) bool {
-	return c.seen[kind][id] || inStore(id)
-}
-
 // category is the category (1 to 5) of a code type under the document's
 // and the store's category names.
 func (c *fixtureChecker) category(typ string) (int, bool) {
-	for i := range 5 {
-		if strings.EqualFold(typ, "Sales Tracking Code "+strconv.Itoa(i+1)) || (c.names[i] != "" && strings.EqualFold(typ, c.names[i])) {
-			return i + 1, true
-		}
-	}
-	return 0, false
+	return (&store{categoryNames: c.names}).category(typ)
 }
 
-func (c *fixtureChecker) storeCodeCategory(id int64) (int, bool) {
-	for _, code := range c.st.codes {
-		if code.ID == id {
-			return c.category(string(code.Type))
-		}
-	}
-	return 0, false
-}
-
-// storeSubOfProduct finds the store's subscription holding product id.
-// The index is built on first use, as few documents refer to the store's
-// products.
-func (c *fixtureChecker) storeSubOfProduct(id int64) *Subscription {
-	if c.storeProducts == nil {
+// subOfProduct returns the subscription id, customer and catalogue
+// product of a known subscription product, from the document or the
+// store.
+func (c *fixtureChecker) subOfProduct(id int64) (subID, custID, productID int64, ok bool) {
+	if c.storeProducts == nil && c.products[id] == nil {
 		c.storeProducts = map[int64]*Subscription{}
 		for _, sub := range c.st.subscriptions {
 			for _, p := range sub.Products {
@@ -736,27 +770,14 @@ func (c *fixtureChecker) storeSubOfProduct(id int64) *Subscription {
 			}
 		}
 	}
-	return c.storeProducts[id]
-}
-
-// subOfProduct returns the subscription id, customer and catalogue
-// product of a known subscription product, from the document or the
-// store.
-func (c *fixtureChecker) subOfProduct(id int64) (subID, custID, productID int64, ok bool) {
-	for _, sub := range []*Subscription{c.products[id], c.storeSubOfProduct(id)} {
-		if sub == nil {
-			continue
-		}
+	if sub := cmp.Or(c.products[id], c.storeProducts[id]); sub != nil {
 		for _, sp := range sub.Products {
 			if sp.ID == id {
 				return sub.ID, sub.CustomerID, sp.ProductID, true
 			}
 		}
 	}
-	if c.st.products[id] {
-		return 0, 0, 0, true // known to the store through its items only
-	}
-	return 0, 0, 0, false
+	return 0, 0, 0, c.st.products[id] // known to the store through its items only
 }
 
 func fixtureAt(path string, i int, id int64) string {
@@ -779,34 +800,59 @@ func (s *Server) checkFixtures(f *fixtureFile) (names [5]string, maxID int64, er
 		codes: map[int64]int{}, products: map[int64]*Subscription{},
 	}
 	checks := []func(*fixtureChecker, *fixtureFile) error{
-		s.checkFixtureCustomerIDs, checkFixtureCategoryNames, checkFixtureCodes, checkFixtureCustomers,
-		checkFixtureSubscriptions, s.checkFixtureInvoices, checkFixtureDrafts, checkFixtureCards,
-		s.checkFixtureWallets, checkFixtureItems, checkFixtureJobs, checkFixtureTimes,
+		checkFixtureIDs, checkFixtureCategoryNames, checkFixtureCodes, checkFixtureCustomers,
+		checkFixtureSubscriptions, s.checkFixtureInvoices, checkFixtureCards,
+		s.checkFixtureWallets, checkFixtureItems, checkFixtureJobs,
 	}
 	for _, check := range checks {
 		if err := check(c, f); err != nil {
 			return names, 0, err
 		}
 	}
-	if need := f.idsNeeded(); need > math.MaxInt64-max(st.lastID, c.maxID) {
+	if need := c.unassigned; need > math.MaxInt64-max(st.lastID, c.maxID) {
 		return names, 0, fmt.Errorf("%d entities without an id need ids after %d, past the largest int64: give them ids", need, max(st.lastID, c.maxID))
 	}
 	return c.names, c.maxID, nil
 }
 
-// checkFixtureCustomerIDs comes first: parents may come later in the
-// list.
-func (s *Server) checkFixtureCustomerIDs(c *fixtureChecker, f *fixtureFile) error {
-	for i := range f.Customers {
-		fc := &f.Customers[i]
-		if err := c.id("customer", fixtureAt("customers", i, fc.ID), fc.ID, c.st.hasCustomer); err != nil {
-			return err
+// checkFixtureIDs comes first, as references may point at an entity
+// later in the document: it records the ids of every list, checks that
+// the customer of every entity that belongs to one exists, and checks
+// the times and amounts of the entities but invoices (checked with the
+// other invoice checks) as the add methods will.
+func checkFixtureIDs(c *fixtureChecker, f *fixtureFile) error {
+	v := reflect.ValueOf(f).Elem()
+	fields := fixtureFieldsOf(v.Type())
+	for _, name := range fields.names {
+		list := v.Field(fields.index[name])
+		if list.Kind() != reflect.Slice {
+			continue
+		}
+		for i := range list.Len() {
+			e := list.Index(i)
+			id := e.FieldByName("ID").Int()
+			at := fixtureAt(name, i, id)
+			if err := c.id(name, at, id); err != nil {
+				return err
+			}
+			// Customers come first in the document, so that every
+			// customer id is known by the time another list names one.
+			// An item's customer is its product's.
+			if owner := e.FieldByName("CustomerID"); owner.IsValid() && name != "subscriptionProductItems" {
+				if err := c.customer(at, owner.Int()); err != nil {
+					return err
+				}
+			}
+			if name == "invoices" {
+				continue
+			}
+			if err := checkTimes(e.Addr().Interface()); err != nil {
+				return fmt.Errorf("%s: %w", at, err)
+			}
 		}
 	}
 	return nil
 }
-
-func (st *store) hasCustomer(id int64) bool { _, ok := st.customers[id]; return ok }
 
 // checkFixtureCategoryNames comes before the codes whose types they name.
 func checkFixtureCategoryNames(c *fixtureChecker, f *fixtureFile) error {
@@ -836,15 +882,9 @@ func checkFixtureCategoryNames(c *fixtureChecker, f *fixtureFile) error {
 }
 
 func checkFixtureCodes(c *fixtureChecker, f *fixtureFile) error {
-	inStore := func(id int64) bool {
-		return slices.ContainsFunc(c.st.codes, func(x billing.SalesTrackingCode) bool { return x.ID == id })
-	}
 	for i := range f.SalesTrackingCodes {
 		fc := &f.SalesTrackingCodes[i]
 		at := fixtureAt("salesTrackingCodes", i, fc.ID)
-		if err := c.id("code", at, fc.ID, inStore); err != nil {
-			return err
-		}
 		n, ok := c.category(string(fc.Type))
 		if !ok {
 			return fmt.Errorf("%s.type: unknown type %q", at, fc.Type)
@@ -859,6 +899,12 @@ func checkFixtureCodes(c *fixtureChecker, f *fixtureFile) error {
 			c.codes[fc.ID] = n
 		}
 	}
+	// The store's codes, under the category names the document may set.
+	for _, code := range c.st.codes {
+		if n, ok := c.category(string(code.Type)); ok {
+			c.codes[code.ID] = cmp.Or(c.codes[code.ID], n)
+		}
+	}
 	return nil
 }
 
@@ -866,30 +912,22 @@ func checkFixtureCustomers(c *fixtureChecker, f *fixtureFile) error {
 	for i := range f.Customers {
 		fc := &f.Customers[i]
 		at := fixtureAt("customers", i, fc.ID)
-		if err := knownValue(at, "status", fc.Status); err != nil {
+		if err := cmp.Or(knownValue(at, "status", fc.Status), knownValue(at, "accountStatus", fc.AccountStatus)); err != nil {
 			return err
 		}
-		if err := knownValue(at, "accountStatus", fc.AccountStatus); err != nil {
-			return err
-		}
-		if fc.ParentID != 0 && (fc.ParentID == fc.ID || !c.has("customer", fc.ParentID, c.st.hasCustomer)) {
+		if fc.ParentID != 0 && (fc.ParentID == fc.ID || !c.known("customers", fc.ParentID)) {
 			return fmt.Errorf("%s.parentId: unknown customer %d", at, fc.ParentID)
 		}
 		if fc.Currency != "" && (len(fc.Currency) != 3 || strings.ToUpper(fc.Currency) != fc.Currency || strings.ContainsAny(fc.Currency, "0123456789 ")) {
 			return fmt.Errorf("%s.currency: %q is not an ISO currency code", at, fc.Currency)
 		}
 		for k, id := range fc.SalesTrackingCodeIDs {
-			if id == 0 {
-				continue
-			}
 			n, ok := c.codes[id]
-			if !ok {
-				n, ok = c.storeCodeCategory(id)
-			}
-			if !ok {
+			switch {
+			case id == 0:
+			case !ok:
 				return fmt.Errorf("%s.salesTrackingCodeIds[%d]: unknown sales tracking code %d", at, k, id)
-			}
-			if n != k+1 {
+			case n != k+1:
 				return fmt.Errorf("%s.salesTrackingCodeIds[%d]: code %d is of category %d, not %d", at, k, id, n, k+1)
 			}
 		}
@@ -898,17 +936,10 @@ func checkFixtureCustomers(c *fixtureChecker, f *fixtureFile) error {
 }
 
 func checkFixtureSubscriptions(c *fixtureChecker, f *fixtureFile) error {
-	inStore := func(id int64) bool { _, ok := c.st.subscriptions[id]; return ok }
 	for i := range f.Subscriptions {
 		fs := &f.Subscriptions[i]
 		at := fixtureAt("subscriptions", i, fs.ID)
-		if err := c.id("subscription", at, fs.ID, inStore); err != nil {
-			return err
-		}
-		if err := cmp.Or(c.customer(at, fs.CustomerID), knownValue(at, "status", fs.Status)); err != nil {
-			return err
-		}
-		if err := knownValue(at, "interval", fs.Interval); err != nil {
+		if err := cmp.Or(knownValue(at, "status", fs.Status), knownValue(at, "interval", fs.Interval)); err != nil {
 			return err
 		}
 		if fs.NumberOfIntervals < 0 {
@@ -916,8 +947,7 @@ func checkFixtureSubscriptions(c *fixtureChecker, f *fixtureFile) error {
 		}
 		for j := range fs.Products {
 			fp := &fs.Products[j]
-			pat := fixtureAt(at+".products", j, fp.ID)
-			if err := c.id("product", pat, fp.ID, func(id int64) bool { return c.st.products[id] }); err != nil {
+			if err := c.id("products", fixtureAt(at+".products", j, fp.ID), fp.ID); err != nil {
 				return err
 			}
 			if fp.ID != 0 {
@@ -929,15 +959,10 @@ func checkFixtureSubscriptions(c *fixtureChecker, f *fixtureFile) error {
 }
 
 func (s *Server) checkFixtureInvoices(c *fixtureChecker, f *fixtureFile) error {
-	inStore := func(id int64) bool { return c.st.invoices.get(id) != nil }
-	subInStore := func(id int64) bool { _, ok := c.st.subscriptions[id]; return ok }
 	for i := range f.Invoices {
 		inv := &f.Invoices[i]
 		at := fixtureAt("invoices", i, inv.ID)
-		if err := c.id("invoice", at, inv.ID, inStore); err != nil {
-			return err
-		}
-		if err := cmp.Or(c.customer(at, inv.CustomerID), knownValue(at, "status", inv.Status)); err != nil {
+		if err := knownValue(at, "status", inv.Status); err != nil {
 			return err
 		}
 		// The charge default needs the invoice's effective date, which
@@ -951,7 +976,7 @@ func (s *Server) checkFixtureInvoices(c *fixtureChecker, f *fixtureFile) error {
 		for j := range inv.Charges {
 			ch := &inv.Charges[j]
 			cat := fixtureAt(at+".charges", j, ch.ID)
-			if err := c.id("charge", cat, ch.ID, nil); err != nil {
+			if err := c.id("charges", cat, ch.ID); err != nil {
 				return err
 			}
 			if ch.EffectiveTimestamp.IsZero() {
@@ -968,7 +993,7 @@ func (s *Server) checkFixtureInvoices(c *fixtureChecker, f *fixtureFile) error {
 					return fmt.Errorf("%s.subscriptionProductId: product %d is of subscription %d, not %d", cat, ch.SubscriptionProductID, subID, ch.SubscriptionID)
 				}
 			}
-			if ch.SubscriptionID != 0 && !c.has("subscription", ch.SubscriptionID, subInStore) {
+			if ch.SubscriptionID != 0 && !c.known("subscriptions", ch.SubscriptionID) {
 				return fmt.Errorf("%s.subscriptionId: unknown subscription %d", cat, ch.SubscriptionID)
 			}
 		}
@@ -979,36 +1004,10 @@ func (s *Server) checkFixtureInvoices(c *fixtureChecker, f *fixtureFile) error {
 	return nil
 }
 
-func checkFixtureDrafts(c *fixtureChecker, f *fixtureFile) error {
-	inStore := func(id int64) bool { _, ok := c.st.drafts[id]; return ok }
-	for i := range f.DraftInvoices {
-		d := &f.DraftInvoices[i]
-		at := fixtureAt("draftInvoices", i, d.ID)
-		if err := c.id("draft", at, d.ID, inStore); err != nil {
-			return err
-		}
-		if err := c.customer(at, d.CustomerID); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 func checkFixtureCards(c *fixtureChecker, f *fixtureFile) error {
-	inStore := func(id int64) bool { _, ok := c.st.cards[id]; return ok }
-	// Ids first: a card may refer to one later in the list.
-	for i := range f.CreditCards {
-		fc := &f.CreditCards[i]
-		if err := c.id("card", fixtureAt("creditCards", i, fc.ID), fc.ID, inStore); err != nil {
-			return err
-		}
-	}
 	for i := range f.CreditCards {
 		fc := &f.CreditCards[i]
 		at := fixtureAt("creditCards", i, fc.ID)
-		if err := c.customer(at, fc.CustomerID); err != nil {
-			return err
-		}
 		if len(fc.Last4) < 4 || strings.Trim(fc.Last4, "0123456789") != "" {
 			return fmt.Errorf("%s.last4: %q, want at least four digits", at, fc.Last4)
 		}
@@ -1019,7 +1018,7 @@ func checkFixtureCards(c *fixtureChecker, f *fixtureFile) error {
 			name string
 			id   int64
 		}{{"originalPaymentMethodId", fc.OriginalPaymentMethodID}, {"replacedBy", fc.ReplacedBy}} {
-			if ref.id != 0 && (ref.id == fc.ID || !c.has("card", ref.id, inStore)) {
+			if ref.id != 0 && (ref.id == fc.ID || !c.known("creditCards", ref.id)) {
 				return fmt.Errorf("%s.%s: unknown credit card %d", at, ref.name, ref.id)
 			}
 		}
@@ -1028,19 +1027,11 @@ func checkFixtureCards(c *fixtureChecker, f *fixtureFile) error {
 }
 
 func (s *Server) checkFixtureWallets(c *fixtureChecker, f *fixtureFile) error {
-	inStore := func(id int64) bool { _, ok := c.st.wallets[id]; return ok }
 	for i := range f.WalletMethods {
 		w := &f.WalletMethods[i]
 		at := fixtureAt("walletMethods", i, w.ID)
-		if err := c.id("wallet", at, w.ID, inStore); err != nil {
-			return err
-		}
-		if err := c.customer(at, w.CustomerID); err != nil {
-			return err
-		}
-		provider := s.cfg.walletProviders[0]
+		provider, ok := s.cfg.walletProviders[0], true
 		if w.Provider != "" {
-			var ok bool
 			if provider, ok = s.walletProvider(w.Provider); !ok {
 				return fmt.Errorf("%s.provider: %q is not a wallet provider of the fake (%s)", at, w.Provider, strings.Join(s.cfg.walletProviders, ", "))
 			}
@@ -1051,7 +1042,6 @@ func (s *Server) checkFixtureWallets(c *fixtureChecker, f *fixtureFile) error {
 		}
 		source := billing.PaymentSourceManual
 		if w.Source != "" {
-			var ok bool
 			if source, ok = parseSource(w.Source); !ok {
 				return fmt.Errorf("%s.source: %q, want one of %s", at, w.Source, joinSources())
 			}
@@ -1062,24 +1052,9 @@ func (s *Server) checkFixtureWallets(c *fixtureChecker, f *fixtureFile) error {
 }
 
 func checkFixtureItems(c *fixtureChecker, f *fixtureFile) error {
-	var storeItems map[int64]bool // built on first use: the store keeps items by product
-	inStore := func(id int64) bool {
-		if storeItems == nil {
-			storeItems = map[int64]bool{}
-			for _, list := range c.st.items {
-				for _, it := range list {
-					storeItems[it.ID] = true
-				}
-			}
-		}
-		return storeItems[id]
-	}
 	for i := range f.SubscriptionProductItems {
 		it := &f.SubscriptionProductItems[i]
 		at := fixtureAt("subscriptionProductItems", i, it.ID)
-		if err := c.id("item", at, it.ID, inStore); err != nil {
-			return err
-		}
 		if it.SubscriptionProductID == 0 {
 			return fmt.Errorf("%s.subscriptionProductId: required", at)
 		}
@@ -1100,67 +1075,13 @@ func checkFixtureItems(c *fixtureChecker, f *fixtureFile) error {
 	return nil
 }
 
-func checkFixtureJobs(c *fixtureChecker, f *fixtureFile) error {
-	inStore := func(id int64) bool { _, ok := c.st.jobs[id]; return ok }
-	for i := range f.BulkJobs {
-		j := &f.BulkJobs[i]
-		at := fixtureAt("bulkJobs", i, j.ID)
-		if err := c.id("job", at, j.ID, inStore); err != nil {
-			return err
-		}
+func checkFixtureJobs(_ *fixtureChecker, f *fixtureFile) error {
+	for i, j := range f.BulkJobs {
 		if j.Processed && !j.Validated {
-			return fmt.Errorf("%s.processed: a job is processed only once validated", at)
+			return fmt.Errorf("%s.processed: a job is processed only once validated", fixtureAt("bulkJobs", i, j.ID))
 		}
 	}
 	return nil
-}
-
-// checkFixtureTimes checks the times and amounts of the entities but
-// invoices (checked with the other invoice checks) as the add methods
-// will, so that adding cannot fail half-way.
-func checkFixtureTimes(_ *fixtureChecker, f *fixtureFile) error {
-	v := reflect.ValueOf(f).Elem()
-	fields := fixtureFieldsOf(v.Type())
-	for _, name := range fields.names {
-		list := v.Field(fields.index[name])
-		if name == "invoices" || list.Kind() != reflect.Slice {
-			continue
-		}
-		for i := range list.Len() {
-			e := list.Index(i)
-			if err := checkTimes(e.Addr().Interface()); err != nil {
-				return fmt.Errorf("%s: %w", fixtureAt(name, i, e.FieldByName("ID").Int()), err)
-			}
-		}
-	}
-	return nil
-}
-
-// idsNeeded counts the document's entities without an id (every struct
-// with an ID field, charges and subscription products included), which
-// adding them assigns.
-func (f *fixtureFile) idsNeeded() int64 {
-	var count func(v reflect.Value) int64
-	count = func(v reflect.Value) int64 {
-		var n int64
-		switch v.Kind() {
-		case reflect.Slice:
-			for i := range v.Len() {
-				n += count(v.Index(i))
-			}
-		case reflect.Struct:
-			if id := v.FieldByName("ID"); id.IsValid() && id.Int() == 0 {
-				n++
-			}
-			for i := range v.NumField() {
-				if k := v.Field(i).Kind(); k == reflect.Slice || k == reflect.Struct {
-					n += count(v.Field(i))
-				}
-			}
-		}
-		return n
-	}
-	return count(reflect.ValueOf(f).Elem())
 }
 
 // applyFixtures adds a checked document through the add methods' own
@@ -1172,52 +1093,36 @@ func (s *Server) applyFixtures(f *fixtureFile, names [5]string, maxID int64) err
 	// charge or a customer without an id cannot take one the document
 	// uses later on.
 	st.lastID = max(st.lastID, maxID)
-	for _, c := range f.Customers {
-		if _, err := s.addCustomerLocked(c); err != nil {
-			return err
-		}
-	}
 	st.categoryNames = names
-	for _, c := range f.SalesTrackingCodes {
-		if _, err := s.addSalesTrackingCodeLocked(storeCode(c)); err != nil {
-			return err
-		}
-	}
-	for _, sub := range f.Subscriptions {
-		if _, err := s.addSubscriptionLocked(sub); err != nil {
-			return err
-		}
-	}
 	st.invoices.grow(len(f.Invoices))
 	texts := &packer{texts: map[[3]string]string{}}
-	for i := range f.Invoices {
-		// The document is ours: its invoices may take their ids in place.
-		if _, err := s.insertInvoiceLocked(&f.Invoices[i], texts); err != nil {
+	for _, add := range []func() error{
+		func() error { return addAll(f.Customers, s.addCustomerLocked) },
+		func() error { return addAll(mapped(f.SalesTrackingCodes, storeCode), s.addSalesTrackingCodeLocked) },
+		func() error { return addAll(f.Subscriptions, s.addSubscriptionLocked) },
+		func() error {
+			// The document is ours: its invoices may take their ids in place.
+			return addAll(f.Invoices, func(inv Invoice) (int64, error) { return s.insertInvoiceLocked(&inv, texts) })
+		},
+		func() error { return addAll(f.DraftInvoices, s.addDraftInvoiceLocked) },
+		func() error { return addAll(f.CreditCards, s.addCreditCardLocked) },
+		func() error { return addAll(f.WalletMethods, s.addWalletMethodLocked) },
+		func() error {
+			return addAll(mapped(f.SubscriptionProductItems, storeItem), s.addSubscriptionProductItemLocked)
+		},
+		func() error { return addAll(f.BulkJobs, s.addBulkJobLocked) },
+	} {
+		if err := add(); err != nil {
 			return err
 		}
 	}
-	for _, d := range f.DraftInvoices {
-		if _, err := s.addDraftInvoiceLocked(d); err != nil {
-			return err
-		}
-	}
-	for _, c := range f.CreditCards {
-		if _, err := s.addCreditCardLocked(c); err != nil {
-			return err
-		}
-	}
-	for _, wm := range f.WalletMethods {
-		if _, err := s.addWalletMethodLocked(wm); err != nil {
-			return err
-		}
-	}
-	for _, item := range f.SubscriptionProductItems {
-		if _, err := s.addSubscriptionProductItemLocked(storeItem(item)); err != nil {
-			return err
-		}
-	}
-	for _, j := range f.BulkJobs {
-		if _, err := s.addBulkJobLocked(j); err != nil {
+	return nil
+}
+
+// addAll adds every entity of list with add, in order.
+func addAll[T any](list []T, add func(T) (int64, error)) error {
+	for _, v := range list {
+		if _, err := add(v); err != nil {
 			return err
 		}
 	}

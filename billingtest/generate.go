@@ -242,6 +242,18 @@ func genRoundCents(v4 int64) int64 { return (v4 + 50) / 100 * 100 }
 
 func (g *generator) pct(p int) bool { return g.r.IntN(100) < p }
 
+// pick draws one in 100 and returns values[i] for the first bounds[i]
+// above the draw, the last value when none is: bounds {80, 90} and three
+// values give them 80, 10 and 10 times in 100.
+func pick[T any](g *generator, bounds []int, values ...T) T {
+	k := g.r.IntN(100)
+	i := 0
+	for i < len(bounds) && k >= bounds[i] {
+		i++
+	}
+	return values[i]
+}
+
 // between is a random offset in [a, b), to the 100 ns the API writes.
 func (g *generator) between(a, b time.Duration) time.Duration {
 	if b <= a+100 {
@@ -263,6 +275,15 @@ func (g *generator) num(prefix string, n int64, width int) string {
 	b = append(b, digits...)
 	g.buf = b
 	return string(b)
+}
+
+// ref is, p times in 100, prefix then a random number below n padded to
+// width digits; else "".
+func (g *generator) ref(p int, prefix string, n, width int) string {
+	if !g.pct(p) {
+		return ""
+	}
+	return g.num(prefix, int64(g.r.IntN(n)), width)
 }
 
 // intDec is a shared decimal of a small whole quantity: decimals are
@@ -498,54 +519,22 @@ func (g *generator) customers() error {
 		if g.pct(90) {
 			c.Reference = g.num("CUST-", int64(10000+i), 5)
 		}
-		if g.pct(80) {
-			c.Reference1 = g.num("ACCT-", int64(g.r.IntN(10000)), 4)
-		}
-		if g.pct(50) {
-			c.Reference2 = g.num("CC-", int64(g.r.IntN(1000)), 3)
-		}
-		if g.pct(25) {
-			c.Reference3 = g.num("legacy-", int64(g.r.IntN(100000)), 5)
-		}
+		c.Reference1 = g.ref(80, "ACCT-", 10000, 4)
+		c.Reference2 = g.ref(50, "CC-", 1000, 3)
+		c.Reference3 = g.ref(25, "legacy-", 100000, 5)
 		// The first customer is active, so that invoices always have one.
 		if i > 0 {
-			switch k := g.r.IntN(100); {
-			case k < 84:
-			case k < 88:
-				c.Status = billing.CustomerStatusDraft
-			case k < 92:
-				c.Status = billing.CustomerStatusHold
-			case k < 95:
-				c.Status = billing.CustomerStatusSuspended
-			default:
-				c.Status = billing.CustomerStatusCancelled
-			}
+			c.Status = pick(g, []int{84, 88, 92, 95}, c.Status, billing.CustomerStatusDraft,
+				billing.CustomerStatusHold, billing.CustomerStatusSuspended, billing.CustomerStatusCancelled)
 		}
-		switch k := g.r.IntN(100); {
-		case k < 88:
-		case k < 96:
-			c.AccountStatus = billing.CustomerAccountStatusPoorStanding
-		default:
-			c.AccountStatus = billing.CustomerAccountStatusCollection
-		}
+		c.AccountStatus = pick(g, []int{88, 96}, c.AccountStatus,
+			billing.CustomerAccountStatusPoorStanding, billing.CustomerAccountStatusCollection)
 		if i > 0 && g.pct(8) {
 			c.ParentID = g.custs[g.r.IntN(i)].c.ID
 		}
-		switch k := g.r.IntN(100); {
-		case k < 80:
-		case k < 90:
-			c.Currency = genCurrencies[1]
-		case k < 95:
-			c.Currency = genCurrencies[2]
-		default:
-			c.Currency = genCurrencies[3]
-		}
-		if g.pct(60) {
-			c.CrmID = g.num("0015g0000", int64(g.r.IntN(1_000_000)), 6)
-		}
-		if g.pct(55) {
-			c.ErpID = g.num("ERP-C", int64(g.r.IntN(100000)), 5)
-		}
+		c.Currency = pick(g, []int{80, 90, 95}, genCurrencies...)
+		c.CrmID = g.ref(60, "0015g0000", 1_000_000, 6)
+		c.ErpID = g.ref(55, "ERP-C", 100000, 5)
 		if g.pct(60) {
 			c.AccountingID = int64(100000 + g.r.IntN(900000))
 		}
@@ -617,20 +606,9 @@ func (g *generator) subscriptions() error {
 			NumberOfIntervals: 1,
 			CreatedTimestamp:  g.at(created),
 		}
-		if g.pct(60) {
-			sub.Reference = g.num("SUB-", int64(g.r.IntN(1_000_000)), 6)
-		}
-		switch k := g.r.IntN(100); {
-		case k < 80:
-		case k < 85:
-			sub.Status = billing.SubscriptionStatusDraft
-		case k < 93:
-			sub.Status = billing.SubscriptionStatusCancelled
-		case k < 96:
-			sub.Status = billing.SubscriptionStatusProvisioning
-		default:
-			sub.Status = billing.SubscriptionStatusExpired
-		}
+		sub.Reference = g.ref(60, "SUB-", 1_000_000, 6)
+		sub.Status = pick(g, []int{80, 85, 93, 96}, sub.Status, billing.SubscriptionStatusDraft,
+			billing.SubscriptionStatusCancelled, billing.SubscriptionStatusProvisioning, billing.SubscriptionStatusExpired)
 		months := 1
 		if g.pct(30) {
 			sub.Interval = billing.IntervalYearly
@@ -1058,26 +1036,20 @@ func (g *generator) invoices() error {
 			o1 := max(0, a1-settled)
 			o2 := outstanding4 - o1
 			sched = append(sched,
-				genInstalment(pt, terms.days, genDec4(a1), o1),
-				genInstalment(pt, terms.days+30, genDec4(amount4-a1), o2))
+				genInstalment(pt, terms.days, genDec4(a1), genDec4(o1), o1),
+				genInstalment(pt, terms.days+30, genDec4(amount4-a1), genDec4(o2), o2))
 		} else {
 			o := amountDec
 			if outstanding4 != amount4 {
 				o = genDec4(outstanding4)
 			}
-			sched = append(sched, genInstalmentDec(pt, terms.days, amountDec, o, outstanding4))
+			sched = append(sched, genInstalment(pt, terms.days, amountDec, o, outstanding4))
 		}
 		inv.PaymentSchedules = sched
 
-		if g.pct(25) {
-			inv.PoNumber = g.num("PO-", int64(g.r.IntN(100000)), 5)
-		}
-		if g.pct(50) {
-			inv.ErpID = g.num("ERP-INV-", int64(g.r.IntN(1_000_000)), 6)
-		}
-		if g.pct(35) {
-			inv.CrmID = g.num("CRM-", int64(g.r.IntN(1_000_000)), 6)
-		}
+		inv.PoNumber = g.ref(25, "PO-", 100000, 5)
+		inv.ErpID = g.ref(50, "ERP-INV-", 1_000_000, 6)
+		inv.CrmID = g.ref(35, "CRM-", 1_000_000, 6)
 		if g.pct(50) {
 			inv.AccountingID = int64(1_000_000 + g.r.IntN(9_000_000))
 		}
@@ -1096,13 +1068,9 @@ func (g *generator) invoices() error {
 	return nil
 }
 
-func genInstalment(posted time.Time, days int, amount decimal.Decimal, outstanding4 int64) billing.PaymentSchedule {
-	return genInstalmentDec(posted, days, amount, genDec4(outstanding4), outstanding4)
-}
-
-// genInstalmentDec mirrors defaultSchedule, which calls a settled
+// genInstalment mirrors defaultSchedule, which calls a settled
 // instalment Paid.
-func genInstalmentDec(posted time.Time, days int, amount, outstanding decimal.Decimal, outstanding4 int64) billing.PaymentSchedule {
+func genInstalment(posted time.Time, days int, amount, outstanding decimal.Decimal, outstanding4 int64) billing.PaymentSchedule {
 	status := billing.PaymentScheduleStatusDue
 	if outstanding4 == 0 {
 		status = scheduleStatusPaid
@@ -1164,16 +1132,7 @@ func (g *generator) cards() error {
 			StateID:        int64(1 + g.r.IntN(50)),
 			ModifiedDate:   g.at(g.between(cust.created, g.span)),
 		}
-		switch k := g.r.IntN(100); {
-		case k < 50:
-			c.CardType = "Visa"
-		case k < 80:
-			c.CardType = "MasterCard"
-		case k < 92:
-			c.CardType = "AmericanExpress"
-		default:
-			c.CardType = "Discover"
-		}
+		c.CardType = pick(g, []int{50, 80, 92}, "Visa", "MasterCard", "AmericanExpress", "Discover")
 		if g.pct(15) {
 			c.CountryID, c.StateID = 2, int64(51+g.r.IntN(13))
 		}

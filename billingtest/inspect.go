@@ -32,25 +32,19 @@ func (s *Server) InvoiceSummary(id int64) (billing.InvoiceSummary, bool) {
 
 // Customer returns a customer and whether it exists.
 func (s *Server) Customer(id int64) (Customer, bool) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return copyOf(s.store.customers, id, nil)
+	return copyOf(s, func(st *store) map[int64]*Customer { return st.customers }, id, nil)
 }
 
 // CreditCard returns a credit card payment method (with only the last
 // four digits of its number) and whether it exists.
 func (s *Server) CreditCard(id int64) (CreditCard, bool) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return copyOf(s.store.cards, id, nil)
+	return copyOf(s, func(st *store) map[int64]*CreditCard { return st.cards }, id, nil)
 }
 
 // WalletMethods returns the payment methods created by wallet billing
 // agreements, by id.
 func (s *Server) WalletMethods() []WalletMethod {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return all(s.store.wallets, func(w *WalletMethod) int64 { return w.ID }, nil)
+	return all(s, func(st *store) map[int64]*WalletMethod { return st.wallets }, func(w *WalletMethod) int64 { return w.ID }, nil)
 }
 
 // SalesTrackingCodes returns the sales tracking codes, oldest first
@@ -63,16 +57,12 @@ func (s *Server) SalesTrackingCodes() []SalesTrackingCode {
 
 // BulkJob returns a bulk job and whether it exists.
 func (s *Server) BulkJob(id int64) (BulkJob, bool) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return copyOf(s.store.jobs, id, nil)
+	return copyOf(s, func(st *store) map[int64]*BulkJob { return st.jobs }, id, nil)
 }
 
 // Subscription returns a subscription and whether it exists.
 func (s *Server) Subscription(id int64) (Subscription, bool) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return copyOf(s.store.subscriptions, id, copySubscription)
+	return copyOf(s, func(st *store) map[int64]*Subscription { return st.subscriptions }, id, copySubscription)
 }
 
 // Counts returns how many entities of each kind the fake holds, keyed
@@ -101,9 +91,7 @@ func (s *Server) Counts() map[string]int {
 
 // CreditCards returns the credit card payment methods, by id.
 func (s *Server) CreditCards() []CreditCard {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return all(s.store.cards, func(c *CreditCard) int64 { return c.ID }, nil)
+	return all(s, func(st *store) map[int64]*CreditCard { return st.cards }, func(c *CreditCard) int64 { return c.ID }, nil)
 }
 
 // Subscriptions returns the subscriptions, by id.
@@ -119,31 +107,23 @@ func (s *Server) Subscriptions() []Subscription {
 
 // Customers returns the customers, by id.
 func (s *Server) Customers() []Customer {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return all(s.store.customers, func(c *Customer) int64 { return c.ID }, nil)
+	return all(s, func(st *store) map[int64]*Customer { return st.customers }, func(c *Customer) int64 { return c.ID }, nil)
 }
 
 // DraftInvoice returns a draft invoice and whether it exists.
 func (s *Server) DraftInvoice(id int64) (DraftInvoice, bool) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return copyOf(s.store.drafts, id, copyDraft)
+	return copyOf(s, func(st *store) map[int64]*DraftInvoice { return st.drafts }, id, copyDraft)
 }
 
 // DraftInvoices returns the draft invoices, by id.
 func (s *Server) DraftInvoices() []DraftInvoice {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return all(s.store.drafts, func(d *DraftInvoice) int64 { return d.ID }, copyDraft)
+	return all(s, func(st *store) map[int64]*DraftInvoice { return st.drafts }, func(d *DraftInvoice) int64 { return d.ID }, copyDraft)
 }
 
 // WalletMethod returns a payment method created by a wallet billing
 // agreement and whether it exists.
 func (s *Server) WalletMethod(id int64) (WalletMethod, bool) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return copyOf(s.store.wallets, id, nil)
+	return copyOf(s, func(st *store) map[int64]*WalletMethod { return st.wallets }, id, nil)
 }
 
 // SalesTrackingCode returns a sales tracking code and whether it exists.
@@ -160,15 +140,15 @@ func (s *Server) SalesTrackingCode(id int64) (SalesTrackingCode, bool) {
 
 // BulkJobs returns the bulk jobs, by id.
 func (s *Server) BulkJobs() []BulkJob {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return all(s.store.jobs, func(j *BulkJob) int64 { return j.ID }, nil)
+	return all(s, func(st *store) map[int64]*BulkJob { return st.jobs }, func(j *BulkJob) int64 { return j.ID }, nil)
 }
 
-// copyOf returns a copy of m[id], made by cp (nil: a shallow copy), and
-// whether it exists.
-func copyOf[T any](m map[int64]*T, id int64, cp func(T) T) (T, bool) {
-	v, ok := m[id]
+// copyOf returns a copy of m(store)[id], made by cp (nil: a shallow
+// copy), and whether it exists, under the read lock.
+func copyOf[T any](s *Server, m func(*store) map[int64]*T, id int64, cp func(T) T) (T, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	v, ok := m(s.store)[id]
 	if !ok {
 		var zero T
 		return zero, false
@@ -179,10 +159,12 @@ func copyOf[T any](m map[int64]*T, id int64, cp func(T) T) (T, bool) {
 	return cp(*v), true
 }
 
-// all returns copies of m's values, made by cp (nil: shallow copies), in
-// ascending id order.
-func all[T any](m map[int64]*T, id func(*T) int64, cp func(T) T) []T {
-	sorted := sortedValues(m, id)
+// all returns copies of m(store)'s values, made by cp (nil: shallow
+// copies), in ascending id order, under the read lock.
+func all[T any](s *Server, m func(*store) map[int64]*T, id func(*T) int64, cp func(T) T) []T {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	sorted := sortedValues(m(s.store), id)
 	out := make([]T, len(sorted))
 	for i, v := range sorted {
 		if out[i] = *v; cp != nil {

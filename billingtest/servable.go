@@ -21,7 +21,7 @@ import (
 // (the Add methods, UpdateInvoice, fixtures), with an error naming it,
 // rather than stored and failing later in every answer that holds it.
 // The exported Add methods check what they are given, fixtures are
-// checked before any is added (checkFixtureTimes), so that the
+// checked before any is added (checkFixtureIDs), so that the
 // locked add methods, which the generator also uses, need check only ids
 // and invoices (checkInvoiceWritable, which costs no allocation).
 

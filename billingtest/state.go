@@ -2,7 +2,6 @@ package billingtest
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"io"
 	"reflect"
@@ -10,6 +9,11 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	json "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	jsonv1 "github.com/go-json-experiment/json/v1"
+	"github.com/shopspring/decimal"
 
 	billing "github.com/billingapi/billing-go"
 	"github.com/billingapi/billing-go/billingtest/internal/control"
@@ -61,12 +65,6 @@ func parseFixtureKinds(names []string) (fixtureKinds, error) {
 	return k, nil
 }
 
-// dumpFixtureKinds writes the entities of the kinds k as a fixtures
-// document that holds those kinds only, each present even when empty.
-func (s *Server) dumpFixtureKinds(w io.Writer, k fixtureKinds) error {
-	return s.dumpFixtures(w, k, true)
-}
-
 // dumpFixtures writes the kinds k of the state as a fixtures document.
 // With subset, only those kinds are keys, [] or {} when empty; without,
 // every kind is, null when empty.
@@ -76,6 +74,7 @@ func (s *Server) dumpFixtures(w io.Writer, k fixtureKinds, subset bool) error {
 	s.mu.RUnlock()
 	v := reflect.ValueOf(f).Elem()
 	fields := fixtureFieldsOf(v.Type())
+	opts := fixtureMarshalers()
 	b := []byte{'{'}
 	for _, name := range fields.names {
 		if subset && !k.has(name) {
@@ -87,22 +86,22 @@ func (s *Server) dumpFixtures(w io.Writer, k fixtureKinds, subset bool) error {
 		b = strconv.AppendQuote(b, name)
 		b = append(b, ':')
 		fv := v.Field(fields.index[name])
-		var err error
 		switch {
 		case subset && fv.Kind() == reflect.Slice && fv.Len() == 0:
 			b = append(b, "[]"...)
 		case subset && fv.Kind() == reflect.Map && fv.Len() == 0:
 			b = append(b, "{}"...)
 		default:
-			b, err = fixtureEncode(b, fv)
-		}
-		if err != nil {
-			return err
+			out, err := json.Marshal(fv.Interface(), opts)
+			if err != nil {
+				return err
+			}
+			b = append(b, out...)
 		}
 	}
 	b = append(b, '}')
 	// Reindented through the JSON engine, amounts untouched.
-	out, err := jsonwire.MarshalIndent(json.RawMessage(b), "  ")
+	out, err := jsonwire.MarshalIndent(jsontext.Value(b), "  ")
 	if err != nil {
 		return err
 	}
@@ -110,99 +109,42 @@ func (s *Server) dumpFixtures(w io.Writer, k fixtureKinds, subset bool) error {
 	return err
 }
 
-// fixtureDumper is a seeding type that writes some members itself: those
-// of unexported fields, and those whose zero value would not load back
-// as it is.
-type fixtureDumper interface {
-	fixtureDump(name string) (v any, ok bool)
-}
-
-// fixtureDump writes totalWriteoffs, and the payment schedules as [] when
-// there are none: absent, they would load back as one instalment.
-func (inv *Invoice) fixtureDump(name string) (any, bool) {
-	switch name {
-	case "totalWriteoffs":
-		return inv.totalWriteoffs, true
-	case "paymentSchedules":
-		if inv.PaymentSchedules == nil {
-			return []billing.PaymentSchedule{}, true
-		}
-	}
-	return nil, false
-}
-
-// fixtureEncode appends v as the fixtures format has it, the inverse of
-// fixtureDecode: struct fields under their JSON names in field order,
-// times in the service's form, arrays without their trailing zeros (null
-// when all are), the rest as the JSON engine writes it.
-func fixtureEncode(b []byte, v reflect.Value) ([]byte, error) {
-	t := v.Type()
-	switch {
-	case t == timeType:
-		return fixtureEncodeLeaf(b, billing.NewTimestamp(v.Interface().(time.Time)))
-	case t.Kind() == reflect.Array:
-		n := v.Len()
-		for n > 0 && v.Index(n-1).IsZero() {
-			n--
-		}
-		if n == 0 {
-			return append(b, "null"...), nil
-		}
-		return fixtureEncode(b, v.Slice(0, n))
-	case t.Kind() == reflect.Slice && fixtureStructured(t.Elem()):
-		if v.IsNil() {
-			return append(b, "null"...), nil
-		}
-		b = append(b, '[')
-		for i := range v.Len() {
-			if i > 0 {
-				b = append(b, ',')
+// fixtureMarshalers write the seeding types as the fixtures format has
+// them, the inverse of fixtureDecode: times in the service's form, amounts
+// as exact numbers, a customer's codes without their trailing zeros (null
+// when all are), and an invoice with its totalWriteoffs and, when it has
+// none, its payment schedules as [] (absent, they would load back as one
+// instalment).
+func fixtureMarshalers() json.Options {
+	return json.JoinOptions(jsonv1.DefaultOptionsV1(), json.WithMarshalers(json.JoinMarshalers(
+		json.MarshalToFunc(func(enc *jsontext.Encoder, d decimal.Decimal) error {
+			return enc.WriteValue(jsonwire.AppendDecimal(enc.AvailableBuffer(), d))
+		}),
+		json.MarshalFunc(func(t time.Time) ([]byte, error) { return billing.NewTimestamp(t).MarshalJSON() }),
+		json.MarshalToFunc(func(enc *jsontext.Encoder, ids [5]int64) error {
+			n := len(ids)
+			for n > 0 && ids[n-1] == 0 {
+				n--
 			}
-			var err error
-			if b, err = fixtureEncode(b, v.Index(i)); err != nil {
-				return nil, err
+			if n == 0 {
+				return enc.WriteToken(jsontext.Null)
 			}
-		}
-		return append(b, ']'), nil
-	case !fixtureStructured(t):
-		return fixtureEncodeLeaf(b, v.Interface())
-	}
-	dumper, _ := v.Addr().Interface().(fixtureDumper)
-	fields := fixtureFieldsOf(t)
-	b = append(b, '{')
-	for i, name := range fields.names {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendQuote(b, name)
-		b = append(b, ':')
-		var err error
-		if x, ok := dumperField(dumper, name); ok {
-			b, err = fixtureEncode(b, reflect.ValueOf(&x).Elem().Elem())
-		} else {
-			b, err = fixtureEncode(b, v.Field(fields.index[name]))
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	return append(b, '}'), nil
+			return json.MarshalEncode(enc, ids[:n])
+		}),
+		json.MarshalToFunc(func(enc *jsontext.Encoder, inv Invoice) error {
+			if inv.PaymentSchedules == nil {
+				inv.PaymentSchedules = []billing.PaymentSchedule{}
+			}
+			return json.MarshalEncode(enc, struct {
+				*invoiceFields
+				TotalWriteoffs decimal.Decimal `json:"totalWriteoffs"`
+			}{(*invoiceFields)(&inv), inv.totalWriteoffs})
+		}),
+	)))
 }
 
-func dumperField(d fixtureDumper, name string) (any, bool) {
-	if d == nil {
-		return nil, false
-	}
-	return d.fixtureDump(name)
-}
-
-func fixtureEncodeLeaf(b []byte, x any) ([]byte, error) {
-	out, err := jsonwire.Marshal(x) // amounts as JSON numbers, exactly
-	if err != nil {
-		return nil, err
-	}
-	return append(b, out...), nil
-}
+// invoiceFields is Invoice without its marshaler, for fixtureMarshalers.
+type invoiceFields Invoice
 
 // ReplaceFixtures replaces the fake's whole state with the entities of a
 // fixtures document, as if the fake had started empty and loaded it. The
