@@ -318,3 +318,34 @@ func TestControlWhileServing(t *testing.T) {
 		t.Error(e)
 	}
 }
+
+// An empty kind reads the same in the whole state as alone: [] (or {} for
+// the category names), never null.
+func TestControlStateEmptyKinds(t *testing.T) {
+	t.Parallel()
+	srv := NewServer()
+	t.Cleanup(srv.Close)
+	_, body := ccState(t, srv)
+	var whole map[string]json.RawMessage
+	if err := json.Unmarshal(body, &whole); err != nil {
+		t.Fatalf("state %s: %v", body, err)
+	}
+	for _, name := range fixtureKindNames {
+		alone := ccDo(t, srv, http.MethodGet, "/_fake/state?kind="+name, "")
+		ccWant(t, "GET state of "+name, alone, http.StatusOK)
+		var one map[string]json.RawMessage
+		if err := json.Unmarshal(alone.body, &one); err != nil {
+			t.Fatalf("state of %s %s: %v", name, alone.body, err)
+		}
+		want := "[]"
+		if name == "trackingCodeCategoryNames" {
+			want = "{}"
+		}
+		if got := string(whole[name]); got != want {
+			t.Errorf("whole state: %s = %s, want %s", name, got, want)
+		}
+		if got := string(one[name]); got != want {
+			t.Errorf("state of %s alone = %s, want %s", name, got, want)
+		}
+	}
+}

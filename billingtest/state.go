@@ -66,8 +66,9 @@ func parseFixtureKinds(names []string) (fixtureKinds, error) {
 }
 
 // dumpFixtures writes the kinds k of the state as a fixtures document.
-// With subset, only those kinds are keys, [] or {} when empty; without,
-// every kind is, null when empty.
+// With subset, only those kinds are keys; without, every kind is. An
+// empty kind is [] or {} either way, so that a kind reads the same in the
+// whole state and alone.
 func (s *Server) dumpFixtures(w io.Writer, k fixtureKinds, subset bool) error {
 	s.mu.RLock()
 	f := s.store.fixtures(k)
@@ -87,9 +88,9 @@ func (s *Server) dumpFixtures(w io.Writer, k fixtureKinds, subset bool) error {
 		b = append(b, ':')
 		fv := v.Field(fields.index[name])
 		switch {
-		case subset && fv.Kind() == reflect.Slice && fv.Len() == 0:
+		case fv.Kind() == reflect.Slice && fv.Len() == 0:
 			b = append(b, "[]"...)
-		case subset && fv.Kind() == reflect.Map && fv.Len() == 0:
+		case fv.Kind() == reflect.Map && fv.Len() == 0:
 			b = append(b, "{}"...)
 		default:
 			out, err := json.Marshal(fv.Interface(), opts)
