@@ -17,7 +17,7 @@ import (
 )
 
 // Version is the version of this SDK, sent in the User-Agent header.
-const Version = "0.1.0"
+const Version = "0.2.0"
 
 // DefaultTimeout bounds one HTTP attempt, from dialling to the end of the
 // body, when [WithTimeout] is not given.
