@@ -1,6 +1,7 @@
 package billingtest
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 	"strings"
@@ -31,16 +32,29 @@ type keyIndexes struct {
 
 // keyIndex is every invoice with its key, in ascending (key, id) order.
 type keyIndex struct {
-	items []sortItem[invoiceRow]
+	st      *store
+	entries []keyEntry
 }
 
-// keyed reports whether lr can be answered from a key index: an ascending
-// sort on a date field of the row itself. Descending sorts keep ties in
-// ascending id order (see sorting.go), which a reversed index would not;
-// a related entity's date (Customer.CreatedTimestamp) changes with that
-// entity, which store.gen does not follow.
+// keyEntry is an invoice in a key index: 24 bytes, so that an index of a
+// million invoices takes 24 MB.
+type keyEntry struct {
+	sec  int64
+	nsec int32
+	rec  *invoiceRecord
+}
+
+// sameKey reports whether two entries have the same key.
+func sameKey(a, b *keyEntry) bool { return a.sec == b.sec && a.nsec == b.nsec }
+
+// keyed reports whether lr can be answered from a key index: a sort on a
+// date field of the row itself, in either direction (a descending page
+// walks the index backwards, one run of equal keys at a time, each run in
+// ascending id order as sorting.go orders ties). A related entity's date
+// (Customer.CreatedTimestamp) changes with that entity, which store.gen
+// does not follow.
 func keyed[T any](sc *filterSchema[T], lr listRequest) bool {
-	if lr.sortField < 0 || lr.desc {
+	if lr.sortField < 0 {
 		return false
 	}
 	f := &sc.fields[lr.sortField]
@@ -60,14 +74,20 @@ func (st *store) invoiceKeyIndex(field int) *keyIndex {
 	if k, ok := ix.m[field]; ok {
 		return k
 	}
-	key, compare := keyer(&invoiceSchema.fields[field], false, nil)
-	items := make([]sortItem[invoiceRow], 0, st.invoices.len())
+	get := invoiceSchema.fields[field].get.time
+	entries := make([]keyEntry, 0, st.invoices.len())
 	for row := range st.invoiceRows(0) {
-		items = append(items, sortItem[invoiceRow]{row: row, id: row.rec.id})
-		key(&items[len(items)-1])
+		t := get(row)
+		entries = append(entries, keyEntry{sec: t.Unix(), nsec: int32(t.Nanosecond()), rec: row.rec})
 	}
-	slices.SortFunc(items, func(a, b sortItem[invoiceRow]) int { return compare(&a, &b) })
-	k := &keyIndex{items: items}
+	// Rows come in id order: a stable sort by key leaves ties in it.
+	slices.SortStableFunc(entries, func(a, b keyEntry) int {
+		if c := cmp.Compare(a.sec, b.sec); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.nsec, b.nsec)
+	})
+	k := &keyIndex{st: st, entries: entries}
 	ix.m[field] = k
 	return k
 }
@@ -75,10 +95,12 @@ func (st *store) invoiceKeyIndex(field int) *keyIndex {
 // page answers lr from the index: the rows whose key the filter's
 // conditions on the key field admit, narrowed by binary search, then pred
 // over those alone (or nothing more when the filter has no other
-// condition), paged in index order.
+// condition), paged in the requested order. Its cost is the page and,
+// with other conditions, the rows of the key range, which pred tests
+// to count the matches; never the rows outside the range.
 func (k *keyIndex) page(lr listRequest, pred func(invoiceRow) bool) listPage[invoiceRow] {
-	out := listPage[invoiceRow]{maxCount: len(k.items)}
-	lo, hi := 0, len(k.items)
+	out := listPage[invoiceRow]{maxCount: len(k.entries)}
+	lo, hi := 0, len(k.entries)
 	if r := lr.key; r != nil {
 		lo = k.search(firstTime) // a key condition excludes a missing date
 		if r.hasLo {
@@ -88,24 +110,31 @@ func (k *keyIndex) page(lr listRequest, pred func(invoiceRow) bool) listPage[inv
 			hi = max(lo, k.search(r.hi))
 		}
 	}
-	rows := k.items[lo:hi]
+	rows := k.entries[lo:hi]
 	start := int64(lr.page) * int64(lr.size)
 	end := start + int64(lr.size)
 	if lr.keyOnly {
 		out.count = len(rows)
-		for _, it := range rows[min(start, int64(len(rows))):min(end, int64(len(rows)))] {
-			out.items = append(out.items, it.row)
+		if start < int64(len(rows)) {
+			walk(rows, lr.desc, int(start), func(e *keyEntry) bool {
+				out.visited++
+				out.items = append(out.items, invoiceRow{rec: e.rec, st: k.st})
+				return int64(len(out.items)) < end-start
+			})
 		}
 	} else {
-		for _, it := range rows {
-			if !pred(it.row) {
-				continue
+		walk(rows, lr.desc, 0, func(e *keyEntry) bool {
+			out.visited++
+			row := invoiceRow{rec: e.rec, st: k.st}
+			if !pred(row) {
+				return true
 			}
 			if n := int64(out.count); n >= start && n < end {
-				out.items = append(out.items, it.row)
+				out.items = append(out.items, row)
 			}
 			out.count++
-		}
+			return true
+		})
 	}
 	if out.items == nil {
 		out.items = []invoiceRow{}
@@ -113,15 +142,57 @@ func (k *keyIndex) page(lr listRequest, pred func(invoiceRow) bool) listPage[inv
 	return out
 }
 
+// walk yields rows (ascending by key, ties by id) from position from of
+// the requested order on, until yield returns false. Descending, runs of
+// equal keys come last first, each in ascending id order.
+func walk(rows []keyEntry, desc bool, from int, yield func(*keyEntry) bool) {
+	n := len(rows)
+	if from >= n {
+		return
+	}
+	if !desc {
+		for i := from; i < n; i++ {
+			if !yield(&rows[i]) {
+				return
+			}
+		}
+		return
+	}
+	// The run holding position from: descending, run [g0, g1) takes the
+	// positions [n-g1, n-g0).
+	j := n - 1 - from
+	g0 := sort.Search(j, func(i int) bool { return !keyBefore(&rows[i], &rows[j]) })
+	g1 := j + 1 + sort.Search(n-j-1, func(i int) bool { return !sameKey(&rows[j+1+i], &rows[j]) })
+	i := g0 + from - (n - g1)
+	for {
+		for ; i < g1; i++ {
+			if !yield(&rows[i]) {
+				return
+			}
+		}
+		if g0 == 0 {
+			return
+		}
+		g1, g0 = g0, g0-1
+		for g0 > 0 && sameKey(&rows[g0-1], &rows[g1-1]) {
+			g0--
+		}
+		i = g0
+	}
+}
+
+// keyBefore reports whether a's key is before b's.
+func keyBefore(a, b *keyEntry) bool { return a.sec < b.sec || (a.sec == b.sec && a.nsec < b.nsec) }
+
 // firstTime is the least date that is not missing (the zero time).
 var firstTime = time.Time{}.Add(time.Nanosecond)
 
-// search is the position of the first item whose key is at or after t.
+// search is the position of the first entry whose key is at or after t.
 func (k *keyIndex) search(t time.Time) int {
 	sec, nsec := t.Unix(), int32(t.Nanosecond())
-	return sort.Search(len(k.items), func(i int) bool {
-		it := &k.items[i]
-		return it.sec > sec || (it.sec == sec && it.nsec >= nsec)
+	return sort.Search(len(k.entries), func(i int) bool {
+		e := &k.entries[i]
+		return e.sec > sec || (e.sec == sec && e.nsec >= nsec)
 	})
 }
 

@@ -53,7 +53,7 @@ type listRequest struct {
 	sortName  string
 	sortField int
 	desc      bool
-	// keyed is an ascending sort on a date field, which a key index can
+	// keyed is a sort on a date field, which a key index can
 	// answer (see keyindex.go; the list of all invoices keeps them). key
 	// is, for any sort on a date field, the range that the filter's
 	// conditions on that field admit (nil: no such condition), and
@@ -152,6 +152,9 @@ func parseListRequest[T any](q url.Values, sc *filterSchema[T], unlisted bool) (
 type listPage[T any] struct {
 	items           []T
 	count, maxCount int
+	// visited is how many rows the list looked at, for tests of what a
+	// page costs.
+	visited int
 }
 
 // runList filters, sorts and pages rows, which src yields in ascending id
@@ -170,6 +173,7 @@ func runList[T any](src iter.Seq[T], id func(T) int64, sc *filterSchema[T], lr l
 		// Id order is the source order: keep only the page, no sort.
 		for row := range src {
 			out.maxCount++
+			out.visited++
 			if pred != nil && !pred(row) {
 				continue
 			}
@@ -199,6 +203,7 @@ func runList[T any](src iter.Seq[T], id func(T) int64, sc *filterSchema[T], lr l
 	}()
 	for row := range src {
 		out.maxCount++
+		out.visited++
 		if pred != nil && !pred(row) {
 			continue
 		}

@@ -1,0 +1,326 @@
+package billingtest
+
+import (
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	billing "github.com/billingapi/billing-go"
+	"github.com/shopspring/decimal"
+)
+
+// plainInvoiceSchema is invoiceSchema without its shortcuts: no packed
+// readers, no memo of customer conditions. It is what the indexed and
+// packed answers must equal.
+var plainInvoiceSchema = func() *filterSchema[invoiceRow] {
+	getters := maps.Clone(invoiceGetters)
+	for name, g := range getters {
+		g.instant, g.packed = nil, nil
+		getters[name] = g
+	}
+	return newSchema("GET /v1/Invoices", billing.InvoiceFilter{}, getters)
+}()
+
+// randomQuery draws list parameters for the list of all invoices from r:
+// sorts on the date fields and a text field in both directions, and up
+// to three conditions whose values come from the account's own keys
+// (bounds on a stored instant and on either side of it, whole days,
+// ties), amounts of several exponents, customer conditions and nulls.
+func randomQuery(r *rand.Rand, keys []time.Time) url.Values {
+	v := url.Values{}
+	sorts := []string{"", "postedTimestamp", "createdTimestamp", "effectiveTimestamp", "poNumber", "PostedTimestamp"}
+	if s := sorts[r.IntN(len(sorts))]; s != "" {
+		v.Set("sortExpression", s)
+		if r.IntN(3) > 0 {
+			v.Set("sortOrder", []string{"Ascending", "Descending", "descending"}[r.IntN(3)])
+		}
+	}
+	at := func() string {
+		t := keys[r.IntN(len(keys))]
+		switch r.IntN(4) {
+		case 0:
+			return t.Format(time.DateOnly)
+		case 1:
+			return t.Add(time.Second).Format("2006-01-02T15:04:05")
+		case 2:
+			return t.Format("2006-01-02T15:04:05.000000000Z")
+		}
+		return t.Format("2006-01-02T15:04:05")
+	}
+	amount := func() string {
+		return []string{"100", "100.00", "1e2", "0", "-3.5", "0.001", "250.5", "99999999999999999999.5", "1E+3", "-100"}[r.IntN(10)]
+	}
+	dates := []string{"postedTimestamp", "createdTimestamp", "effectiveTimestamp"}
+	var conds []string
+	for range r.IntN(4) {
+		var c string
+		switch r.IntN(9) {
+		case 0, 1:
+			lo, hi := at(), at()
+			if lo > hi {
+				lo, hi = hi, lo
+			}
+			if r.IntN(4) == 0 {
+				lo = ""
+			} else if r.IntN(4) == 0 {
+				hi = ""
+			}
+			c = dates[r.IntN(3)] + ":" + lo + "|" + hi
+		case 2:
+			c = dates[r.IntN(3)] + ":" + []string{at(), "[empty]", "1500-01-01|", "|2300-01-01", "2300-01-01|"}[r.IntN(5)]
+		case 3, 4:
+			lo, hi := amount(), amount()
+			if r.IntN(3) == 0 {
+				lo = ""
+			} else if r.IntN(3) == 0 {
+				hi = ""
+			}
+			c = []string{"closingArBalance", "openingArBalance"}[r.IntN(2)] + ":" + lo + "|" + hi
+		case 5:
+			c = "closingArBalance:" + amount()
+		case 6:
+			c = "Customer.Status:" + []string{"Active", "active,Hold", "Cancelled", "[empty]"}[r.IntN(4)]
+		case 7:
+			c = "Customer.Arbalance:" + amount() + "|"
+		default:
+			c = []string{"poNumber:[empty]", "poNumber:PO*", "customerId:1|5000", "Customer.AccountStatus:Good"}[r.IntN(4)]
+		}
+		conds = append(conds, c)
+	}
+	if len(conds) > 0 {
+		v.Set("query", strings.Join(conds, ";"))
+	}
+	v.Set("pageSize", []string{"1", "7", "50", "100", "1000"}[r.IntN(5)])
+	return v
+}
+
+// checkAgainstPlain compares, for n random queries, the page the list of
+// all invoices serves (indexes, packed conditions) with the plain scan
+// of plainInvoiceSchema: the same rows in the same order, the same
+// counts. It asks for the first page, a page in the middle and one past
+// the end.
+func checkAgainstPlain(t *testing.T, srv *Server, r *rand.Rand, n int, phase string) {
+	t.Helper()
+	srv.mu.RLock()
+	defer srv.mu.RUnlock()
+	var keys []time.Time
+	for i := range 50 {
+		rec := srv.store.invoices.byPosition(r.IntN(srv.store.invoices.len()))
+		keys = append(keys, []func() time.Time{rec.postedAt, rec.createdAt, rec.effectiveAt}[i%3]())
+	}
+	for range n {
+		v := randomQuery(r, keys)
+		for _, pageOf := range []func(count, size int) int{
+			func(int, int) int { return 0 },
+			func(count, size int) int { return count / size / 2 },
+			func(count, size int) int { return count/size + 1 },
+		} {
+			lr, pred, err := parseListRequest(v, invoiceSchema, false)
+			if err != nil {
+				t.Fatalf("%s: %v: %v", phase, v, err)
+			}
+			plr, ppred, err := parseListRequest(v, plainInvoiceSchema, false)
+			if err != nil {
+				t.Fatalf("%s: %v: plain: %v", phase, v, err)
+			}
+			all := summarize(runList(srv.store.invoiceRows(0), invoiceRow.id, plainInvoiceSchema, plr, ppred))
+			lr.page = pageOf(all.Count, lr.size)
+			plr.page = lr.page
+			want := summarize(runList(srv.store.invoiceRows(0), invoiceRow.id, plainInvoiceSchema, plr, ppred))
+			got := summarize(srv.invoicesPage(lr, pred))
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s: %v page %d:\n got %+v\nwant %+v", phase, v, lr.page, got, want)
+			}
+		}
+	}
+}
+
+// unpackable gives inv values the packed record cannot hold, so that it
+// is kept whole and the filters read it through the general getters.
+func unpackable(r *rand.Rand) func(*Invoice) {
+	return func(inv *Invoice) {
+		switch r.IntN(3) {
+		case 0:
+			inv.ClosingArBalance = decimal.RequireFromString("123456789012345678901.25")
+		case 1:
+			inv.PostedTimestamp = inv.PostedTimestamp.In(time.FixedZone("X", 3600))
+		default:
+			inv.EffectiveTimestamp = time.Date(1600, 1, 2, 3, 4, 5, 0, time.UTC)
+		}
+	}
+}
+
+// TestIndexedListsAnswerAsPlainScan is the differential test of the
+// list of all invoices: over a generated account made irregular (ties,
+// missing dates, records kept whole, amounts of other exponents), and
+// after each kind of change (update, delete, add, a new customer's
+// invoice, churn between list requests), every random query's page
+// equals the plain scan's.
+func TestIndexedListsAnswerAsPlainScan(t *testing.T) {
+	t.Parallel()
+	srv, err := NewHandler(
+		WithGenerated(GenerateOptions{Seed: 29, Invoices: 1500}),
+		WithChurn(Churn{Seed: 5, Inserts: 3, Deletes: 2, Rekeys: 3, Modifies: 2}),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(29, 1))
+	ids := func() []int64 {
+		srv.mu.RLock()
+		defer srv.mu.RUnlock()
+		return append([]int64(nil), srv.store.invoices.ids...)
+	}
+	pick := func() int64 { all := ids(); return all[r.IntN(len(all))] }
+	update := func(change func(*Invoice)) {
+		t.Helper()
+		if err := srv.UpdateInvoice(pick(), change); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var tie time.Time
+	update(func(inv *Invoice) { tie = inv.PostedTimestamp })
+	for range 40 { // billing runs: many invoices posted in one second
+		update(func(inv *Invoice) { inv.PostedTimestamp, inv.CreatedTimestamp = tie, tie })
+	}
+	for range 5 {
+		update(func(inv *Invoice) { inv.PostedTimestamp = time.Time{} })
+		update(func(inv *Invoice) { inv.ClosingArBalance = decimal.New(1, 2) })          // 1e2, equal to 100
+		update(func(inv *Invoice) { inv.ClosingArBalance = decimal.New(100000, -3) })    // 100.000
+		update(func(inv *Invoice) { inv.OpeningArBalance = decimal.New(-35, -1) })       // -3.5
+		update(func(inv *Invoice) { inv.ClosingArBalance = decimal.New(2505, -1) })      // 250.5
+		update(func(inv *Invoice) { inv.OpeningArBalance = decimal.New(1, -3) })         // 0.001
+		update(func(inv *Invoice) { inv.ClosingArBalance = decimal.New(999999999, 10) }) // aligns past an int64
+		update(unpackable(r))
+	}
+	checkAgainstPlain(t, srv, r, 150, "updated")
+
+	for range 30 {
+		srv.DeleteInvoice(pick())
+	}
+	checkAgainstPlain(t, srv, r, 50, "deleted")
+
+	for range 30 {
+		srv.mu.RLock()
+		inv := *srv.store.invoices.get(pick()).invoice()
+		srv.mu.RUnlock()
+		inv.ID, inv.InvoiceNumber, inv.Charges, inv.PaymentSchedules = 0, 0, nil, nil
+		inv.PostedTimestamp = tie.Add(time.Duration(r.IntN(3)) * time.Second)
+		if _, err := srv.AddInvoice(inv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkAgainstPlain(t, srv, r, 50, "added")
+
+	cust, err := srv.AddCustomer(Customer{CompanyName: "Late", Status: billing.CustomerStatusHold})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		if _, err := srv.AddInvoice(Invoice{CustomerID: cust, PostedTimestamp: tie, ClosingArBalance: decimal.New(150, 0)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkAgainstPlain(t, srv, r, 50, "new customer")
+
+	// Churn changes the account before list requests; after each, the
+	// indexed answer must follow.
+	for i := range 20 {
+		q := "/v1/Invoices?pageSize=50&sortExpression=postedTimestamp&sortOrder=" + []string{"Ascending", "Descending"}[i%2]
+		req := httptest.NewRequest(http.MethodGet, "http://fake"+q, nil)
+		req.Header.Set("Authorization", "Basic "+DefaultAPIKey)
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, req)
+		if w.Code != http.StatusOK {
+			t.Fatalf("GET %s: %d %s", q, w.Code, w.Body)
+		}
+		checkAgainstPlain(t, srv, r, 5, "churn "+strconv.Itoa(i))
+	}
+}
+
+// FuzzIndexedListsAnswerAsPlainScan is the differential test driven by
+// the fuzzer's seeds: each seed draws queries over a small account.
+func FuzzIndexedListsAnswerAsPlainScan(f *testing.F) {
+	for seed := range uint64(8) {
+		f.Add(seed)
+	}
+	srv, err := NewHandler(WithGenerated(GenerateOptions{Seed: 31, Invoices: 400}))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, seed uint64) {
+		checkAgainstPlain(t, srv, rand.New(rand.NewPCG(seed, 2)), 10, fmt.Sprint("seed ", seed))
+	})
+}
+
+// TestFilteredPageCostFollowsRange counts the rows a filtered page sorted
+// on its range field visits: the rows of the key range, however many
+// invoices the account has, where the plain scan visits every invoice.
+// The range holds the same number of invoices in a small and a ten times
+// larger account.
+func TestFilteredPageCostFollowsRange(t *testing.T) {
+	t.Parallel()
+	sizes := []int{10_000, 100_000}
+	if testing.Short() {
+		sizes = []int{2_000, 20_000}
+	}
+	const inRange = 1000
+	for _, n := range sizes {
+		srv, err := NewHandler(WithGenerated(GenerateOptions{Seed: 1, Invoices: n}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv.mu.RLock()
+		field := invoiceSchema.byName["postedtimestamp"]
+		entries := srv.store.invoiceKeyIndex(field).entries
+		// A range of exactly inRange invoices: each bound the first
+		// invoice of its second, outside a billing run's ties.
+		j := n / 3
+		for entries[j].sec == entries[j-1].sec || entries[j+inRange].sec == entries[j+inRange-1].sec {
+			j++
+		}
+		from := entries[j].rec.postedAt().Truncate(time.Second)
+		to := entries[j+inRange].rec.postedAt().Truncate(time.Second)
+		keys := 0 // the invoices posted in [from, to)
+		for i := range entries {
+			if at := entries[i].rec.postedAt(); !at.Before(from) && at.Before(to) {
+				keys++
+			}
+		}
+		bounds := "postedTimestamp:" + from.Format(time.RFC3339Nano)[:19] + "|" + to.Format(time.RFC3339Nano)[:19]
+		for _, c := range []struct {
+			query   string
+			visited int
+		}{
+			{bounds, 100}, // the range alone: the page
+			{bounds + ";closingArBalance:100|;Customer.Status:Active", keys}, // the range, to count matches
+		} {
+			v := url.Values{"query": {c.query}, "sortExpression": {"postedTimestamp"}, "sortOrder": {"Descending"},
+				"pageSize": {"100"}, "pageNumber": {"2"}}
+			lr, pred, err := parseListRequest(v, invoiceSchema, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := srv.invoicesPage(lr, pred)
+			if got.visited != c.visited {
+				t.Errorf("%d invoices, %s: visited %d rows, want %d", n, c.query, got.visited, c.visited)
+			}
+			if keys != inRange {
+				t.Errorf("%d invoices: %d in the range, want %d", n, keys, inRange)
+			}
+			plr, ppred, _ := parseListRequest(v, plainInvoiceSchema, false)
+			if plain := runList(srv.store.invoiceRows(0), invoiceRow.id, plainInvoiceSchema, plr, ppred); plain.visited != n {
+				t.Errorf("%d invoices: the plain scan visited %d rows", n, plain.visited)
+			}
+		}
+		srv.mu.RUnlock()
+	}
+}
