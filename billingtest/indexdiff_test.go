@@ -1,6 +1,7 @@
 package billingtest
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -116,8 +117,20 @@ func checkAgainstPlain(t *testing.T, srv *Server, r *rand.Rand, n int, phase str
 		rec := srv.store.invoices.byPosition(r.IntN(srv.store.invoices.len()))
 		keys = append(keys, []func() time.Time{rec.postedAt, rec.createdAt, rec.effectiveAt}[i%3]())
 	}
-	for range n {
-		v := randomQuery(r, keys)
+	// The same filters in every phase, so that a phase finds the
+	// matches the phase before remembered, if they were not dropped.
+	fixed := []url.Values{
+		{"query": {"postedTimestamp:2024-07-01|2025-10-01;Customer.Status:Active;closingArBalance:100|"},
+			"sortExpression": {"postedTimestamp"}, "sortOrder": {"Descending"}, "pageSize": {"100"}},
+		{"query": {"createdTimestamp:2024-01-01|;closingArBalance:100|"}, "sortExpression": {"createdTimestamp"}, "pageSize": {"50"}},
+	}
+	for i := range n + len(fixed) {
+		var v url.Values
+		if i < len(fixed) {
+			v = fixed[i]
+		} else {
+			v = randomQuery(r, keys)
+		}
 		for _, pageOf := range []func(count, size int) int{
 			func(int, int) int { return 0 },
 			func(count, size int) int { return count / size / 2 },
@@ -135,7 +148,7 @@ func checkAgainstPlain(t *testing.T, srv *Server, r *rand.Rand, n int, phase str
 			lr.page = pageOf(all.Count, lr.size)
 			plr.page = lr.page
 			want := summarize(runList(srv.store.invoiceRows(0), invoiceRow.id, plainInvoiceSchema, plr, ppred))
-			got := summarize(srv.invoicesPage(lr, pred))
+			got := summarize(srv.invoicesPage(context.Background(), lr, pred))
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("%s: %v page %d:\n got %+v\nwant %+v", phase, v, lr.page, got, want)
 			}
@@ -262,8 +275,9 @@ func FuzzIndexedListsAnswerAsPlainScan(f *testing.F) {
 }
 
 // TestFilteredPageCostFollowsRange counts the rows a filtered page sorted
-// on its range field visits: the rows of the key range, however many
-// invoices the account has, where the plain scan visits every invoice.
+// on its range field visits: the page, and the first time a filter is
+// asked for the rows of its key range, however many invoices the account
+// has, where the plain scan visits every invoice.
 // The range holds the same number of invoices in a small and a ten times
 // larger account.
 func TestFilteredPageCostFollowsRange(t *testing.T) {
@@ -295,32 +309,71 @@ func TestFilteredPageCostFollowsRange(t *testing.T) {
 				keys++
 			}
 		}
+		if keys != inRange {
+			t.Fatalf("%d invoices: %d in the range, want %d", n, keys, inRange)
+		}
 		bounds := "postedTimestamp:" + from.Format(time.RFC3339Nano)[:19] + "|" + to.Format(time.RFC3339Nano)[:19]
+		const page = 100
 		for _, c := range []struct {
 			query   string
 			visited int
 		}{
-			{bounds, 100}, // the range alone: the page
-			{bounds + ";closingArBalance:100|;Customer.Status:Active", keys}, // the range, to count matches
+			{bounds, page}, // the range alone: the page
+			// The range, to count the matches, and the page of them.
+			{bounds + ";closingArBalance:100|;Customer.Status:Active", keys + page},
+			// The same filter again: its matches are remembered.
+			{bounds + ";closingArBalance:100|;Customer.Status:Active", page},
 		} {
 			v := url.Values{"query": {c.query}, "sortExpression": {"postedTimestamp"}, "sortOrder": {"Descending"},
-				"pageSize": {"100"}, "pageNumber": {"2"}}
+				"pageSize": {strconv.Itoa(page)}, "pageNumber": {"2"}}
 			lr, pred, err := parseListRequest(v, invoiceSchema, false)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := srv.invoicesPage(lr, pred)
+			got := srv.invoicesPage(context.Background(), lr, pred)
 			if got.visited != c.visited {
 				t.Errorf("%d invoices, %s: visited %d rows, want %d", n, c.query, got.visited, c.visited)
 			}
-			if keys != inRange {
-				t.Errorf("%d invoices: %d in the range, want %d", n, keys, inRange)
-			}
 			plr, ppred, _ := parseListRequest(v, plainInvoiceSchema, false)
-			if plain := runList(srv.store.invoiceRows(0), invoiceRow.id, plainInvoiceSchema, plr, ppred); plain.visited != n {
+			plain := runList(srv.store.invoiceRows(0), invoiceRow.id, plainInvoiceSchema, plr, ppred)
+			if plain.visited != n {
 				t.Errorf("%d invoices: the plain scan visited %d rows", n, plain.visited)
+			}
+			if g, w := summarize(got), summarize(plain); !reflect.DeepEqual(g, w) {
+				t.Errorf("%d invoices, %s:\n got %+v\nwant %+v", n, c.query, g, w)
 			}
 		}
 		srv.mu.RUnlock()
+	}
+}
+
+// TestCutShortScanIsNotRemembered checks that the matches of a request
+// whose client has gone, whose scan the context cut short, do not answer
+// the next request with the same filter.
+func TestCutShortScanIsNotRemembered(t *testing.T) {
+	t.Parallel()
+	srv, err := NewHandler(WithGenerated(GenerateOptions{Seed: 2, Invoices: 3 * ctxCheckEvery}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := url.Values{"query": {"postedTimestamp:2000-01-01|;closingArBalance:0|"}, "sortExpression": {"postedTimestamp"}}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	lr, pred, err := parseListRequest(v, invoiceSchema, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.mu.RLock()
+	defer srv.mu.RUnlock()
+	cut := srv.invoicesPage(ctx, lr, untilDone(ctx, pred))
+	lr, pred, _ = parseListRequest(v, invoiceSchema, false)
+	got := summarize(srv.invoicesPage(context.Background(), lr, pred))
+	plr, ppred, _ := parseListRequest(v, plainInvoiceSchema, false)
+	want := summarize(runList(srv.store.invoiceRows(0), invoiceRow.id, plainInvoiceSchema, plr, ppred))
+	if cut.count >= want.Count {
+		t.Fatalf("the cancelled scan counted %d of %d matches: it was not cut short", cut.count, want.Count)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("after a cut-short scan:\n got %+v\nwant %+v", got, want)
 	}
 }

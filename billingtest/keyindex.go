@@ -2,6 +2,7 @@ package billingtest
 
 import (
 	"cmp"
+	"context"
 	"slices"
 	"sort"
 	"strings"
@@ -34,6 +35,7 @@ type keyIndexes struct {
 type keyIndex struct {
 	st      *store
 	entries []keyEntry
+	matches matchCache
 }
 
 // keyEntry is an invoice in a key index: 24 bytes, so that an index of a
@@ -96,9 +98,11 @@ func (st *store) invoiceKeyIndex(field int) *keyIndex {
 // conditions on the key field admit, narrowed by binary search, then pred
 // over those alone (or nothing more when the filter has no other
 // condition), paged in the requested order. Its cost is the page and,
-// with other conditions, the rows of the key range, which pred tests
-// to count the matches; never the rows outside the range.
-func (k *keyIndex) page(lr listRequest, pred func(invoiceRow) bool) listPage[invoiceRow] {
+// the first time a filter is asked for, the rows of its key range, which
+// pred tests to count the matches (see matchCache); never the rows
+// outside the range. ctx is the request's: a scan it cut short (pred
+// then fails every row) is not remembered.
+func (k *keyIndex) page(ctx context.Context, lr listRequest, pred func(invoiceRow) bool) listPage[invoiceRow] {
 	out := listPage[invoiceRow]{maxCount: len(k.entries)}
 	lo, hi := 0, len(k.entries)
 	if r := lr.key; r != nil {
@@ -110,30 +114,34 @@ func (k *keyIndex) page(lr listRequest, pred func(invoiceRow) bool) listPage[inv
 			hi = max(lo, k.search(r.hi))
 		}
 	}
-	rows := k.entries[lo:hi]
 	start := int64(lr.page) * int64(lr.size)
 	end := start + int64(lr.size)
-	if lr.keyOnly {
-		out.count = len(rows)
-		if start < int64(len(rows)) {
-			walk(rows, lr.desc, int(start), func(e *keyEntry) bool {
-				out.visited++
-				out.items = append(out.items, invoiceRow{rec: e.rec, st: k.st})
-				return int64(len(out.items)) < end-start
-			})
-		}
+	var n int
+	var at func(int) *keyEntry
+	if lr.keyOnly || pred == nil {
+		rows := k.entries[lo:hi]
+		n, at = len(rows), func(i int) *keyEntry { return &rows[i] }
 	} else {
-		walk(rows, lr.desc, 0, func(e *keyEntry) bool {
+		m, ok := k.matches.get(lr.filter)
+		if !ok {
+			for i := lo; i < hi; i++ {
+				if pred(invoiceRow{rec: k.entries[i].rec, st: k.st}) {
+					m = append(m, int32(i))
+				}
+			}
+			out.visited += hi - lo
+			if ctx.Err() == nil {
+				k.matches.put(lr.filter, m)
+			}
+		}
+		n, at = len(m), func(i int) *keyEntry { return &k.entries[m[i]] }
+	}
+	out.count = n
+	if start < int64(n) {
+		walk(n, at, lr.desc, int(start), func(e *keyEntry) bool {
 			out.visited++
-			row := invoiceRow{rec: e.rec, st: k.st}
-			if !pred(row) {
-				return true
-			}
-			if n := int64(out.count); n >= start && n < end {
-				out.items = append(out.items, row)
-			}
-			out.count++
-			return true
+			out.items = append(out.items, invoiceRow{rec: e.rec, st: k.st})
+			return int64(len(out.items)) < end-start
 		})
 	}
 	if out.items == nil {
@@ -142,17 +150,17 @@ func (k *keyIndex) page(lr listRequest, pred func(invoiceRow) bool) listPage[inv
 	return out
 }
 
-// walk yields rows (ascending by key, ties by id) from position from of
-// the requested order on, until yield returns false. Descending, runs of
-// equal keys come last first, each in ascending id order.
-func walk(rows []keyEntry, desc bool, from int, yield func(*keyEntry) bool) {
-	n := len(rows)
+// walk yields the n entries that at reads (ascending by key, ties by
+// id) from position from of the requested order on, until yield returns
+// false. Descending, runs of equal keys come last first, each in
+// ascending id order.
+func walk(n int, at func(int) *keyEntry, desc bool, from int, yield func(*keyEntry) bool) {
 	if from >= n {
 		return
 	}
 	if !desc {
 		for i := from; i < n; i++ {
-			if !yield(&rows[i]) {
+			if !yield(at(i)) {
 				return
 			}
 		}
@@ -161,12 +169,13 @@ func walk(rows []keyEntry, desc bool, from int, yield func(*keyEntry) bool) {
 	// The run holding position from: descending, run [g0, g1) takes the
 	// positions [n-g1, n-g0).
 	j := n - 1 - from
-	g0 := sort.Search(j, func(i int) bool { return !keyBefore(&rows[i], &rows[j]) })
-	g1 := j + 1 + sort.Search(n-j-1, func(i int) bool { return !sameKey(&rows[j+1+i], &rows[j]) })
+	ej := at(j)
+	g0 := sort.Search(j, func(i int) bool { return !keyBefore(at(i), ej) })
+	g1 := j + 1 + sort.Search(n-j-1, func(i int) bool { return !sameKey(at(j+1+i), ej) })
 	i := g0 + from - (n - g1)
 	for {
 		for ; i < g1; i++ {
-			if !yield(&rows[i]) {
+			if !yield(at(i)) {
 				return
 			}
 		}
@@ -174,7 +183,7 @@ func walk(rows []keyEntry, desc bool, from int, yield func(*keyEntry) bool) {
 			return
 		}
 		g1, g0 = g0, g0-1
-		for g0 > 0 && sameKey(&rows[g0-1], &rows[g1-1]) {
+		for g0 > 0 && sameKey(at(g0-1), at(g1-1)) {
 			g0--
 		}
 		i = g0

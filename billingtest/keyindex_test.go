@@ -1,6 +1,7 @@
 package billingtest
 
 import (
+	"context"
 	"net/url"
 	"reflect"
 	"slices"
@@ -61,7 +62,7 @@ func TestKeyIndexAnswersAsRunListDoes(t *testing.T) {
 					t.Fatalf("%v: not answered from a key index", v)
 				}
 				want := runList(srv.store.invoiceRows(0), invoiceRow.id, invoiceSchema, lr, pred)
-				got := srv.store.invoiceKeyIndex(lr.sortField).page(lr, pred)
+				got := srv.store.invoiceKeyIndex(lr.sortField).page(context.Background(), lr, pred)
 				if w, g := summarize(want), summarize(got); !reflect.DeepEqual(w, g) {
 					t.Errorf("%v: index differs from runList:\n got %+v\nwant %+v", v, g, w)
 				}
@@ -101,7 +102,7 @@ func TestKeyIndexFollowsWrites(t *testing.T) {
 		srv.mu.RLock()
 		defer srv.mu.RUnlock()
 		want := summarize(runList(srv.store.invoiceRows(0), invoiceRow.id, invoiceSchema, lr, pred))
-		got := summarize(srv.store.invoiceKeyIndex(lr.sortField).page(lr, pred))
+		got := summarize(srv.store.invoiceKeyIndex(lr.sortField).page(context.Background(), lr, pred))
 		if !reflect.DeepEqual(want, got) {
 			t.Fatalf("index is stale:\n got %+v\nwant %+v", got, want)
 		}

@@ -2,6 +2,7 @@ package billingtest
 
 import (
 	"cmp"
+	"context"
 	"iter"
 	"maps"
 	"net/http"
@@ -291,7 +292,7 @@ func (s *Server) handleListInvoices(w http.ResponseWriter, r *http.Request) {
 	s.vary(&lr)
 	s.churnBefore(RouteInvoicesList, sortedOn(invoiceSchema, lr), lr.key, invoiceChurn{s: s})
 	s.mu.RLock()
-	page := s.invoicesPage(lr, pred)
+	page := s.invoicesPage(r.Context(), lr, pred)
 	encoded := make([][]byte, len(page.items))
 	size := 2 + len(page.items)
 	for i, row := range page.items {
@@ -324,14 +325,14 @@ func (s *Server) handleListInvoices(w http.ResponseWriter, r *http.Request) {
 // sorted on a date, else by filtering and sorting every invoice. The
 // paging variations take the general path, which implements them. The
 // caller holds at least the read lock.
-func (s *Server) invoicesPage(lr listRequest, pred func(invoiceRow) bool) listPage[invoiceRow] {
+func (s *Server) invoicesPage(ctx context.Context, lr listRequest, pred func(invoiceRow) bool) listPage[invoiceRow] {
 	switch {
 	case s.cfg.pagingVaried():
 		return runList(s.store.invoiceRows(0), invoiceRow.id, invoiceSchema, lr, pred)
 	case pred == nil && lr.sortField < 0:
 		return s.store.pageOfAllInvoices(lr)
 	case lr.keyed:
-		return s.store.invoiceKeyIndex(lr.sortField).page(lr, pred)
+		return s.store.invoiceKeyIndex(lr.sortField).page(ctx, lr, pred)
 	}
 	return runList(s.store.invoiceRows(0), invoiceRow.id, invoiceSchema, lr, pred)
 }

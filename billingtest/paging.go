@@ -61,6 +61,9 @@ type listRequest struct {
 	keyed   bool
 	key     *timeRange
 	keyOnly bool
+	// filter is the query parameter as given, which names the filter's
+	// matches in a key index's cache.
+	filter string
 
 	// The variations of what the reference leaves open (see vary):
 	// asked is pageSize as given (0: none), offsetSize is the page size page numbers count (0: size),
@@ -137,6 +140,7 @@ func parseListRequest[T any](q url.Values, sc *filterSchema[T], unlisted bool) (
 	}
 
 	text, _ := param(q, "query")
+	lr.filter = text
 	expr, pred, err := sc.parseUnlisted(text, unlisted)
 	if err != nil {
 		return lr, nil, err
