@@ -14,7 +14,7 @@ import (
 // filteredQuery is the filtered, sorted list the SDK's benchmark (d) asks
 // for: a year and a quarter of posted invoices of active customers with a
 // closing balance of at least 100, newest first, 100 a page.
-const filteredQuery = "/v1/Invoices?pageSize=100&sortExpression=postedTimestamp&sortOrder=Descending&query="
+const filteredQuery = "/v1/Invoices?pageSize=100&sortExpression=postedTimestamp&sortOrder=Descending"
 
 var filteredFilter = url.QueryEscape("postedTimestamp:2024-07-01|2025-10-01;Customer.Status:Active;closingArBalance:100|")
 
@@ -38,12 +38,12 @@ func middlePage(tb testing.TB, srv *billingtest.Server) (string, recorded) {
 		}
 		return w
 	}
-	first := do(filteredQuery + filteredFilter)
+	first := do(filteredQuery + "&query=" + filteredFilter)
 	count, err := strconv.Atoi(first.Header().Get("X-Count"))
 	if err != nil || count < 1000 {
 		tb.Fatalf("X-Count %q: the filter should match at least 1,000 invoices", first.Header().Get("X-Count"))
 	}
-	path := filteredQuery + filteredFilter + "&pageNumber=" + strconv.Itoa(count/100/2)
+	path := filteredQuery + "&pageNumber=" + strconv.Itoa(count/100/2) + "&query=" + filteredFilter
 	w := do(path)
 	return path, recorded{header: w.Header().Clone(), body: w.Body.Bytes()}
 }
@@ -51,7 +51,8 @@ func middlePage(tb testing.TB, srv *billingtest.Server) (string, recorded) {
 // BenchmarkFilteredPage compares the fake answering the middle page of
 // the filtered, sorted query (Fake) with a handler that writes the same
 // recorded headers and body (Bare), over 10k invoices and, with
-// -fake.big, 100k. Their ratio is the fake's cost of finding the page:
+// -fake.big, 100k. Their ratio is the fake's cost of finding the page;
+// FakeFirst is the fake answering a filter it has not seen before:
 //
 //	go test ./billingtest -run '^$' -bench FilteredPage -fake.big
 func BenchmarkFilteredPage(b *testing.B) {
@@ -69,15 +70,29 @@ func BenchmarkFilteredPage(b *testing.B) {
 				w.WriteHeader(http.StatusOK)
 				w.Write(want.body)
 			})
+			// FakeFirst asks for the page with a filter the fake has not
+			// seen (one more condition that every match meets, different
+			// each time): the cost of a first page, which counts the
+			// matches of the key range.
+			i := 0
+			first := func() string {
+				i++
+				return path + url.QueryEscape(";closingArBalance:-"+strconv.Itoa(i)+"|")
+			}
 			for _, c := range []struct {
 				name string
 				h    http.Handler
-			}{{"Fake", srv}, {"Bare", bare}} {
+				path func() string
+			}{
+				{"Fake", srv, func() string { return path }},
+				{"FakeFirst", srv, first},
+				{"Bare", bare, func() string { return path }},
+			} {
 				b.Run(c.name, func(b *testing.B) {
-					r := httptest.NewRequest(http.MethodGet, "http://fake"+path, nil)
-					r.Header.Set("Authorization", "Basic "+billingtest.DefaultAPIKey)
 					b.SetBytes(int64(len(want.body)))
 					for b.Loop() {
+						r := httptest.NewRequest(http.MethodGet, "http://fake"+c.path(), nil)
+						r.Header.Set("Authorization", "Basic "+billingtest.DefaultAPIKey)
 						w := &discard{header: http.Header{}}
 						c.h.ServeHTTP(w, r)
 						if w.status != http.StatusOK || w.n != len(want.body) {

@@ -98,7 +98,8 @@ var maxUnscaled = func() (m [19]int64) {
 
 // compare is cmpDecimal(the amount coef·10^exp, b.d): integer arithmetic
 // when the two align within an int64, which amounts of the same currency
-// always do, else the decimal comparison.
+// always do, else the decimal comparison (kept out of line, so that this
+// inlines into the filter's loop).
 func (b *packedBound) compare(coef int64, exp int8) int {
 	if b.ok {
 		e := int64(exp)
@@ -111,6 +112,10 @@ func (b *packedBound) compare(coef int64, exp int8) int {
 			return cmp.Compare(coef, b.coef*pow10[b.exp-e])
 		}
 	}
+	return b.compareDecimal(coef, exp)
+}
+
+func (b *packedBound) compareDecimal(coef int64, exp int8) int {
 	return cmpDecimal(unpackDecimal(coef, exp), b.d)
 }
 
