@@ -266,24 +266,50 @@ func (sc *filterSchema[T]) compile(expr query.Expr, unlisted bool) (func(T) bool
 // evaluated once per key: the predicate belongs to one request, during
 // which the related entities do not change (the request holds the read
 // lock while it filters, and customers never change once added).
+// Results are kept in a slice indexed by the key when it is below
+// maxDenseMemoKey (ids are handed out in sequence, so customers' are
+// small), else in a map.
 func memoized[T any](key func(T) int64, preds []func(T) bool) func(T) bool {
-	memo := map[int64]bool{}
-	return func(r T) bool {
-		k := key(r)
-		if v, ok := memo[k]; ok {
-			return v
-		}
-		v := true
+	var dense []uint8 // by key: 0 not tested yet, 1 fails, 2 holds
+	var sparse map[int64]bool
+	test := func(r T) bool {
 		for _, p := range preds {
 			if !p(r) {
-				v = false
-				break
+				return false
 			}
 		}
-		memo[k] = v
+		return true
+	}
+	return func(r T) bool {
+		k := key(r)
+		if uint64(k) >= maxDenseMemoKey {
+			v, ok := sparse[k]
+			if !ok {
+				if sparse == nil {
+					sparse = map[int64]bool{}
+				}
+				v = test(r)
+				sparse[k] = v
+			}
+			return v
+		}
+		if int(k) >= len(dense) {
+			dense = append(dense, make([]uint8, int(k)+1-len(dense))...)
+		}
+		if v := dense[k]; v != 0 {
+			return v == 2
+		}
+		v := test(r)
+		dense[k] = 1
+		if v {
+			dense[k] = 2
+		}
 		return v
 	}
 }
+
+// maxDenseMemoKey bounds the slice a memoized predicate keeps: 1 MB.
+const maxDenseMemoKey = 1 << 20
 
 // cost ranks how expensive the field is to test, roughly: integers and
 // dates are read directly, strings are compared byte by byte, amounts

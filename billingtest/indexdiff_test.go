@@ -233,13 +233,22 @@ func TestIndexedListsAnswerAsPlainScan(t *testing.T) {
 	}
 	checkAgainstPlain(t, srv, r, 50, "added")
 
-	cust, err := srv.AddCustomer(Customer{CompanyName: "Late", Status: billing.CustomerStatusHold})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for range 5 {
-		if _, err := srv.AddInvoice(Invoice{CustomerID: cust, PostedTimestamp: tie, ClosingArBalance: decimal.New(150, 0)}); err != nil {
+	// Two new customers, one with an id beyond those a filter's memo of
+	// customer conditions keeps in a slice.
+	for _, c := range []Customer{
+		{CompanyName: "Late", Status: billing.CustomerStatusHold},
+		{ID: 1 << 40, CompanyName: "Far", Status: billing.CustomerStatusActive},
+		{ID: 1<<40 + 7, CompanyName: "Farther", Status: billing.CustomerStatusCancelled},
+	} {
+		cust, err := srv.AddCustomer(c)
+		if err != nil {
 			t.Fatal(err)
+		}
+		for i := range 5 {
+			inv := Invoice{CustomerID: cust, PostedTimestamp: tie.Add(time.Duration(i) * time.Hour), ClosingArBalance: decimal.New(150, 0)}
+			if _, err := srv.AddInvoice(inv); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	checkAgainstPlain(t, srv, r, 50, "new customer")
