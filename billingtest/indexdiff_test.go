@@ -2,6 +2,7 @@ package billingtest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -385,4 +386,61 @@ func TestCutShortScanIsNotRemembered(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("after a cut-short scan:\n got %+v\nwant %+v", got, want)
 	}
+}
+
+// TestIndexedListsUnderConcurrentWrites asks filtered, sorted pages from
+// several goroutines while another changes invoices: each answer must be
+// whole (as many items as X-Count leaves for the page), and the race
+// detector must find nothing in the indexes and their remembered matches.
+func TestIndexedListsUnderConcurrentWrites(t *testing.T) {
+	t.Parallel()
+	srv, err := NewHandler(WithGenerated(GenerateOptions{Seed: 4, Invoices: 600}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	filters := []string{
+		"postedTimestamp:2024-01-01|;closingArBalance:100|;Customer.Status:Active",
+		"postedTimestamp:2024-07-01|2025-10-01;Customer.Status:Active,Hold",
+		"createdTimestamp:2023-01-01|",
+	}
+	srv.mu.RLock()
+	ids := append([]int64(nil), srv.store.invoices.ids...)
+	srv.mu.RUnlock()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range 40 {
+			_ = srv.UpdateInvoice(ids[i*7%len(ids)], func(inv *Invoice) { inv.PostedTimestamp = inv.PostedTimestamp.Add(time.Hour) })
+		}
+	}()
+	errs := make(chan error, 4)
+	for g := range 4 {
+		go func() {
+			for i := range 30 {
+				f := filters[(g+i)%len(filters)]
+				q := "/v1/Invoices?pageSize=20&pageNumber=1&sortExpression=postedTimestamp&sortOrder=Descending&query=" + url.QueryEscape(f)
+				req := httptest.NewRequest(http.MethodGet, "http://fake"+q, nil)
+				req.Header.Set("Authorization", "Basic "+DefaultAPIKey)
+				w := httptest.NewRecorder()
+				srv.ServeHTTP(w, req)
+				var items []json.RawMessage
+				if err := json.Unmarshal(w.Body.Bytes(), &items); w.Code != http.StatusOK || err != nil {
+					errs <- fmt.Errorf("%s: status %d, %v", f, w.Code, err)
+					return
+				}
+				count, _ := strconv.Atoi(w.Header().Get("X-Count"))
+				if want := min(20, max(0, count-20)); len(items) != want {
+					errs <- fmt.Errorf("%s: %d items with X-Count %d, want %d", f, len(items), count, want)
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	<-done
 }
