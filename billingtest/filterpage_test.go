@@ -51,13 +51,27 @@ func middlePage(tb testing.TB, srv *billingtest.Server) (string, recorded) {
 // BenchmarkFilteredPage compares the fake answering the middle page of
 // the filtered, sorted query (Fake) with a handler that writes the same
 // recorded headers and body (Bare), over 10k invoices and, with
-// -fake.big, 100k. Their ratio is the fake's cost of finding the page;
+// -fake.big, 100k and 1M (which takes a minute and over a gigabyte to
+// generate). Their ratio is the fake's cost of finding the page;
 // FakeFirst is the fake answering a filter it has not seen before:
 //
 //	go test ./billingtest -run '^$' -bench FilteredPage -fake.big
+//
+// On a shared machine, count instructions instead of time: one P and no
+// collector make the count the same run to run, and two runs 40 pages
+// apart give the cost of a page (allocations: add -test.benchmem).
+//
+//	go test -c -o /tmp/bt.test ./billingtest
+//	GOMAXPROCS=1 GOGC=off valgrind --tool=callgrind /tmp/bt.test \
+//		-test.run '^$' -test.bench 'FilteredPage/100k/Fake$' -test.benchtime 5x -fake.big
+//	(the same with -test.benchtime 45x; subtract, divide by 40)
 func BenchmarkFilteredPage(b *testing.B) {
-	for _, n := range []int{10_000, 100_000} {
-		b.Run(strconv.Itoa(n/1000)+"k", func(b *testing.B) {
+	for _, size := range []struct {
+		name string
+		n    int
+	}{{"10k", 10_000}, {"100k", 100_000}, {"1M", 1_000_000}} {
+		n := size.n
+		b.Run(size.name, func(b *testing.B) {
 			var srv *billingtest.Server
 			if n <= 10_000 {
 				srv = genServer(b, n)
