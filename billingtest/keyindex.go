@@ -14,10 +14,13 @@ import (
 
 // A key index holds the invoices sorted ascending by one date field, ties
 // broken by id: the order that a stable iteration (billing.Stable) asks
-// for page after page, each page a key range. Answering such a page from
-// the index is two binary searches and a slice, where the general path
-// (runList) filters and partially sorts every invoice on every request:
-// a stable sweep of 100,000 invoices spent most of its time there.
+// for page after page, each page a key range, and, walked backwards one
+// run of equal keys at a time, the descending order. Answering such a
+// page from the index is two binary searches and a slice, where the
+// general path (runList) filters and partially sorts every invoice on
+// every request: a stable sweep of 100,000 invoices spent most of its
+// time there. A filter with other conditions is tested on the key range
+// only, and its matches are remembered (see matchCache).
 //
 // An index is built on first use and dropped when the store changes
 // (store.gen moves with every write to an invoice), so that it never
