@@ -64,6 +64,14 @@ type getter[T any] struct {
 	boolean func(T) bool
 	// values are the enum's values, as the reference lists them.
 	values []string
+
+	// Optional fast readers of the packed form (see packedfilter.go),
+	// beside time and decimal: instant reads a date as UTC nanoseconds
+	// (zeroInstant when missing) and packed an amount as coefficient and
+	// exponent. Each reports false for a row that does not hold the
+	// value packed, which the general getter then reads.
+	instant func(T) (int64, bool)
+	packed  func(T) (int64, int8, bool)
 }
 
 // filterField is one filter name of an endpoint.
@@ -86,11 +94,22 @@ type filterSchema[T any] struct {
 	// visit every row, which must stay light; only a page's rows need what
 	// rendering them takes (see invoiceRow).
 	complete func(T) T
+	// related, when set, is a key of the related entity that the dotted
+	// names (Customer.Status) read: rows with the same key have the same
+	// values of those names, so a filter tests them once per key and
+	// request, not once per row.
+	related func(T) int64
 }
 
 // completing sets the schema's complete function and returns the schema.
 func (sc *filterSchema[T]) completing(complete func(T) T) *filterSchema[T] {
 	sc.complete = complete
+	return sc
+}
+
+// relatedBy sets the schema's related function and returns the schema.
+func (sc *filterSchema[T]) relatedBy(key func(T) int64) *filterSchema[T] {
+	sc.related = key
 	return sc
 }
 
@@ -198,6 +217,8 @@ func (sc *filterSchema[T]) compile(expr query.Expr, unlisted bool) (func(T) bool
 		return nil, badRequest("invalid query: %d conditions; a filter has at most %d", len(expr), maxFilterConditions)
 	}
 	compiled := make([]costed, 0, len(expr))
+	var related []func(T) bool // conditions on dotted names, with sc.related
+	relatedCost := 0
 	for _, c := range expr {
 		f, ok := sc.field(c.Name)
 		if !ok {
@@ -207,7 +228,15 @@ func (sc *filterSchema[T]) compile(expr query.Expr, unlisted bool) (func(T) bool
 		if err != nil {
 			return nil, badRequest("invalid query: filter %s: %v", f.name, err)
 		}
+		if sc.related != nil && strings.Contains(f.name, ".") {
+			related = append(related, p)
+			relatedCost = max(relatedCost, f.cost())
+			continue
+		}
 		compiled = append(compiled, costed{f.cost(), p})
+	}
+	if len(related) > 0 {
+		compiled = append(compiled, costed{relatedCost, memoized(sc.related, related)})
 	}
 	slices.SortStableFunc(compiled, func(a, b costed) int { return a.cost - b.cost })
 	preds := make([]func(T) bool, len(compiled))
@@ -232,6 +261,55 @@ func (sc *filterSchema[T]) compile(expr query.Expr, unlisted bool) (func(T) bool
 		return true
 	}, nil
 }
+
+// memoized is the conjunction of preds, which read only what key names,
+// evaluated once per key: the predicate belongs to one request, during
+// which the related entities do not change (the request holds the read
+// lock while it filters, and customers never change once added).
+// Results are kept in a slice indexed by the key when it is below
+// maxDenseMemoKey (ids are handed out in sequence, so customers' are
+// small), else in a map.
+func memoized[T any](key func(T) int64, preds []func(T) bool) func(T) bool {
+	var dense []uint8 // by key: 0 not tested yet, 1 fails, 2 holds
+	var sparse map[int64]bool
+	test := func(r T) bool {
+		for _, p := range preds {
+			if !p(r) {
+				return false
+			}
+		}
+		return true
+	}
+	return func(r T) bool {
+		k := key(r)
+		if uint64(k) >= maxDenseMemoKey {
+			v, ok := sparse[k]
+			if !ok {
+				if sparse == nil {
+					sparse = map[int64]bool{}
+				}
+				v = test(r)
+				sparse[k] = v
+			}
+			return v
+		}
+		if int(k) >= len(dense) {
+			dense = append(dense, make([]uint8, int(k)+1-len(dense))...)
+		}
+		if v := dense[k]; v != 0 {
+			return v == 2
+		}
+		v := test(r)
+		dense[k] = 1
+		if v {
+			dense[k] = 2
+		}
+		return v
+	}
+}
+
+// maxDenseMemoKey bounds the slice a memoized predicate keeps: 1 MB.
+const maxDenseMemoKey = 1 << 20
 
 // cost ranks how expensive the field is to test, roughly: integers and
 // dates are read directly, strings are compared byte by byte, amounts
@@ -278,6 +356,14 @@ func (f *filterField[T]) compile(c query.Condition, unlisted bool) (func(T) bool
 			return nil, err
 		}
 		get := f.get.time
+		if inst, pm := f.get.instant, instantMatcher(c); inst != nil && pm != nil {
+			return func(r T) bool {
+				if n, ok := inst(r); ok {
+					return pm(n)
+				}
+				return m(get(r))
+			}, nil
+		}
 		return func(r T) bool { return m(get(r)) }, nil
 	case query.DecimalField:
 		m, err := decimalMatcher(c)
@@ -285,6 +371,14 @@ func (f *filterField[T]) compile(c query.Condition, unlisted bool) (func(T) bool
 			return nil, err
 		}
 		get := f.get.decimal
+		if packed, pm := f.get.packed, packedDecimalMatcher(c); packed != nil && pm != nil {
+			return func(r T) bool {
+				if coef, exp, ok := packed(r); ok {
+					return pm(coef, exp)
+				}
+				return m(get(r))
+			}, nil
+		}
 		return func(r T) bool { return m(get(r)) }, nil
 	case query.EnumField:
 		m, err := enumMatcher(c, f.get.values, unlisted)

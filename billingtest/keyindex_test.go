@@ -1,6 +1,7 @@
 package billingtest
 
 import (
+	"context"
 	"net/url"
 	"reflect"
 	"slices"
@@ -10,7 +11,7 @@ import (
 )
 
 // TestKeyIndexAnswersAsRunListDoes checks the key index against the
-// general path: for ascending sorts on every date field of the list of all
+// general path: for ascending and descending sorts on every date field of the list of all
 // invoices, with key ranges, exact matches, other conditions and pages
 // past the end, both give the same rows in the same order and the same
 // counts.
@@ -47,8 +48,12 @@ func TestKeyIndexAnswersAsRunListDoes(t *testing.T) {
 	}
 	for _, field := range []string{"postedTimestamp", "createdTimestamp", "effectiveTimestamp"} {
 		for _, q := range queries {
-			for _, paging := range [][2]int{{0, 1000}, {1, 7}, {3, 100}, {400, 10}} {
-				v := url.Values{"sortExpression": {field}, "query": {q}, "pageNumber": {strconv.Itoa(paging[0])}, "pageSize": {strconv.Itoa(paging[1])}}
+			for _, p := range []struct {
+				order        string
+				number, size int
+			}{{"Ascending", 0, 1000}, {"Ascending", 1, 7}, {"Ascending", 3, 100}, {"Ascending", 400, 10},
+				{"Descending", 0, 1000}, {"Descending", 1, 7}, {"Descending", 3, 100}, {"Descending", 299, 10}, {"Descending", 400, 10}} {
+				v := url.Values{"sortExpression": {field}, "sortOrder": {p.order}, "query": {q}, "pageNumber": {strconv.Itoa(p.number)}, "pageSize": {strconv.Itoa(p.size)}}
 				lr, pred, err := parseListRequest(v, invoiceSchema, false)
 				if err != nil {
 					t.Fatalf("%v: %v", v, err)
@@ -57,7 +62,7 @@ func TestKeyIndexAnswersAsRunListDoes(t *testing.T) {
 					t.Fatalf("%v: not answered from a key index", v)
 				}
 				want := runList(srv.store.invoiceRows(0), invoiceRow.id, invoiceSchema, lr, pred)
-				got := srv.store.invoiceKeyIndex(lr.sortField).page(lr, pred)
+				got := srv.store.invoiceKeyIndex(lr.sortField).page(context.Background(), lr, pred)
 				if w, g := summarize(want), summarize(got); !reflect.DeepEqual(w, g) {
 					t.Errorf("%v: index differs from runList:\n got %+v\nwant %+v", v, g, w)
 				}
@@ -97,7 +102,7 @@ func TestKeyIndexFollowsWrites(t *testing.T) {
 		srv.mu.RLock()
 		defer srv.mu.RUnlock()
 		want := summarize(runList(srv.store.invoiceRows(0), invoiceRow.id, invoiceSchema, lr, pred))
-		got := summarize(srv.store.invoiceKeyIndex(lr.sortField).page(lr, pred))
+		got := summarize(srv.store.invoiceKeyIndex(lr.sortField).page(context.Background(), lr, pred))
 		if !reflect.DeepEqual(want, got) {
 			t.Fatalf("index is stale:\n got %+v\nwant %+v", got, want)
 		}

@@ -2,6 +2,7 @@ package billingtest
 
 import (
 	"cmp"
+	"context"
 	"iter"
 	"maps"
 	"net/http"
@@ -61,6 +62,9 @@ type invoiceRow struct {
 
 func (r invoiceRow) id() int64 { return r.rec.id }
 
+// customerID is the key of what the Customer.* names read.
+func (r invoiceRow) customerID() int64 { return r.rec.customerID }
+
 func (r invoiceRow) cust() *Customer { return customerOf(r.st, r.rec.customerID) }
 
 // withInvoice is r with its invoice built.
@@ -72,16 +76,21 @@ func (r invoiceRow) withInvoice() invoiceRow {
 // Getters shared by the two invoice lists; each list takes the names its
 // SDK filter struct has.
 var invoiceGetters = map[string]getter[invoiceRow]{
-	"createdTimestamp":   {time: func(r invoiceRow) time.Time { return r.rec.createdAt() }},
-	"effectiveTimestamp": {time: func(r invoiceRow) time.Time { return r.rec.effectiveAt() }},
-	"postedTimestamp":    {time: func(r invoiceRow) time.Time { return r.rec.postedAt() }},
-	"poNumber":           {text: func(r invoiceRow) string { return r.rec.po() }},
-	"closingArBalance":   {decimal: func(r invoiceRow) decimal.Decimal { return r.rec.closing() }},
-	"openingArBalance":   {decimal: func(r invoiceRow) decimal.Decimal { return r.rec.opening() }},
-	"customerId":         {integer: func(r invoiceRow) (int64, bool) { return r.rec.customerID, true }},
-	"invoiceNumber":      {integer: func(r invoiceRow) (int64, bool) { return r.rec.number(), true }},
-	"erpId":              {text: func(r invoiceRow) string { return r.rec.erp() }},
-	"crmId":              {text: func(r invoiceRow) string { return r.rec.crm() }},
+	"createdTimestamp": {time: func(r invoiceRow) time.Time { return r.rec.createdAt() },
+		instant: func(r invoiceRow) (int64, bool) { return r.rec.created, r.rec.whole == nil }},
+	"effectiveTimestamp": {time: func(r invoiceRow) time.Time { return r.rec.effectiveAt() },
+		instant: func(r invoiceRow) (int64, bool) { return r.rec.effective, r.rec.whole == nil }},
+	"postedTimestamp": {time: func(r invoiceRow) time.Time { return r.rec.postedAt() },
+		instant: func(r invoiceRow) (int64, bool) { return r.rec.posted, r.rec.whole == nil }},
+	"poNumber": {text: func(r invoiceRow) string { return r.rec.po() }},
+	"closingArBalance": {decimal: func(r invoiceRow) decimal.Decimal { return r.rec.closing() },
+		packed: func(r invoiceRow) (int64, int8, bool) { return r.rec.packedAmount(recClosing) }},
+	"openingArBalance": {decimal: func(r invoiceRow) decimal.Decimal { return r.rec.opening() },
+		packed: func(r invoiceRow) (int64, int8, bool) { return r.rec.packedAmount(recOpening) }},
+	"customerId":    {integer: func(r invoiceRow) (int64, bool) { return r.rec.customerID, true }},
+	"invoiceNumber": {integer: func(r invoiceRow) (int64, bool) { return r.rec.number(), true }},
+	"erpId":         {text: func(r invoiceRow) string { return r.rec.erp() }},
+	"crmId":         {text: func(r invoiceRow) string { return r.rec.crm() }},
 	// An invoice's instalments are its payment schedules.
 	"totalInstallments": {integer: func(r invoiceRow) (int64, bool) { return int64(r.rec.installments()), true }},
 	"accountingId":      {integer: nullableInt(func(r invoiceRow) int64 { return r.rec.accounting() })},
@@ -151,8 +160,8 @@ var itemGetters = map[string]getter[itemRow]{
 var (
 	// The list of all invoices builds a row's invoice only when its
 	// encoding is not cached (see store.listInvoiceJSON).
-	invoiceSchema         = newSchema("GET /v1/Invoices", billing.InvoiceFilter{}, invoiceGetters)
-	customerInvoiceSchema = newSchema("GET /v1/Customers/{customerId}/Invoices/", billing.CustomerInvoiceFilter{}, invoiceGetters).completing(invoiceRow.withInvoice)
+	invoiceSchema         = newSchema("GET /v1/Invoices", billing.InvoiceFilter{}, invoiceGetters).relatedBy(invoiceRow.customerID)
+	customerInvoiceSchema = newSchema("GET /v1/Customers/{customerId}/Invoices/", billing.CustomerInvoiceFilter{}, invoiceGetters).completing(invoiceRow.withInvoice).relatedBy(invoiceRow.customerID)
 	summarySchema         = newSchema("GET /v1/customers/{customerId}/invoiceSummaries", billing.InvoiceSummaryFilter{}, summaryGetters)
 	itemSchema            = newSchema("GET /v1/subscriptionProducts/{subscriptionProductId}/items", billing.SubscriptionProductItemFilter{}, itemGetters)
 )
@@ -181,7 +190,7 @@ func (st *store) pageOfAllInvoices(lr listRequest) listPage[invoiceRow] {
 	n := int64(st.invoices.len())
 	start := min(int64(lr.page)*int64(lr.size), n)
 	end := min(start+int64(lr.size), n)
-	page := listPage[invoiceRow]{count: int(n), maxCount: int(n), items: make([]invoiceRow, 0, end-start)}
+	page := listPage[invoiceRow]{count: int(n), maxCount: int(n), items: make([]invoiceRow, 0, end-start), visited: int(end - start)}
 	for i := start; i < end; i++ {
 		page.items = append(page.items, invoiceRow{rec: st.invoices.byPosition(int(i)), st: st})
 	}
@@ -283,17 +292,7 @@ func (s *Server) handleListInvoices(w http.ResponseWriter, r *http.Request) {
 	s.vary(&lr)
 	s.churnBefore(RouteInvoicesList, sortedOn(invoiceSchema, lr), lr.key, invoiceChurn{s: s})
 	s.mu.RLock()
-	var page listPage[invoiceRow]
-	switch {
-	case s.cfg.pagingVaried():
-		page = runList(s.store.invoiceRows(0), invoiceRow.id, invoiceSchema, lr, pred)
-	case pred == nil && lr.sortField < 0:
-		page = s.store.pageOfAllInvoices(lr)
-	case lr.keyed:
-		page = s.store.invoiceKeyIndex(lr.sortField).page(lr, pred)
-	default:
-		page = runList(s.store.invoiceRows(0), invoiceRow.id, invoiceSchema, lr, pred)
-	}
+	page := s.invoicesPage(r.Context(), lr, pred)
 	encoded := make([][]byte, len(page.items))
 	size := 2 + len(page.items)
 	for i, row := range page.items {
@@ -319,6 +318,23 @@ func (s *Server) handleListInvoices(w http.ResponseWriter, r *http.Request) {
 	}
 	setPageHeaders(w.Header(), lr, page)
 	s.writeRawJSON(w, http.StatusOK, append(*body, ']'))
+}
+
+// invoicesPage finds a page of the list of all invoices: from the id
+// order when nothing filters or sorts it, from a key index when it is
+// sorted on a date, else by filtering and sorting every invoice. The
+// paging variations take the general path, which implements them. The
+// caller holds at least the read lock.
+func (s *Server) invoicesPage(ctx context.Context, lr listRequest, pred func(invoiceRow) bool) listPage[invoiceRow] {
+	switch {
+	case s.cfg.pagingVaried():
+		return runList(s.store.invoiceRows(0), invoiceRow.id, invoiceSchema, lr, pred)
+	case pred == nil && lr.sortField < 0:
+		return s.store.pageOfAllInvoices(lr)
+	case lr.keyed:
+		return s.store.invoiceKeyIndex(lr.sortField).page(ctx, lr, pred)
+	}
+	return runList(s.store.invoiceRows(0), invoiceRow.id, invoiceSchema, lr, pred)
 }
 
 // listInvoiceJSON is row's invoice as a list-all answer writes it, from

@@ -53,7 +53,7 @@ type listRequest struct {
 	sortName  string
 	sortField int
 	desc      bool
-	// keyed is an ascending sort on a date field, which a key index can
+	// keyed is a sort on a date field, which a key index can
 	// answer (see keyindex.go; the list of all invoices keeps them). key
 	// is, for any sort on a date field, the range that the filter's
 	// conditions on that field admit (nil: no such condition), and
@@ -61,6 +61,9 @@ type listRequest struct {
 	keyed   bool
 	key     *timeRange
 	keyOnly bool
+	// filter is the query parameter as given, which names the filter's
+	// matches in a key index's cache.
+	filter string
 
 	// The variations of what the reference leaves open (see vary):
 	// asked is pageSize as given (0: none), offsetSize is the page size page numbers count (0: size),
@@ -137,6 +140,7 @@ func parseListRequest[T any](q url.Values, sc *filterSchema[T], unlisted bool) (
 	}
 
 	text, _ := param(q, "query")
+	lr.filter = text
 	expr, pred, err := sc.parseUnlisted(text, unlisted)
 	if err != nil {
 		return lr, nil, err
@@ -152,6 +156,9 @@ func parseListRequest[T any](q url.Values, sc *filterSchema[T], unlisted bool) (
 type listPage[T any] struct {
 	items           []T
 	count, maxCount int
+	// visited is how many rows the list looked at, for tests of what a
+	// page costs.
+	visited int
 }
 
 // runList filters, sorts and pages rows, which src yields in ascending id
@@ -170,6 +177,7 @@ func runList[T any](src iter.Seq[T], id func(T) int64, sc *filterSchema[T], lr l
 		// Id order is the source order: keep only the page, no sort.
 		for row := range src {
 			out.maxCount++
+			out.visited++
 			if pred != nil && !pred(row) {
 				continue
 			}
@@ -199,6 +207,7 @@ func runList[T any](src iter.Seq[T], id func(T) int64, sc *filterSchema[T], lr l
 	}()
 	for row := range src {
 		out.maxCount++
+		out.visited++
 		if pred != nil && !pred(row) {
 			continue
 		}

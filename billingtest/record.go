@@ -433,3 +433,9 @@ func (r *invoiceRecord) installments() int {
 	}
 	return len(r.schedules)
 }
+
+// packedAmount is amount i as coefficient and exponent, and false when
+// the record is kept whole.
+func (r *invoiceRecord) packedAmount(i int) (int64, int8, bool) {
+	return r.amounts[i], r.exps[i], r.whole == nil
+}
