@@ -91,6 +91,16 @@ var comparisons = []comparison{
 		},
 	},
 	{
+		name: "FakeFilteredSortedPage", bench: "BenchmarkFakeFilteredSortedPage",
+		contenders: []string{"Fake", "FakeFirst", "Bare"},
+		benchtime:  map[string]string{"": "300x", "FakeFirst": "30x"},
+		ratios: []ratio{
+			{"Bare/Fake (time: fake rate of bare)", "Bare", "Fake", "ns/op"},
+			{"Bare/FakeFirst (time: first page)", "Bare", "FakeFirst", "ns/op"},
+		},
+		metrics: []metric{{"Fake", "ns/op"}, {"FakeFirst", "ns/op"}, {"Bare", "ns/op"}},
+	},
+	{
 		name: "Iterate100k/Pages1000", bench: "BenchmarkIterate100k",
 		contenders: []string{"Pages1000/Sequential", "Pages1000/Prefetch8"},
 		benchtime:  map[string]string{"Pages1000/Sequential": "1x", "Pages1000/Prefetch8": "3x"},
