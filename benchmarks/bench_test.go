@@ -487,7 +487,7 @@ func BenchmarkFakeFilteredSortedPage(b *testing.B) {
 		{"Fake", h, func() string { return uri }},
 		{"FakeFirst", h, func() string {
 			fresh++
-			return uri + url.QueryEscape(";closingArBalance:-"+strconv.Itoa(fresh)+"|")
+			return withCondition(b, uri, "openingArBalance:-"+strconv.Itoa(1_000_000_000+fresh)+"|")
 		}},
 		{"Bare", bare, func() string { return uri }},
 	} {
@@ -504,6 +504,18 @@ func BenchmarkFakeFilteredSortedPage(b *testing.B) {
 			b.ReportMetric(float64(count), "matching")
 		})
 	}
+}
+
+// withCondition is uri with cond added to its query parameter's filter.
+func withCondition(tb testing.TB, uri, cond string) string {
+	u, err := url.Parse(uri)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("query", q.Get("query")+";"+cond)
+	u.RawQuery = q.Encode()
+	return u.RequestURI()
 }
 
 func authorized(r *http.Request, auth string) *http.Request {
