@@ -20,6 +20,7 @@ import (
 	"time"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/benchmarks/internal/procstat"
 	"github.com/billingapi/billing-go/billingtest"
 	"github.com/billingapi/billing-go/query"
 	"github.com/go-json-experiment/json/jsontext"
@@ -379,7 +380,7 @@ func iterateModes(b *testing.B, url string, conns *atomic.Int64, pageSize int, m
 			runtime.GC() // the setup's garbage is not the iteration's cost
 			conns0 := conns.Load()
 			cpu0, cpuOK := processCPU()
-			busy0, busyOK := machineBusy()
+			busy0, busyOK := procstat.Busy()
 			for b.Loop() {
 				n := 0
 				params := &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: pageSize}}
@@ -394,7 +395,7 @@ func iterateModes(b *testing.B, url string, conns *atomic.Int64, pageSize int, m
 				}
 			}
 			cpu1, _ := processCPU()
-			busy1, _ := machineBusy()
+			busy1, _ := procstat.Busy()
 			b.ReportMetric(float64(b.N)*bigTotal/b.Elapsed().Seconds(), "invoices/s")
 			b.ReportMetric(float64(conns.Load()-conns0)/float64(b.N), "conns/op")
 			if cpuOK {

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -211,32 +210,6 @@ func TestMachineSummaries(t *testing.T) {
 	}
 	if got := cpuinfoSummary("processor\t: 0\n"); got != "" {
 		t.Errorf("cpuinfo without a model: %q", got)
-	}
-}
-
-func TestParseStatBusy(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name string
-		stat string
-		want time.Duration
-		ok   bool
-	}{
-		// user nice system idle iowait irq softirq steal guest guest_nice:
-		// idle and iowait are not busy, guest is inside user already.
-		{"busy fields", "cpu  100 2 30 5000 40 5 6 7 50 0\ncpu0 1 2 3\n", (100 + 2 + 30 + 5 + 6 + 7) * 10 * time.Millisecond, true},
-		{"too short", "cpu  1 2 3\n", 0, false},
-		{"not the cpu line", "intr 1 2 3 4 5 6 7 8 9\n", 0, false},
-		{"not a number", "cpu  a 2 3 4 5 6 7 8 9\n", 0, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			got, ok := parseStatBusy(tt.stat)
-			if got != tt.want || ok != tt.ok {
-				t.Errorf("parseStatBusy = %v, %v; want %v, %v", got, ok, tt.want, tt.ok)
-			}
-		})
 	}
 }
 

@@ -5,9 +5,10 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/billingapi/billing-go/benchmarks/internal/procstat"
 )
 
 // machine describes the machine from lscpu, else from /proc/cpuinfo: the
@@ -75,36 +76,6 @@ func load() string {
 	return strings.TrimSpace(string(b))
 }
 
-// machineBusy is the CPU time every process of the machine has used so
-// far, from the first line of /proc/stat: user, nice, system, irq,
-// softirq and steal (time the hypervisor gave other guests was not ours
-// either). It is false where /proc/stat cannot be read.
-func machineBusy() (time.Duration, bool) {
-	b, err := os.ReadFile("/proc/stat")
-	if err != nil {
-		return 0, false
-	}
-	return parseStatBusy(string(b))
-}
-
-func parseStatBusy(stat string) (time.Duration, bool) {
-	line, _, _ := strings.Cut(stat, "\n")
-	f := strings.Fields(line)
-	if len(f) < 9 || f[0] != "cpu" {
-		return 0, false
-	}
-	var ticks int64
-	for _, i := range []int{1, 2, 3, 6, 7, 8} { // user nice system irq softirq steal
-		n, err := strconv.ParseInt(f[i], 10, 64)
-		if err != nil {
-			return 0, false
-		}
-		ticks += n
-	}
-	// USER_HZ is 100 on every Linux the Go toolchain targets.
-	return time.Duration(ticks) * 10 * time.Millisecond, true
-}
-
 // cpuAccount compares the CPU the whole machine used during a stretch of
 // the run with what the run's own benchmark processes used, so that a
 // figure can say whether anything else ran meanwhile.
@@ -117,7 +88,7 @@ type cpuAccount struct {
 }
 
 func startAccount() *cpuAccount {
-	busy, ok := machineBusy()
+	busy, ok := procstat.Busy()
 	return &cpuAccount{start: time.Now(), busy0: busy, busyOK: ok}
 }
 
@@ -134,7 +105,7 @@ func (a *cpuAccount) add(st *os.ProcessState) {
 func (a *cpuAccount) report() string {
 	wall := time.Since(a.start)
 	own := fmt.Sprintf("wall %.1f s; the %d benchmark processes used %.1f CPU-s", wall.Seconds(), a.processes, a.children.Seconds())
-	busy1, ok := machineBusy()
+	busy1, ok := procstat.Busy()
 	if !a.busyOK || !ok {
 		return own + "; the machine's CPU use is unknown (no /proc/stat)"
 	}
