@@ -84,14 +84,7 @@ func bigServer(tb testing.TB, invoices int) *billingtest.Server {
 		tb.Skip("a measurement: run with -fake.big")
 	}
 	start := time.Now()
-	srv, err := billingtest.NewHandler(
-		billingtest.WithGenerated(billingtest.GenerateOptions{Seed: 1, Invoices: invoices}),
-		billingtest.WithRateLimit(1_000_000_000, 1_000_000_000),
-		billingtest.WithRequestLogLimit(1),
-	)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	srv := genServer(tb, invoices)
 	tb.Logf("generated %d invoices in %v", invoices, time.Since(start).Round(time.Millisecond))
 	return srv
 }

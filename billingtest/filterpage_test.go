@@ -119,8 +119,9 @@ func BenchmarkFilteredPage(b *testing.B) {
 	}
 }
 
-// genServer is a fake with n generated invoices, as bigServer makes them
-// but without asking for -fake.big.
+// genServer is a fake with n generated invoices, without the rate limits
+// and request log that would measure themselves; bigServer is the same
+// behind the -fake.big flag.
 func genServer(tb testing.TB, n int) *billingtest.Server {
 	tb.Helper()
 	srv, err := billingtest.NewHandler(
