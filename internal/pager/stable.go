@@ -185,6 +185,16 @@ func (s *stable[T]) tail(p *Page[T], last int64) (tail, bound int) {
 	return tail, min(bound, max(s.w, maxDensePage))
 }
 
+// fetchChecked fetches req and checks the answer (check); the source's
+// error, ErrEmptyRange among them, comes back as it is.
+func (s *stable[T]) fetchChecked(ctx context.Context, req Request) (*Page[T], error) {
+	p, err := s.src.Fetch(ctx, req)
+	if err == nil {
+		err = s.check(p, req)
+	}
+	return p, err
+}
+
 // check refuses an answer that does not keep to what was asked: an item
 // without a key, outside the key range or a part asked for, or out of
 // ascending key order by second.
@@ -295,10 +305,7 @@ func (s *stable[T]) readSecond(ctx context.Context, sec int64, end time.Time, si
 	regrown := 0 // times the page size grew to what a part counts
 	if capped := s.capAt(); capped > 0 && size > capped && len(samples) > 0 && len(samples[0]) > 0 {
 		req := Request{Lower: lo, Upper: hi, Size: 1, Claim: s.claim}
-		p, err := s.src.Fetch(ctx, req)
-		if err == nil {
-			err = s.check(p, req)
-		}
+		p, err := s.fetchChecked(ctx, req)
 		if err != nil {
 			yield(nil, err)
 			return false, false
@@ -332,12 +339,9 @@ func (s *stable[T]) readSecond(ctx context.Context, sec int64, end time.Time, si
 		pt := todo[len(todo)-1]
 		todo = todo[:len(todo)-1]
 		req := Request{Lower: lo, Upper: hi, Size: size, Parts: pt.ranges, Claim: s.claim}
-		p, err := s.src.Fetch(ctx, req)
+		p, err := s.fetchChecked(ctx, req)
 		if errors.Is(err, ErrEmptyRange) {
 			continue // the caller's own filter leaves this part empty
-		}
-		if err == nil {
-			err = s.check(p, req)
 		}
 		if err != nil {
 			yield(nil, err)
