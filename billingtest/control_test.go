@@ -93,8 +93,8 @@ func TestControlShowsIDsAndWhatWritesChanged(t *testing.T) {
 
 	after, _ := ccState(t, srv)
 	inv := after.Invoices[slices.IndexFunc(after.Invoices, func(f Invoice) bool { return f.ID == 43 })]
-	if inv.totalWriteoffs.String() != "20" || inv.PaymentSchedules[0].Status != "WrittenOff" {
-		t.Errorf("invoice 43 after the write-off: totalWriteoffs %s, schedule %+v", inv.totalWriteoffs, inv.PaymentSchedules[0])
+	if inv.TotalWriteoffs.String() != "20" || inv.PaymentSchedules[0].Status != "WrittenOff" {
+		t.Errorf("invoice 43 after the write-off: TotalWriteoffs %s, schedule %+v", inv.TotalWriteoffs, inv.PaymentSchedules[0])
 	}
 	if len(after.CreditCards) != 2 || after.CreditCards[0].ReplacedBy != after.CreditCards[1].ID || after.CreditCards[1].Last4 != "1111" {
 		t.Errorf("cards after the replacement: %+v", after.CreditCards)

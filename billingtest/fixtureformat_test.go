@@ -48,7 +48,7 @@ func TestFixtureDocumentDecodesIntoTheSeedingTypes(t *testing.T) {
 			{ID: 21, Price: ftDec("5"), PlanPrice: ftDec("6")},
 		}}},
 		Invoices: []Invoice{{
-			ID: 5, CustomerID: 1, Terms: "Net15", totalWriteoffs: ftDec("2.5"),
+			ID: 5, CustomerID: 1, Terms: "Net15", TotalWriteoffs: ftDec("2.5"),
 			PostedTimestamp: utc("2024-03-01T00:00:00.1234567Z"),
 			Charges: []Charge{
 				{Quantity: ftDec("2"), UnitPrice: ftDec("1.25"), Amount: ftDec("2.5")},
@@ -72,8 +72,8 @@ func TestFixtureDocumentDecodesIntoTheSeedingTypes(t *testing.T) {
 	if !fixtureEqual(reflect.ValueOf(got), reflect.ValueOf(want)) {
 		t.Errorf("decoded:\n got %+v\nwant %+v", got, want)
 	}
-	if len(got.Invoices) == 1 && !got.Invoices[0].totalWriteoffs.Equal(ftDec("2.5")) {
-		t.Errorf("totalWriteoffs %s, want 2.5", got.Invoices[0].totalWriteoffs)
+	if len(got.Invoices) == 1 && !got.Invoices[0].TotalWriteoffs.Equal(ftDec("2.5")) {
+		t.Errorf("totalWriteoffs %s, want 2.5", got.Invoices[0].TotalWriteoffs)
 	}
 }
 

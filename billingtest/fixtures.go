@@ -296,17 +296,31 @@ type fixtureFile struct {
 // fixtureObject is the members of one decoded JSON object, by name.
 type fixtureObject map[string]json.RawMessage
 
-// fixtureDefaulter is a seeding type with defaults that depend on which
-// members the document gave, which its Go zero values cannot tell.
-// fixtureDecode calls it once the members are decoded, with the object's
-// path for its errors.
-type fixtureDefaulter interface {
-	fixtureDefaults(obj fixtureObject, path string) error
+// fixtureDefaults settles the defaults of a seeding type that depend on
+// which members the document gave, which its Go zero values cannot tell.
+// fixtureDecode calls it once the members of v are decoded, with the
+// object's path for its errors.
+func fixtureDefaults(v any, obj fixtureObject, path string) error {
+	switch v := v.(type) {
+	case *Charge:
+		return chargeDefaults(v, obj, path)
+	case *SubscriptionProduct:
+		if _, ok := obj["planPrice"]; !ok {
+			v.PlanPrice = v.Price
+		}
+	case *DraftLine:
+		if _, ok := obj["quantity"]; !ok {
+			v.Quantity = one
+		}
+	case *Invoice:
+		return invoiceDefaults(v, obj, path)
+	}
+	return nil
 }
 
 var one = decimal.New(1, 0)
 
-func (c *Charge) fixtureDefaults(obj fixtureObject, path string) error {
+func chargeDefaults(c *Charge, obj fixtureObject, path string) error {
 	_, hasQuantity := obj["quantity"]
 	_, hasUnitPrice := obj["unitPrice"]
 	_, hasAmount := obj["amount"]
@@ -327,29 +341,10 @@ func (c *Charge) fixtureDefaults(obj fixtureObject, path string) error {
 	return nil
 }
 
-func (p *SubscriptionProduct) fixtureDefaults(obj fixtureObject, _ string) error {
-	if _, ok := obj["planPrice"]; !ok {
-		p.PlanPrice = p.Price
-	}
-	return nil
-}
-
-func (l *DraftLine) fixtureDefaults(obj fixtureObject, _ string) error {
-	if _, ok := obj["quantity"]; !ok {
-		l.Quantity = one
-	}
-	return nil
-}
-
-// fixtureDefaults reads totalWriteoffs, which the fake keeps unexported,
-// and settles the payment schedules: billing.PaymentSchedule is the
-// service's type, so its defaults are applied here, from its members.
-func (inv *Invoice) fixtureDefaults(obj fixtureObject, path string) error {
-	if raw, ok := obj["totalWriteoffs"]; ok {
-		if err := fixtureDecode(raw, reflect.ValueOf(&inv.totalWriteoffs).Elem(), path+".totalWriteoffs"); err != nil {
-			return err
-		}
-	}
+// invoiceDefaults settles the payment schedules: billing.PaymentSchedule
+// is the service's type, so its defaults are applied here, from its
+// members.
+func invoiceDefaults(inv *Invoice, obj fixtureObject, path string) error {
 	days := 30
 	if inv.Terms != "" {
 		n, err := strconv.Atoi(strings.TrimPrefix(strings.ToLower(inv.Terms), "net"))
@@ -513,10 +508,7 @@ func fixtureDecode(raw json.RawMessage, v reflect.Value, path string) error {
 			}
 		}
 	}
-	if d, ok := v.Addr().Interface().(fixtureDefaulter); ok {
-		return d.fixtureDefaults(obj, fixturePath(path))
-	}
-	return nil
+	return fixtureDefaults(v.Addr().Interface(), obj, fixturePath(path))
 }
 
 func fixtureSub(path, name string) string {
@@ -550,12 +542,7 @@ func fixtureFieldsOf(t reflect.Type) *fixtureFields {
 	}
 	f := &fixtureFields{index: map[string]int{}}
 	for i := range t.NumField() {
-		// An unexported field is named by a fixture tag and decoded by
-		// its type's fixtureDefaults.
 		tag := t.Field(i).Tag.Get("json")
-		if !t.Field(i).IsExported() {
-			tag = t.Field(i).Tag.Get("fixture")
-		}
 		name, _, _ := strings.Cut(tag, ",")
 		if name == "" || name == "-" {
 			continue

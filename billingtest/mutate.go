@@ -135,7 +135,7 @@ func rederiveSchedules(before, inv *Invoice) error {
 // settleSchedules sets the balances of inv's instalments from what its
 // payments, credit notes and write-offs settle, applied in order.
 func settleSchedules(inv *Invoice) {
-	settled := inv.TotalPayments.Add(inv.SumOfCreditNotes).Add(inv.totalWriteoffs)
+	settled := inv.TotalPayments.Add(inv.SumOfCreditNotes).Add(inv.TotalWriteoffs)
 	for i := range inv.PaymentSchedules {
 		ps := &inv.PaymentSchedules[i]
 		owed := decimal.Max(ps.Amount, decimal.Zero)

@@ -29,7 +29,7 @@ func mtServer(t *testing.T) (*Server, [2]int64) {
 		inv := recordInvoice()
 		inv.ID, inv.CustomerID, inv.PaymentSchedules, inv.Status = 0, cust, nil, ""
 		inv.Charges[0].ID, inv.Charges[1].ID, inv.Charges[0].EndServiceDate = 0, 0, end
-		inv.TotalPayments, inv.totalWriteoffs = decimal.Zero, decimal.Zero
+		inv.TotalPayments, inv.TotalWriteoffs = decimal.Zero, decimal.Zero
 		if ids[i], err = srv.AddInvoice(inv); err != nil {
 			t.Fatal(err)
 		}

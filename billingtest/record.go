@@ -189,7 +189,7 @@ func (p *packer) tryPack(inv *Invoice) (invoiceRecord, bool) {
 	for i, d := range [recAmounts]decimal.Decimal{
 		recTaxes: inv.TotalTaxes, recDiscount: inv.TotalDiscount, recPayments: inv.TotalPayments,
 		recCreditNotes: inv.SumOfCreditNotes, recOpening: inv.OpeningArBalance, recClosing: inv.ClosingArBalance,
-		recWriteoffs: inv.totalWriteoffs,
+		recWriteoffs: inv.TotalWriteoffs,
 	} {
 		c, e, fits := packDecimal(d)
 		r.amounts[i], r.exps[i], ok = c, e, ok && fits
@@ -286,7 +286,7 @@ func (r *invoiceRecord) invoice() *Invoice {
 		SumOfCreditNotes: r.amount(recCreditNotes),
 		OpeningArBalance: r.amount(recOpening),
 		ClosingArBalance: r.amount(recClosing),
-		totalWriteoffs:   r.amount(recWriteoffs),
+		TotalWriteoffs:   r.amount(recWriteoffs),
 	}
 	if len(r.charges) > 0 {
 		inv.Charges = make([]Charge, len(r.charges))

@@ -38,7 +38,7 @@ func recordInvoice() Invoice {
 		}},
 		ErpID: "ERP-INV-000042", CrmID: "CRM-000042", AccountingID: 1234567, Notes: "Thank you for your business.",
 		Status:         billing.InvoiceStatusDisputed,
-		totalWriteoffs: decimal.New(1, -2),
+		TotalWriteoffs: decimal.New(1, -2),
 	}
 }
 
@@ -55,7 +55,7 @@ func TestRecordRoundTrip(t *testing.T) {
 		{"typical", func(*Invoice) {}, false},
 		{"empty texts and amounts", func(inv *Invoice) {
 			inv.PoNumber, inv.ErpID, inv.CrmID, inv.Notes, inv.Terms, inv.Status = "", "", "", "", "", ""
-			inv.TotalTaxes, inv.ClosingArBalance, inv.totalWriteoffs = decimal.Decimal{}, decimal.New(0, -2), decimal.Decimal{}
+			inv.TotalTaxes, inv.ClosingArBalance, inv.TotalWriteoffs = decimal.Decimal{}, decimal.New(0, -2), decimal.Decimal{}
 		}, false},
 		{"no charges, no schedules", func(inv *Invoice) { inv.Charges, inv.PaymentSchedules = nil, []billing.PaymentSchedule{} }, false},
 		{"zero charge times", func(inv *Invoice) {
@@ -153,7 +153,7 @@ func invoiceDiff(got, want *Invoice) string {
 	if d := valueDiff(reflect.ValueOf(*got), reflect.ValueOf(*want), "Invoice"); d != "" {
 		return d
 	}
-	return valueDiff(reflect.ValueOf(got.totalWriteoffs), reflect.ValueOf(want.totalWriteoffs), "Invoice.totalWriteoffs")
+	return valueDiff(reflect.ValueOf(got.TotalWriteoffs), reflect.ValueOf(want.TotalWriteoffs), "Invoice.TotalWriteoffs")
 }
 
 var (

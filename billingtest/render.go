@@ -60,12 +60,16 @@ func invoiceAmount(inv *Invoice) decimal.Decimal {
 // payment terms.
 func defaultSchedule(inv *Invoice) []billing.PaymentSchedule {
 	amount := invoiceAmount(inv)
-	outstanding := amount.Sub(inv.TotalPayments).Sub(inv.SumOfCreditNotes)
+	outstanding := amount.Sub(inv.TotalPayments).Sub(inv.SumOfCreditNotes).Sub(inv.TotalWriteoffs)
 	if outstanding.IsNegative() {
 		outstanding = decimal.Zero
 	}
 	status := billing.PaymentScheduleStatusDue
-	if outstanding.IsZero() {
+	switch {
+	case outstanding.IsPositive():
+	case inv.TotalWriteoffs.IsPositive():
+		status = billing.PaymentScheduleStatusWrittenOff
+	default:
 		status = scheduleStatusPaid
 	}
 	return []billing.PaymentSchedule{{
@@ -101,7 +105,7 @@ func invoiceStatus(inv *Invoice, now time.Time) billing.InvoiceStatus {
 		return inv.Status
 	}
 	if !outstandingBalance(inv).IsPositive() {
-		if inv.totalWriteoffs.IsPositive() {
+		if inv.TotalWriteoffs.IsPositive() {
 			return billing.InvoiceStatusWrittenOff
 		}
 		return billing.InvoiceStatusPaid
@@ -152,7 +156,7 @@ func (st *store) renderInvoice(inv *Invoice, mode chargeMode, showTracked bool) 
 		IsDefaultTerms:         strings.EqualFold(inv.Terms, "Net30"),
 		CustomerID:             inv.CustomerID,
 		SumOfCreditNotes:       inv.SumOfCreditNotes,
-		TotalWriteoffs:         inv.totalWriteoffs,
+		TotalWriteoffs:         inv.TotalWriteoffs,
 		Taxes:                  json.RawMessage(`[]`),
 		TotalTaxes:             inv.TotalTaxes,
 		TotalDiscount:          inv.TotalDiscount,
@@ -309,7 +313,7 @@ func (st *store) renderSummary(inv *Invoice, now time.Time) billing.InvoiceSumma
 		SumOfCharges:       sumCharges(inv),
 		TotalPayments:      inv.TotalPayments,
 		TotalCreditNotes:   inv.SumOfCreditNotes,
-		Writeoffs:          inv.totalWriteoffs,
+		Writeoffs:          inv.TotalWriteoffs,
 		OutstandingBalance: outstandingBalance(inv),
 		Currency:           "USD",
 		TaxServiceID:       jsonNull,

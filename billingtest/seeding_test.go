@@ -9,6 +9,7 @@ import (
 	"time"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/shopspring/decimal"
 )
 
 // The Add methods of sales tracking codes and subscription product items
@@ -103,5 +104,30 @@ func TestSeedingTypesRoundTrip(t *testing.T) {
 	for _, product := range []int64{7000, 8000} {
 		path := "/v1/subscriptionProducts/" + strconv.FormatInt(product, 10) + "/items"
 		wantSame(t, "items loaded back", string(ccDo(t, fresh, http.MethodGet, path, "").body), string(ccDo(t, srv, http.MethodGet, path, "").body))
+	}
+}
+
+// An invoice seeded from Go with TotalWriteoffs is one written off before
+// the test: the write-offs reduce its balance as the API's write-off does.
+func TestAddInvoiceWrittenOff(t *testing.T) {
+	t.Parallel()
+	srv := NewServer()
+	t.Cleanup(srv.Close)
+	cust, err := srv.AddCustomer(Customer{FirstName: "Ada"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	posted := time.Date(2025, 1, 10, 0, 0, 0, 0, time.UTC)
+	id, err := srv.AddInvoice(Invoice{CustomerID: cust, PostedTimestamp: posted,
+		Charges:        []Charge{{Name: "Plan", Quantity: decimal.NewFromInt(1), UnitPrice: decimal.NewFromInt(100), Amount: decimal.NewFromInt(100)}},
+		TotalPayments:  decimal.NewFromInt(30),
+		TotalWriteoffs: decimal.NewFromInt(70)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := srv.Invoice(id)
+	if !got.TotalWriteoffs.Equal(decimal.NewFromInt(70)) || !got.OutstandingBalance.IsZero() ||
+		len(got.PaymentSchedules) != 1 || got.PaymentSchedules[0].Status != billing.PaymentScheduleStatusWrittenOff {
+		t.Errorf("written off %s, outstanding %s, schedules %+v; want 70, 0, one WrittenOff", got.TotalWriteoffs, got.OutstandingBalance, got.PaymentSchedules)
 	}
 }

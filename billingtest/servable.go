@@ -176,7 +176,7 @@ func checkInvoiceWritable(inv *Invoice) error {
 		{"CreatedTimestamp", inv.CreatedTimestamp}, {"ModifiedTimestamp", inv.ModifiedTimestamp}}, []namedAmount{
 		{"TotalTaxes", inv.TotalTaxes}, {"TotalDiscount", inv.TotalDiscount}, {"TotalPayments", inv.TotalPayments},
 		{"SumOfCreditNotes", inv.SumOfCreditNotes}, {"OpeningArBalance", inv.OpeningArBalance},
-		{"ClosingArBalance", inv.ClosingArBalance}, {"totalWriteoffs", inv.totalWriteoffs}}); err != nil {
+		{"ClosingArBalance", inv.ClosingArBalance}, {"TotalWriteoffs", inv.TotalWriteoffs}}); err != nil {
 		return err
 	}
 	for i := range inv.Charges {

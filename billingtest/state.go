@@ -113,8 +113,8 @@ func (s *Server) dumpFixtures(w io.Writer, k fixtureKinds, subset bool) error {
 // fixtureMarshalers write the seeding types as the fixtures format has
 // them, the inverse of fixtureDecode: times in the service's form, amounts
 // as exact numbers, a customer's codes without their trailing zeros (null
-// when all are), and an invoice with its totalWriteoffs and, when it has
-// none, its payment schedules as [] (absent, they would load back as one
+// when all are), and an invoice with no payment schedules with its
+// payment schedules as [] (absent, they would load back as one
 // instalment).
 func fixtureMarshalers() json.Options {
 	return json.JoinOptions(jsonv1.DefaultOptionsV1(), json.WithMarshalers(json.JoinMarshalers(
@@ -136,10 +136,7 @@ func fixtureMarshalers() json.Options {
 			if inv.PaymentSchedules == nil {
 				inv.PaymentSchedules = []billing.PaymentSchedule{}
 			}
-			return json.MarshalEncode(enc, struct {
-				*invoiceFields
-				TotalWriteoffs decimal.Decimal `json:"totalWriteoffs"`
-			}{(*invoiceFields)(&inv), inv.totalWriteoffs})
+			return json.MarshalEncode(enc, (*invoiceFields)(&inv))
 		}),
 	)))
 }

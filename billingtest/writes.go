@@ -74,7 +74,7 @@ func (s *Server) writeOff(id int64, amount decimal.Decimal) (billing.Invoice, er
 			ps.OutstandingBalance = decimal.Zero
 		}
 	}
-	inv.totalWriteoffs = inv.totalWriteoffs.Add(amount)
+	inv.TotalWriteoffs = inv.TotalWriteoffs.Add(amount)
 	inv.ModifiedTimestamp = s.now()
 	*rec = (&packer{}).pack(inv)
 	s.store.invoiceChanged(id)

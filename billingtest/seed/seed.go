@@ -1,4 +1,10 @@
-package billingtest
+// Package seed holds the entities a test seeds the billing fake
+// ([github.com/billingapi/billing-go/billingtest]) with: its Add methods
+// take them, its inspection methods return them, and their JSON names are
+// the fake's fixtures format. The billingtest package names each of them
+// too (billingtest.Invoice is seed.Invoice), so most tests never import
+// this package.
+package seed
 
 import (
 	"time"
@@ -13,8 +19,8 @@ import (
 // snapshot) from them, as the service would. A zero ID is assigned by the
 // fake when the entity is added.
 //
-// Their JSON names are the fixtures format ([Server.LoadFixtures]): a
-// fixtures document decodes straight into them and [Server.DumpFixtures]
+// Their JSON names are the fixtures format (billingtest.Server.LoadFixtures): a
+// fixtures document decodes straight into them and billingtest.Server.DumpFixtures
 // writes them, with times in the service's form and amounts as exact
 // numbers. Fields whose default depends on whether they were given
 // (a charge's quantity, unit price and amount, a product's plan price, a
@@ -95,14 +101,19 @@ type Invoice struct {
 	// balance, the due date and the clock.
 	Status billing.InvoiceStatus `json:"status"`
 
-	// totalWriteoffs is what write-offs have added, kept by the fake.
-	totalWriteoffs decimal.Decimal `fixture:"totalWriteoffs"`
+	// TotalWriteoffs is what write-offs have taken off the balance: the
+	// fake adds to it on every write-off (billingtest.Server.WriteOffInvoice
+	// and the API's write-off), and it reduces the outstanding balance as
+	// payments do. Seeded, it is an invoice written off before the test:
+	// with nil PaymentSchedules, the one instalment the fake makes is
+	// WrittenOff when nothing is left owed.
+	TotalWriteoffs decimal.Decimal `json:"totalWriteoffs"`
 }
 
 // Charge is one line of a posted invoice. A charge comes from a
 // subscription (SubscriptionID set) or from a purchase (PurchaseID set);
 // the read call's groupCharges groups them by that. Seeded from Go, give
-// Quantity, UnitPrice and Amount all three: [Server.AddInvoice] takes them
+// Quantity, UnitPrice and Amount all three: billingtest.Server.AddInvoice takes them
 // as given (Amount is what the invoice's totals add up), while a fixtures
 // file derives a missing amount or unit price from the other two.
 type Charge struct {
@@ -229,7 +240,7 @@ type SubscriptionProduct struct {
 
 // SubscriptionProductItem is an item of a subscription product (the
 // answer of SubscriptionItems.List), as seeded with
-// [Server.AddSubscriptionProductItem].
+// billingtest.Server.AddSubscriptionProductItem.
 type SubscriptionProductItem struct {
 	// ID 0 gets the next id.
 	ID int64 `json:"id"`
@@ -251,13 +262,13 @@ type SubscriptionProductItem struct {
 }
 
 // SalesTrackingCode is a sales tracking code, as seeded with
-// [Server.AddSalesTrackingCode] and inspected with
-// [Server.SalesTrackingCode].
+// billingtest.Server.AddSalesTrackingCode and inspected with
+// billingtest.Server.SalesTrackingCode.
 type SalesTrackingCode struct {
 	// ID 0 gets the next id.
 	ID int64 `json:"id"`
 	// Type is a category ("Sales Tracking Code 1" to 5) or a custom name
-	// given with [Server.SetTrackingCodeCategoryName].
+	// given with billingtest.Server.SetTrackingCodeCategoryName.
 	Type billing.TrackingCodeType `json:"type"`
 	Code string                   `json:"code"`
 	Name string                   `json:"name"`
