@@ -1,8 +1,13 @@
 package billingtest
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"math"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -471,12 +476,62 @@ func BenchmarkGenerate(b *testing.B) {
 	}
 }
 
-func TestGeneratePurchaseWeights(t *testing.T) {
-	sum := 0
-	for _, p := range genPurchases {
-		sum += p.weight
+// TestGeneratePinned pins the data of a few options: a change to the
+// generator that changes what any seed gives shows here, where the other
+// tests, which check what the data has, may not notice.
+func TestGeneratePinned(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		opts []GenerateOptions // one Generate call each
+		want string            // sha256 of DumpFixtures
+	}{
+		{"seed 1", []GenerateOptions{{Seed: 1, Invoices: 37}},
+			"91b8069e1cd56ce83b497f78d9b67280e72c425de12c2d475930aae6d148efde"},
+		{"seed 7, all counts", []GenerateOptions{{Seed: 7, Customers: 20, Invoices: 300, DraftInvoices: 4, CreditCards: 25, Subscriptions: 30, ItemsPerProduct: 3, BulkJobs: 5,
+			Start: time.Date(2021, 3, 31, 22, 0, 0, 0, time.FixedZone("UTC-2", -7200))}},
+			"6886a2e854f787811cb0a3750bdd5e1257f511a9d0a23697beac4c7973a2fdb8"},
+		{"seed 42, no customers", []GenerateOptions{{Seed: 42, Customers: -1}},
+			"5fd74e93539d78803b511ca453d616b91bf1fa610494e387436048020300e2f4"},
+		{"twice", []GenerateOptions{{Seed: 5, Invoices: 120}, {Seed: 6, Invoices: 80, Subscriptions: -1}},
+			"ff5ebca95db6631b325e3e00ab8ca64cf66caaa379f1503c4ca257d82f3d4cfe"},
 	}
-	if sum != genPurchaseWeight {
-		t.Fatalf("weights sum to %d, genPurchaseWeight is %d", sum, genPurchaseWeight)
+	for _, tt := range tests {
+		srv, err := NewHandler()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range tt.opts {
+			if err := srv.Generate(o); err != nil {
+				t.Fatalf("%s: Generate: %v", tt.name, err)
+			}
+		}
+		h := sha256.New()
+		if err := srv.DumpFixtures(h); err != nil {
+			t.Fatalf("%s: DumpFixtures: %v", tt.name, err)
+		}
+		if got := hex.EncodeToString(h.Sum(nil)); got != tt.want {
+			t.Errorf("%s: the dump's sha256 is %s, want %s", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestGenerateOutOfIDs runs out of ids at one step of Generate after
+// another: tracking codes, plans, customers, subscriptions, invoices and
+// their purchases. Each time Generate stops with the store's error.
+func TestGenerateOutOfIDs(t *testing.T) {
+	t.Parallel()
+	for _, left := range []int64{5, 30, 60, 150, 300, 1000} {
+		srv, err := NewHandler()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := srv.AddCustomer(Customer{ID: math.MaxInt64 - left, FirstName: "Late"}); err != nil {
+			t.Fatal(err)
+		}
+		err = srv.Generate(GenerateOptions{Seed: 1, Invoices: 300})
+		if !errors.Is(err, errIDsExhausted) || !strings.HasPrefix(err.Error(), "Generate: ") {
+			t.Errorf("%d ids left: Generate = %v, want Generate: ... %v", left, err, errIDsExhausted)
+		}
 	}
 }
