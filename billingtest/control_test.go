@@ -22,7 +22,7 @@ func ccState(t *testing.T, srv *Server) (fixture.Document, []byte) {
 	if r.status != http.StatusOK {
 		t.Fatalf("GET /_fake/state: %d %s", r.status, r.body)
 	}
-	f, err := fixture.Decode(r.body)
+	f, _, err := fixture.Decode(r.body)
 	if err != nil {
 		t.Fatalf("state %s: %v", r.body, err)
 	}

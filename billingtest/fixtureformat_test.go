@@ -27,7 +27,7 @@ func TestFixtureDocumentDecodesIntoTheSeedingTypes(t *testing.T) {
   "subscriptionProductItems": [{"id": 8, "subscriptionProductId": 20, "reference": 12345}],
   "bulkJobs": [{"id": 9, "validated": true}]
 }`
-	got, err := fixture.Decode([]byte(doc))
+	got, _, err := fixture.Decode([]byte(doc))
 	if err != nil {
 		t.Fatal(err)
 	}

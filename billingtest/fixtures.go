@@ -125,7 +125,7 @@ func (s *Server) LoadFixtures(r io.Reader) error {
 // loaded onto it. (ReplaceFixtures and Reset load into a fresh store,
 // which they swap in: they replace the state anyway.)
 func (s *Server) loadFixtures(data []byte) error {
-	doc, err := fixture.Decode(data)
+	doc, maxID, err := fixture.Decode(data)
 	if err != nil {
 		return err
 	}
@@ -133,7 +133,7 @@ func (s *Server) loadFixtures(data []byte) error {
 	defer s.mu.Unlock()
 	st := s.store
 	l := &fixtureLoader{s: s, lastID: st.lastID, names: st.categoryNames, codes: len(st.codes), added: map[string]map[int64]bool{}}
-	if err := l.load(doc); err != nil {
+	if err := l.load(doc, maxID); err != nil {
 		l.undo()
 		return err
 	}
@@ -148,13 +148,14 @@ type fixtureLoader struct {
 	names  [5]string
 	codes  int
 	added  map[string]map[int64]bool
+	err    error // the first refusal
 }
 
-func (l *fixtureLoader) load(doc *fixture.Document) error {
+func (l *fixtureLoader) load(doc *fixture.Document, maxID int64) error {
 	st := l.s.store
 	// Assigned ids come after every id the document gives, so that an
 	// entity without an id cannot take one the document uses later on.
-	st.lastID = max(st.lastID, doc.MaxID())
+	st.lastID = max(st.lastID, maxID)
 	for _, k := range slices.Sorted(maps.Keys(doc.TrackingCodeCategoryNames)) {
 		n, _ := strconv.Atoi(k) // checked by Decode
 		if err := l.s.setCategoryNameLocked(n, doc.TrackingCodeCategoryNames[k]); err != nil {
@@ -165,55 +166,37 @@ func (l *fixtureLoader) load(doc *fixture.Document) error {
 	// subscriptions whose products they name.
 	texts := &packer{texts: map[[3]string]string{}}
 	st.invoices.grow(len(doc.Invoices))
-	for _, load := range []func() error{
-		func() error {
-			return loadList(l, "salesTrackingCodes", doc.SalesTrackingCodes, nil, func(c SalesTrackingCode) (int64, error) {
-				return l.s.addSalesTrackingCodeLocked(storeCode(c))
-			})
-		},
-		func() error {
-			return loadList(l, "customers", doc.Customers, func(c *Customer) int64 { return c.ParentID }, l.s.addCustomerLocked)
-		},
-		func() error {
-			return loadList(l, "subscriptions", doc.Subscriptions, nil, func(sub Subscription) (int64, error) {
-				id, err := l.s.addSubscriptionLocked(sub)
-				if err == nil {
-					for _, p := range st.subscriptions[id].Products {
-						l.mark("products", p.ID)
-					}
-				}
-				return id, err
-			})
-		},
-		func() error {
-			// The document is ours: its invoices may take their ids in place.
-			return loadList(l, "invoices", doc.Invoices, nil, func(inv Invoice) (int64, error) {
-				if err := l.s.settleCharges(&inv); err != nil {
-					return 0, err
-				}
-				return l.s.insertInvoiceLocked(&inv, texts)
-			})
-		},
-		func() error { return loadList(l, "draftInvoices", doc.DraftInvoices, nil, l.s.addDraftInvoiceLocked) },
-		func() error {
-			return loadList(l, "creditCards", doc.CreditCards, func(c *CreditCard) int64 { return c.OriginalPaymentMethodID }, l.s.addCreditCardLocked)
-		},
-		func() error { return loadList(l, "walletMethods", doc.WalletMethods, nil, l.s.addWalletMethodLocked) },
-		func() error {
-			return loadList(l, "subscriptionProductItems", doc.SubscriptionProductItems, nil, func(it SubscriptionProductItem) (int64, error) {
-				if !st.products[it.SubscriptionProductID] {
-					l.mark("products", it.SubscriptionProductID)
-				}
-				return l.s.addSubscriptionProductItemLocked(storeItem(it))
-			})
-		},
-		func() error { return loadList(l, "bulkJobs", doc.BulkJobs, nil, l.s.addBulkJobLocked) },
-	} {
-		if err := load(); err != nil {
-			return err
+	loadList(l, "salesTrackingCodes", doc.SalesTrackingCodes, nil, func(c SalesTrackingCode) (int64, error) {
+		return l.s.addSalesTrackingCodeLocked(storeCode(c))
+	})
+	loadList(l, "customers", doc.Customers, func(c *Customer) int64 { return c.ParentID }, l.s.addCustomerLocked)
+	loadList(l, "subscriptions", doc.Subscriptions, nil, func(sub Subscription) (int64, error) {
+		id, err := l.s.addSubscriptionLocked(sub)
+		if err == nil {
+			for _, p := range st.subscriptions[id].Products {
+				l.mark("products", p.ID)
+			}
 		}
-	}
-	return nil
+		return id, err
+	})
+	// The document is ours: its invoices may take their ids in place.
+	loadList(l, "invoices", doc.Invoices, nil, func(inv Invoice) (int64, error) {
+		if err := l.s.settleCharges(&inv); err != nil {
+			return 0, err
+		}
+		return l.s.insertInvoiceLocked(&inv, texts)
+	})
+	loadList(l, "draftInvoices", doc.DraftInvoices, nil, l.s.addDraftInvoiceLocked)
+	loadList(l, "creditCards", doc.CreditCards, func(c *CreditCard) int64 { return c.OriginalPaymentMethodID }, l.s.addCreditCardLocked)
+	loadList(l, "walletMethods", doc.WalletMethods, nil, l.s.addWalletMethodLocked)
+	loadList(l, "subscriptionProductItems", doc.SubscriptionProductItems, nil, func(it SubscriptionProductItem) (int64, error) {
+		if !st.products[it.SubscriptionProductID] {
+			l.mark("products", it.SubscriptionProductID)
+		}
+		return l.s.addSubscriptionProductItemLocked(storeItem(it))
+	})
+	loadList(l, "bulkJobs", doc.BulkJobs, nil, l.s.addBulkJobLocked)
+	return l.err
 }
 
 func (l *fixtureLoader) mark(key string, id int64) {
@@ -226,13 +209,15 @@ func (l *fixtureLoader) mark(key string, id int64) {
 // loadList adds the entities of the document's list key with add, each
 // after the one of the list it refers to (ref, when not nil), checking
 // their times and amounts as the exported Add methods do (invoices check
-// their own), and names a refusal by the entity's path in the document.
-func loadList[T any](l *fixtureLoader, key string, list []T, ref func(*T) int64, add func(T) (int64, error)) error {
+// their own). The first refusal, named by the entity's path in the
+// document, goes to l.err, and ends the load.
+func loadList[T any](l *fixtureLoader, key string, list []T, ref func(*T) int64, add func(T) (int64, error)) {
 	for _, i := range refsFirst(list, ref) {
+		if l.err != nil {
+			return
+		}
 		v := list[i]
-		given := reflect.ValueOf(v).FieldByName("ID").Int()
-		at := fixture.At(key, i, given)
-		err := error(nil)
+		var err error
 		if key != "invoices" {
 			err = checkTimes(&v)
 		}
@@ -241,11 +226,11 @@ func loadList[T any](l *fixtureLoader, key string, list []T, ref func(*T) int64,
 			id, err = add(v)
 		}
 		if err != nil {
-			return l.pathError(at, key, err)
+			l.err = l.pathError(fixture.At(key, i, reflect.ValueOf(v).FieldByName("ID").Int()), key, err)
+			return
 		}
 		l.mark(key, id)
 	}
-	return nil
 }
 
 // pathError names err, an Add method's, by the document's path: at and

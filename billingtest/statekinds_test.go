@@ -41,7 +41,7 @@ func TestControlStateByKind(t *testing.T) {
 		}
 		slices.Sort(got)
 		wantSame(t, tc.query+": keys", got, tc.keys)
-		f, err := fixture.Decode(r.body)
+		f, _, err := fixture.Decode(r.body)
 		if err != nil {
 			t.Fatal(err)
 		}
