@@ -21,9 +21,10 @@ import (
 // (the Add methods, UpdateInvoice, fixtures), with an error naming it,
 // rather than stored and failing later in every answer that holds it.
 // The exported Add methods and the fixtures loader check times and
-// amounts with checkTimes, so that the locked add methods, which the
-// generator also uses, need check only ids and invoices
-// (checkInvoiceWritable, which costs no allocation).
+// amounts with checkTimes (a walk by reflection), which the locked add
+// methods, used by the generator too, leave to them; an invoice's are
+// checked in its prologue (checkInvoiceWritable, which costs no
+// allocation).
 
 // errIDsExhausted is the error of an entity that needs an id when the
 // sequence has reached the largest int64.
