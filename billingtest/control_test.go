@@ -11,20 +11,22 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/billingapi/billing-go/billingtest/internal/fixture"
 )
 
 // ccState reads the state through the control API.
-func ccState(t *testing.T, srv *Server) (fixtureFile, []byte) {
+func ccState(t *testing.T, srv *Server) (fixture.Document, []byte) {
 	t.Helper()
 	r := ccDo(t, srv, http.MethodGet, "/_fake/state", "")
 	if r.status != http.StatusOK {
 		t.Fatalf("GET /_fake/state: %d %s", r.status, r.body)
 	}
-	var f fixtureFile
-	if err := fixtureDecodeDocument(r.body, &f); err != nil {
+	f, _, err := fixture.Decode(r.body)
+	if err != nil {
 		t.Fatalf("state %s: %v", r.body, err)
 	}
-	return f, r.body
+	return *f, r.body
 }
 
 func ccWant(t *testing.T, what string, r wireAnswer, status int) {

@@ -20,14 +20,15 @@ import (
 // runs of at most jsonwire.MaxDigitRun digits. Input that would break either is refused where it enters
 // (the Add methods, UpdateInvoice, fixtures), with an error naming it,
 // rather than stored and failing later in every answer that holds it.
-// The exported Add methods check what they are given, fixtures are
-// checked before any is added (checkFixtureIDs), so that the
-// locked add methods, which the generator also uses, need check only ids
-// and invoices (checkInvoiceWritable, which costs no allocation).
+// The exported Add methods and the fixtures loader check times and
+// amounts with checkTimes (a walk by reflection), which the locked add
+// methods, used by the generator too, leave to them; an invoice's are
+// checked in its prologue (checkInvoiceWritable, which costs no
+// allocation).
 
 // errIDsExhausted is the error of an entity that needs an id when the
 // sequence has reached the largest int64.
-var errIDsExhausted = errors.New("no id is left: the fake has given out or been given id 9223372036854775807, and an entity without an id would need a larger one")
+var errIDsExhausted = errors.New("no id is left: the fake has given out or been given id 9223372036854775807, and an entity without an id would need one past the largest int64")
 
 // idsLeft reports whether n more ids can be assigned.
 func (st *store) idsLeft(n int64) bool { return n <= math.MaxInt64-st.lastID }

@@ -4,20 +4,13 @@ import (
 	"cmp"
 	"fmt"
 	"io"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
-
-	json "github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
-	jsonv1 "github.com/go-json-experiment/json/v1"
-	"github.com/shopspring/decimal"
 
 	billing "github.com/billingapi/billing-go"
 	"github.com/billingapi/billing-go/billingtest/internal/control"
-	"github.com/billingapi/billing-go/internal/jsonwire"
+	"github.com/billingapi/billing-go/billingtest/internal/fixture"
 )
 
 // DumpFixtures writes the fake's whole state as a fixtures document (see
@@ -73,81 +66,13 @@ func (s *Server) dumpFixtures(w io.Writer, k fixtureKinds, subset bool) error {
 	s.mu.RLock()
 	f := s.store.fixtures(k)
 	s.mu.RUnlock()
-	v := reflect.ValueOf(f).Elem()
-	fields := fixtureFieldsOf(v.Type())
-	opts := fixtureMarshalers()
-	b := []byte{'{'}
-	for _, name := range fields.names {
-		if subset && !k.has(name) {
-			continue
-		}
-		if len(b) > 1 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendQuote(b, name)
-		b = append(b, ':')
-		fv := v.Field(fields.index[name])
-		switch {
-		case fv.Kind() == reflect.Slice && fv.Len() == 0:
-			b = append(b, "[]"...)
-		case fv.Kind() == reflect.Map && fv.Len() == 0:
-			b = append(b, "{}"...)
-		default:
-			out, err := json.Marshal(fv.Interface(), opts)
-			if err != nil {
-				return err
-			}
-			b = append(b, out...)
-		}
-	}
-	b = append(b, '}')
-	// Reindented through the JSON engine, amounts untouched.
-	out, err := jsonwire.MarshalIndent(jsontext.Value(b), "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(out, '\n'))
-	return err
+	return f.Encode(w, func(name string) bool { return !subset || k.has(name) })
 }
-
-// fixtureMarshalers write the seeding types as the fixtures format has
-// them, the inverse of fixtureDecode: times in the service's form, amounts
-// as exact numbers, a customer's codes without their trailing zeros (null
-// when all are), and an invoice with no payment schedules with its
-// payment schedules as [] (absent, they would load back as one
-// instalment).
-func fixtureMarshalers() json.Options {
-	return json.JoinOptions(jsonv1.DefaultOptionsV1(), json.WithMarshalers(json.JoinMarshalers(
-		json.MarshalToFunc(func(enc *jsontext.Encoder, d decimal.Decimal) error {
-			return enc.WriteValue(jsonwire.AppendDecimal(enc.AvailableBuffer(), d))
-		}),
-		json.MarshalFunc(func(t time.Time) ([]byte, error) { return billing.NewTimestamp(t).MarshalJSON() }),
-		json.MarshalToFunc(func(enc *jsontext.Encoder, ids [5]int64) error {
-			n := len(ids)
-			for n > 0 && ids[n-1] == 0 {
-				n--
-			}
-			if n == 0 {
-				return enc.WriteToken(jsontext.Null)
-			}
-			return json.MarshalEncode(enc, ids[:n])
-		}),
-		json.MarshalToFunc(func(enc *jsontext.Encoder, inv Invoice) error {
-			if inv.PaymentSchedules == nil {
-				inv.PaymentSchedules = []billing.PaymentSchedule{}
-			}
-			return json.MarshalEncode(enc, (*invoiceFields)(&inv))
-		}),
-	)))
-}
-
-// invoiceFields is Invoice without its marshaler, for fixtureMarshalers.
-type invoiceFields Invoice
 
 // ReplaceFixtures replaces the fake's whole state with the entities of a
-// fixtures document, as if the fake had started empty and loaded it. The
-// document is checked first; when it is wrong, the state is left as it
-// was. Events, requests, faults and throttling windows are kept.
+// fixtures document, as if the fake had started empty and loaded it.
+// When the document is wrong, the state is left as it was. Events,
+// requests, faults and throttling windows are kept.
 func (s *Server) ReplaceFixtures(r io.Reader) error {
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -188,8 +113,8 @@ func (s *Server) Reset() error {
 
 // fixtures collects the kinds k of the store as a fixtures document.
 // The caller holds s.mu.
-func (st *store) fixtures(k fixtureKinds) *fixtureFile {
-	f := &fixtureFile{}
+func (st *store) fixtures(k fixtureKinds) *fixture.Document {
+	f := &fixture.Document{}
 	if k.has("customers") {
 		f.Customers = values(st.customers, func(c *Customer) int64 { return c.ID })
 	}

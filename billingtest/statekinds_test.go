@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/billingapi/billing-go/billingtest/internal/fixture"
 )
 
 func TestControlStateByKind(t *testing.T) {
@@ -19,13 +21,13 @@ func TestControlStateByKind(t *testing.T) {
 	for _, tc := range []struct {
 		query string
 		keys  []string
-		want  fixtureFile
+		want  fixture.Document
 	}{
-		{"kind=invoices", []string{"invoices"}, fixtureFile{Invoices: whole.Invoices}},
-		{"KIND=Customers,bulkJobs", []string{"bulkJobs", "customers"}, fixtureFile{Customers: whole.Customers, BulkJobs: whole.BulkJobs}},
-		{"kind=customers&kind=invoices", []string{"customers", "invoices"}, fixtureFile{Customers: whole.Customers, Invoices: whole.Invoices}},
+		{"kind=invoices", []string{"invoices"}, fixture.Document{Invoices: whole.Invoices}},
+		{"KIND=Customers,bulkJobs", []string{"bulkJobs", "customers"}, fixture.Document{Customers: whole.Customers, BulkJobs: whole.BulkJobs}},
+		{"kind=customers&kind=invoices", []string{"customers", "invoices"}, fixture.Document{Customers: whole.Customers, Invoices: whole.Invoices}},
 		// A kind with no entity is there, empty.
-		{"kind=walletMethods", []string{"walletMethods"}, fixtureFile{WalletMethods: []WalletMethod{}}},
+		{"kind=walletMethods", []string{"walletMethods"}, fixture.Document{WalletMethods: []WalletMethod{}}},
 	} {
 		r := ccDo(t, srv, http.MethodGet, "/_fake/state?"+tc.query, "")
 		ccWant(t, tc.query, r, http.StatusOK)
@@ -39,11 +41,11 @@ func TestControlStateByKind(t *testing.T) {
 		}
 		slices.Sort(got)
 		wantSame(t, tc.query+": keys", got, tc.keys)
-		var f fixtureFile
-		if err := fixtureDecodeDocument(r.body, &f); err != nil {
+		f, _, err := fixture.Decode(r.body)
+		if err != nil {
 			t.Fatal(err)
 		}
-		wantSame(t, tc.query+": document", f, tc.want)
+		wantSame(t, tc.query+": document", *f, tc.want)
 	}
 
 	// What one kind gives loads back as a fixtures document.

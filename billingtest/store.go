@@ -1,8 +1,11 @@
 package billingtest
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	billing "github.com/billingapi/billing-go"
@@ -31,6 +34,11 @@ type store struct {
 	subOrder      []int64
 	items         map[int64][]billing.SubscriptionProductItem // by subscription product id
 	products      map[int64]bool                              // known subscription product ids
+	// productSub is the subscription of every subscription product a
+	// subscription has, and itemProduct the product of every item (kept
+	// by the adds only: an entry is checked against items before use).
+	productSub    map[int64]int64
+	itemProduct   map[int64]int64
 	codes         []billing.SalesTrackingCode
 	categoryNames [5]string
 	jobs          map[int64]*BulkJob
@@ -59,6 +67,8 @@ func (st *store) init() {
 	st.subscriptions = map[int64]*Subscription{}
 	st.items = map[int64][]billing.SubscriptionProductItem{}
 	st.products = map[int64]bool{}
+	st.productSub = map[int64]int64{}
+	st.itemProduct = map[int64]int64{}
 	st.jobs = map[int64]*BulkJob{}
 }
 
@@ -87,30 +97,90 @@ func insertSorted(ids []int64, id int64) []int64 {
 	return slices.Insert(ids, i, id)
 }
 
+// addError is an Add method's refusal of an entity: the method, the
+// member at fault by its JSON name ("" for the entity as a whole), so
+// that a fixtures document can name it by its path, and why. id is the
+// id that exists already, for errExists.
+type addError struct {
+	method, field string
+	id            int64
+	err           error
+}
+
+func (e *addError) Error() string { return e.method + ": " + e.err.Error() }
+func (e *addError) Unwrap() error { return e.err }
+
+// errExists is the cause of refusing an id the fake has for that kind.
+var errExists = errors.New("exists")
+
+func refuse(method, field, format string, args ...any) error {
+	return &addError{method: method, field: field, err: fmt.Errorf(format, args...)}
+}
+
+// exists refuses id, which the fake has as a what.
+func exists(method, what, field string, id int64) error {
+	return &addError{method: method, field: field, id: id, err: fmt.Errorf("%s %d %w", what, id, errExists)}
+}
+
+// newID refuses an id the kind has (in m), then assigns one as
+// store.assign; nothing else may refuse the entity after it.
+func newID[V any](s *Server, method, what string, m map[int64]V, id int64) (int64, error) {
+	if _, ok := m[id]; ok && id != 0 {
+		return 0, exists(method, what, "id", id)
+	}
+	id, err := s.store.assign(id)
+	switch {
+	case errors.Is(err, errIDsExhausted):
+		return 0, refuse(method, "", "%w", err)
+	case err != nil:
+		return 0, refuse(method, "id", "%w", err)
+	}
+	return id, nil
+}
+
 // addChecked checks v's times and amounts (checkTimes) and adds it with
-// add under the lock; errors are named after the method name.
+// add under the lock.
 func addChecked[T any](s *Server, name string, v T, add func(T) (int64, error)) (int64, error) {
 	if err := checkTimes(&v); err != nil {
-		return 0, fmt.Errorf("%s: %w", name, err)
+		return 0, refuse(name, "", "%w", err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return add(v)
 }
 
-// AddCustomer adds a customer and returns its id.
+// AddCustomer adds a customer and returns its id. Its currency must be
+// an ISO code, its parent a customer the fake has, and each of its sales
+// tracking codes one of the category of its position.
 func (s *Server) AddCustomer(c Customer) (int64, error) {
 	return addChecked(s, "AddCustomer", c, s.addCustomerLocked)
 }
 
 // addCustomerLocked is AddCustomer without the lock, for callers that hold s.mu.
 func (s *Server) addCustomerLocked(c Customer) (int64, error) {
-	id, err := s.store.assign(c.ID)
-	if err != nil {
-		return 0, fmt.Errorf("AddCustomer: %w", err)
+	const m = "AddCustomer"
+	if _, ok := s.store.customers[c.ParentID]; c.ParentID != 0 && (c.ParentID == c.ID || !ok) {
+		return 0, refuse(m, "parentId", "unknown customer %d", c.ParentID)
 	}
-	if _, dup := s.store.customers[id]; dup {
-		return 0, fmt.Errorf("AddCustomer: customer %d exists", id)
+	if c.Currency != "" && (len(c.Currency) != 3 || strings.ToUpper(c.Currency) != c.Currency || strings.ContainsAny(c.Currency, "0123456789 ")) {
+		return 0, refuse(m, "currency", "%q is not an ISO currency code", c.Currency)
+	}
+	for k, code := range c.SalesTrackingCodeIDs {
+		if code == 0 {
+			continue
+		}
+		at := "salesTrackingCodeIds[" + strconv.Itoa(k) + "]"
+		i := slices.IndexFunc(s.store.codes, func(x billing.SalesTrackingCode) bool { return x.ID == code })
+		if i < 0 {
+			return 0, refuse(m, at, "unknown sales tracking code %d", code)
+		}
+		if n, _ := s.store.category(string(s.store.codes[i].Type)); n != k+1 {
+			return 0, refuse(m, at, "code %d is of category %d, not %d", code, n, k+1)
+		}
+	}
+	id, err := newID(s, m, "customer", s.store.customers, c.ID)
+	if err != nil {
+		return 0, err
 	}
 	c.ID = id
 	if c.Status == "" {
@@ -150,40 +220,8 @@ func (s *Server) addInvoiceLocked(inv Invoice) (int64, error) {
 // the generator can reuse one Invoice for all it makes. The caller must
 // hold s.mu.
 func (s *Server) insertInvoiceLocked(inv *Invoice, p *packer) (int64, error) {
-	if _, ok := s.store.customers[inv.CustomerID]; !ok {
-		return 0, fmt.Errorf("AddInvoice: unknown customer %d", inv.CustomerID)
-	}
-	// Checked before any id is taken, so that a refused invoice leaves
-	// the sequence as it was.
-	var needIDs int64
-	if inv.ID == 0 {
-		needIDs++
-	}
-	for i := range inv.Charges {
-		if inv.Charges[i].ID == 0 {
-			needIDs++
-		}
-	}
-	if !s.store.idsLeft(needIDs) {
-		return 0, fmt.Errorf("AddInvoice: %w", errIDsExhausted)
-	}
-	if inv.PostedTimestamp.IsZero() {
-		inv.PostedTimestamp = s.now()
-	}
-	if inv.EffectiveTimestamp.IsZero() {
-		inv.EffectiveTimestamp = inv.PostedTimestamp
-	}
-	if inv.CreatedTimestamp.IsZero() {
-		inv.CreatedTimestamp = inv.PostedTimestamp
-	}
-	if inv.ModifiedTimestamp.IsZero() {
-		inv.ModifiedTimestamp = inv.PostedTimestamp
-	}
-	if inv.Terms == "" {
-		inv.Terms = "Net30"
-	}
-	if err := checkInvoiceWritable(inv); err != nil {
-		return 0, fmt.Errorf("AddInvoice: %w", err)
+	if err := s.checkInvoiceLocked(inv); err != nil {
+		return 0, err
 	}
 	if inv.PaymentSchedules == nil {
 		inv.PaymentSchedules = defaultSchedule(inv)
@@ -210,16 +248,116 @@ func (s *Server) insertInvoiceLocked(inv *Invoice, p *packer) (int64, error) {
 	return id, nil
 }
 
-// AddDraftInvoice adds a draft invoice and returns its id.
+// checkInvoiceLocked is the prologue of insertInvoiceLocked: it refuses
+// an invoice the fake cannot keep or serve, and settles the defaults,
+// before any id is taken, so that a refused invoice leaves the state and
+// the sequence as they were.
+func (s *Server) checkInvoiceLocked(inv *Invoice) error {
+	const m = "AddInvoice"
+	st := s.store
+	switch {
+	case inv.ID < 0:
+		return refuse(m, "id", "negative id %d", inv.ID)
+	case inv.ID != 0 && st.invoices.get(inv.ID) != nil:
+		return exists(m, "invoice", "id", inv.ID)
+	}
+	if _, ok := st.customers[inv.CustomerID]; !ok {
+		return refuse(m, "customerId", "unknown customer %d", inv.CustomerID)
+	}
+	if inv.PostedTimestamp.IsZero() {
+		inv.PostedTimestamp = s.now()
+	}
+	if inv.EffectiveTimestamp.IsZero() {
+		inv.EffectiveTimestamp = inv.PostedTimestamp
+	}
+	if inv.CreatedTimestamp.IsZero() {
+		inv.CreatedTimestamp = inv.PostedTimestamp
+	}
+	if inv.ModifiedTimestamp.IsZero() {
+		inv.ModifiedTimestamp = inv.PostedTimestamp
+	}
+	if inv.Terms == "" {
+		inv.Terms = "Net30"
+	}
+	var needIDs int64
+	if inv.ID == 0 {
+		needIDs++
+	}
+	for i := range inv.Charges {
+		c := &inv.Charges[i]
+		at := "charges[" + strconv.Itoa(i) + "]"
+		switch {
+		case c.ID < 0:
+			return refuse(m, at+".id", "negative id %d", c.ID)
+		case c.ID == 0:
+			needIDs++
+		case slices.ContainsFunc(inv.Charges[:i], func(o Charge) bool { return o.ID == c.ID }):
+			return refuse(m, at+".id", "id %d repeats", c.ID)
+		}
+	}
+	if err := checkInvoiceWritable(inv); err != nil {
+		return refuse(m, "", "%w", err)
+	}
+	if !st.idsLeft(needIDs) {
+		return refuse(m, "", "%w", errIDsExhausted)
+	}
+	return nil
+}
+
+// settleCharges is the rule a fixtures document's charges meet, on top
+// of AddInvoice's: AddInvoice takes charges as given, naming
+// subscriptions the fake need not have, as tests seed charges alone,
+// while a document's must name what it or the fake holds, so that it
+// loads back as dumped. A charge's subscription defaults to its
+// product's, its effective date to the invoice's. The caller holds s.mu.
+func (s *Server) settleCharges(inv *Invoice) error {
+	const m = "AddInvoice"
+	st := s.store
+	if inv.PostedTimestamp.IsZero() {
+		inv.PostedTimestamp = s.now()
+	}
+	if inv.EffectiveTimestamp.IsZero() {
+		inv.EffectiveTimestamp = inv.PostedTimestamp
+	}
+	for i := range inv.Charges {
+		c := &inv.Charges[i]
+		at := "charges[" + strconv.Itoa(i) + "]"
+		if c.EffectiveTimestamp.IsZero() {
+			c.EffectiveTimestamp = inv.EffectiveTimestamp
+		}
+		if c.SubscriptionProductID != 0 {
+			if !st.products[c.SubscriptionProductID] {
+				return refuse(m, at+".subscriptionProductId", "unknown subscription product %d", c.SubscriptionProductID)
+			}
+			sub := st.productSub[c.SubscriptionProductID]
+			if c.SubscriptionID == 0 {
+				c.SubscriptionID = sub
+			} else if sub != 0 && sub != c.SubscriptionID {
+				return refuse(m, at+".subscriptionProductId", "product %d is of subscription %d, not %d", c.SubscriptionProductID, sub, c.SubscriptionID)
+			}
+		}
+		if _, ok := st.subscriptions[c.SubscriptionID]; c.SubscriptionID != 0 && !ok {
+			return refuse(m, at+".subscriptionId", "unknown subscription %d", c.SubscriptionID)
+		}
+	}
+	return nil
+}
+
+// AddDraftInvoice adds a draft invoice of an existing customer and
+// returns its id.
 func (s *Server) AddDraftInvoice(d DraftInvoice) (int64, error) {
 	return addChecked(s, "AddDraftInvoice", d, s.addDraftInvoiceLocked)
 }
 
 // addDraftInvoiceLocked is AddDraftInvoice without the lock, for callers that hold s.mu.
 func (s *Server) addDraftInvoiceLocked(d DraftInvoice) (int64, error) {
-	id, err := s.store.assign(d.ID)
+	const m = "AddDraftInvoice"
+	if _, ok := s.store.customers[d.CustomerID]; !ok {
+		return 0, refuse(m, "customerId", "unknown customer %d", d.CustomerID)
+	}
+	id, err := newID(s, m, "draft invoice", s.store.drafts, d.ID)
 	if err != nil {
-		return 0, fmt.Errorf("AddDraftInvoice: %w", err)
+		return 0, err
 	}
 	d.ID = id
 	d.Lines = slices.Clone(d.Lines)
@@ -230,24 +368,39 @@ func (s *Server) addDraftInvoiceLocked(d DraftInvoice) (int64, error) {
 	return id, nil
 }
 
-// AddCreditCard adds a credit card payment method and returns its id.
+// AddCreditCard adds a credit card payment method of an existing customer
+// and returns its id. Last4 must be at least four digits (only the last
+// four are kept), ExpirationMonth 0 to 12, and OriginalPaymentMethodID a
+// card the fake has. ReplacedBy may name a card added later, as the card
+// replaced is added before the one replacing it.
 func (s *Server) AddCreditCard(c CreditCard) (int64, error) {
 	return addChecked(s, "AddCreditCard", c, s.addCreditCardLocked)
 }
 
 // addCreditCardLocked is AddCreditCard without the lock, for callers that hold s.mu.
 func (s *Server) addCreditCardLocked(c CreditCard) (int64, error) {
+	const m = "AddCreditCard"
 	if _, ok := s.store.customers[c.CustomerID]; !ok {
-		return 0, fmt.Errorf("AddCreditCard: unknown customer %d", c.CustomerID)
+		return 0, refuse(m, "customerId", "unknown customer %d", c.CustomerID)
 	}
-	id, err := s.store.assign(c.ID)
+	if len(c.Last4) < 4 || strings.Trim(c.Last4, "0123456789") != "" {
+		return 0, refuse(m, "last4", "%q, want at least four digits", c.Last4)
+	}
+	if c.ExpirationMonth < 0 || c.ExpirationMonth > 12 {
+		return 0, refuse(m, "expirationMonth", "%d, want 1 to 12", c.ExpirationMonth)
+	}
+	if _, ok := s.store.cards[c.OriginalPaymentMethodID]; c.OriginalPaymentMethodID != 0 && (c.OriginalPaymentMethodID == c.ID || !ok) {
+		return 0, refuse(m, "originalPaymentMethodId", "unknown credit card %d", c.OriginalPaymentMethodID)
+	}
+	if c.ReplacedBy != 0 && c.ReplacedBy == c.ID {
+		return 0, refuse(m, "replacedBy", "a card cannot replace itself")
+	}
+	id, err := newID(s, m, "credit card", s.store.cards, c.ID)
 	if err != nil {
-		return 0, fmt.Errorf("AddCreditCard: %w", err)
+		return 0, err
 	}
 	c.ID = id
-	if len(c.Last4) > 4 {
-		c.Last4 = c.Last4[len(c.Last4)-4:]
-	}
+	c.Last4 = c.Last4[len(c.Last4)-4:]
 	if c.ModifiedDate.IsZero() {
 		c.ModifiedDate = s.now()
 	}
@@ -257,26 +410,40 @@ func (s *Server) addCreditCardLocked(c CreditCard) (int64, error) {
 
 // AddWalletMethod adds a payment method as a wallet billing agreement
 // would have created it, and returns its id. Provider "" is the first of
-// [WithWalletProviders]; empty names take the customer's; a zero
-// ModifiedDate is now.
+// [WithWalletProviders], another must be one of them; Token or Baid must
+// be set; Source "" means Manual, another must be a payment source (in
+// any case, kept in the reference's); empty names take the customer's; a zero ModifiedDate is now.
 func (s *Server) AddWalletMethod(w WalletMethod) (int64, error) {
 	return addChecked(s, "AddWalletMethod", w, s.addWalletMethodLocked)
 }
 
 // addWalletMethodLocked is AddWalletMethod without the lock, for callers that hold s.mu.
 func (s *Server) addWalletMethodLocked(w WalletMethod) (int64, error) {
+	const m = "AddWalletMethod"
 	cust, ok := s.store.customers[w.CustomerID]
 	if !ok {
-		return 0, fmt.Errorf("AddWalletMethod: unknown customer %d", w.CustomerID)
+		return 0, refuse(m, "customerId", "unknown customer %d", w.CustomerID)
 	}
-	if w.Provider == "" {
-		w.Provider = s.cfg.walletProviders[0]
+	provider := s.cfg.walletProviders[0]
+	if w.Provider != "" {
+		if provider, ok = s.walletProvider(w.Provider); !ok {
+			return 0, refuse(m, "provider", "%q is not a wallet provider of the fake (%s)", w.Provider, strings.Join(s.cfg.walletProviders, ", "))
+		}
 	}
-	id, err := s.store.assign(w.ID)
+	if strings.TrimSpace(w.Token) == "" && strings.TrimSpace(w.Baid) == "" {
+		return 0, refuse(m, "", "give token or baid")
+	}
+	source := w.Source // "" stays "", which means Manual
+	if w.Source != "" {
+		if source, ok = parseSource(w.Source); !ok {
+			return 0, refuse(m, "source", "%q, want one of %s", w.Source, joinSources())
+		}
+	}
+	id, err := newID(s, m, "wallet method", s.store.wallets, w.ID)
 	if err != nil {
-		return 0, fmt.Errorf("AddWalletMethod: %w", err)
+		return 0, err
 	}
-	w.ID = id
+	w.ID, w.Provider, w.Source = id, provider, source
 	if w.FirstName == "" {
 		w.FirstName = cust.FirstName
 	}
@@ -290,40 +457,55 @@ func (s *Server) addWalletMethodLocked(w WalletMethod) (int64, error) {
 	return id, nil
 }
 
-// AddSubscription adds a subscription and returns its id. Its products
-// become known subscription products, whose items can be listed.
+// AddSubscription adds a subscription of an existing customer and returns
+// its id. Its products become known subscription products, whose items
+// can be listed; their ids must be new ones. NumberOfIntervals must not
+// be negative.
 func (s *Server) AddSubscription(sub Subscription) (int64, error) {
 	return addChecked(s, "AddSubscription", sub, s.addSubscriptionLocked)
 }
 
 // addSubscriptionLocked is AddSubscription without the lock, for callers that hold s.mu.
 func (s *Server) addSubscriptionLocked(sub Subscription) (int64, error) {
-	if _, ok := s.store.customers[sub.CustomerID]; !ok {
-		return 0, fmt.Errorf("AddSubscription: unknown customer %d", sub.CustomerID)
+	const m = "AddSubscription"
+	st := s.store
+	if _, ok := st.customers[sub.CustomerID]; !ok {
+		return 0, refuse(m, "customerId", "unknown customer %d", sub.CustomerID)
+	}
+	if sub.NumberOfIntervals < 0 {
+		return 0, refuse(m, "numberOfIntervals", "negative")
 	}
 	needIDs := int64(0)
 	if sub.ID == 0 {
 		needIDs++
 	}
-	for _, p := range sub.Products {
-		if p.ID == 0 {
+	for i, p := range sub.Products {
+		at := "products[" + strconv.Itoa(i) + "].id"
+		switch {
+		case p.ID < 0:
+			return 0, refuse(m, at, "negative id %d", p.ID)
+		case p.ID == 0:
 			needIDs++
+		case st.products[p.ID]:
+			return 0, exists(m, "subscription product", at, p.ID)
+		case slices.ContainsFunc(sub.Products[:i], func(o SubscriptionProduct) bool { return o.ID == p.ID }):
+			return 0, refuse(m, at, "id %d repeats", p.ID)
 		}
 	}
-	if !s.store.idsLeft(needIDs) {
-		return 0, fmt.Errorf("AddSubscription: %w", errIDsExhausted)
+	if !st.idsLeft(needIDs) {
+		return 0, refuse(m, "", "%w", errIDsExhausted)
 	}
-	id, err := s.store.assign(sub.ID)
+	id, err := newID(s, m, "subscription", st.subscriptions, sub.ID)
 	if err != nil {
-		return 0, fmt.Errorf("AddSubscription: %w", err)
+		return 0, err
 	}
 	sub.ID = id
 	sub.Products = slices.Clone(sub.Products)
 	for i := range sub.Products {
-		if sub.Products[i].ID, err = s.store.assign(sub.Products[i].ID); err != nil {
-			return 0, fmt.Errorf("AddSubscription: product: %w", err)
-		}
-		s.store.products[sub.Products[i].ID] = true
+		p := &sub.Products[i]
+		p.ID, _ = st.assign(p.ID) // cannot fail: checked above
+		st.products[p.ID] = true
+		st.productSub[p.ID] = id
 	}
 	if sub.Status == "" {
 		sub.Status = billing.SubscriptionStatusActive
@@ -337,13 +519,16 @@ func (s *Server) addSubscriptionLocked(sub Subscription) (int64, error) {
 	if sub.CreatedTimestamp.IsZero() {
 		sub.CreatedTimestamp = s.now()
 	}
-	s.store.subscriptions[id] = &sub
-	s.store.subOrder = insertSorted(s.store.subOrder, id)
+	st.subscriptions[id] = &sub
+	st.subOrder = insertSorted(st.subOrder, id)
 	return id, nil
 }
 
 // AddSubscriptionProductItem adds an item to a subscription product and
-// returns its id. The subscription product becomes known if it was not.
+// returns its id. The subscription product becomes known if it was not;
+// when a subscription has it, SubscriptionID must be that subscription's
+// or 0, and SubscriptionID, CustomerID and ProductID left 0 are taken
+// from the subscription and its product.
 func (s *Server) AddSubscriptionProductItem(item SubscriptionProductItem) (int64, error) {
 	return addChecked(s, "AddSubscriptionProductItem", item, func(v SubscriptionProductItem) (int64, error) {
 		return s.addSubscriptionProductItemLocked(storeItem(v))
@@ -371,12 +556,28 @@ func seedItem(it billing.SubscriptionProductItem) SubscriptionProductItem {
 
 // addSubscriptionProductItemLocked is AddSubscriptionProductItem without the lock, for callers that hold s.mu.
 func (s *Server) addSubscriptionProductItemLocked(item billing.SubscriptionProductItem) (int64, error) {
+	const m = "AddSubscriptionProductItem"
+	st := s.store
 	if item.SubscriptionProductID <= 0 {
-		return 0, fmt.Errorf("AddSubscriptionProductItem: SubscriptionProductID is required")
+		return 0, refuse(m, "subscriptionProductId", "SubscriptionProductID is required")
 	}
-	id, err := s.store.assign(item.ID)
+	if sub := st.subscriptions[st.productSub[item.SubscriptionProductID]]; sub != nil {
+		if item.SubscriptionID != 0 && item.SubscriptionID != sub.ID {
+			return 0, refuse(m, "subscriptionId", "product %d is of subscription %d, not %d", item.SubscriptionProductID, sub.ID, item.SubscriptionID)
+		}
+		i := slices.IndexFunc(sub.Products, func(p SubscriptionProduct) bool { return p.ID == item.SubscriptionProductID })
+		item.SubscriptionID = sub.ID
+		item.CustomerID = cmp.Or(item.CustomerID, sub.CustomerID)
+		item.ProductID = cmp.Or(item.ProductID, sub.Products[i].ProductID)
+	}
+	// An item id is looked up through the product it was added to, as
+	// items are kept by product (and removed by churn).
+	if p, ok := st.itemProduct[item.ID]; ok && slices.ContainsFunc(st.items[p], func(it billing.SubscriptionProductItem) bool { return it.ID == item.ID }) {
+		return 0, exists(m, "item", "id", item.ID)
+	}
+	id, err := newID(s, m, "item", map[int64]bool(nil), item.ID)
 	if err != nil {
-		return 0, fmt.Errorf("AddSubscriptionProductItem: %w", err)
+		return 0, err
 	}
 	item.ID = id
 	if item.Status == "" {
@@ -388,14 +589,15 @@ func (s *Server) addSubscriptionProductItemLocked(item billing.SubscriptionProdu
 	if item.ModifiedDate.IsZero() {
 		item.ModifiedDate = item.CreatedDate
 	}
-	s.store.products[item.SubscriptionProductID] = true
-	s.store.items[item.SubscriptionProductID] = append(s.store.items[item.SubscriptionProductID], item)
+	st.products[item.SubscriptionProductID] = true
+	st.items[item.SubscriptionProductID] = append(st.items[item.SubscriptionProductID], item)
+	st.itemProduct[id] = item.SubscriptionProductID
 	return id, nil
 }
 
 // AddSalesTrackingCode adds a sales tracking code and returns its id. Its
 // Type must be a category ("Sales Tracking Code 1" to 5) or a custom name
-// given with SetTrackingCodeCategoryName.
+// given with SetTrackingCodeCategoryName, and its Code and Name set.
 func (s *Server) AddSalesTrackingCode(code SalesTrackingCode) (int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -432,12 +634,19 @@ func seedCode(c billing.SalesTrackingCode) SalesTrackingCode {
 
 // addSalesTrackingCodeLocked is AddSalesTrackingCode without the lock, for callers that hold s.mu.
 func (s *Server) addSalesTrackingCodeLocked(code billing.SalesTrackingCode) (int64, error) {
+	const m = "AddSalesTrackingCode"
 	if _, ok := s.store.category(string(code.Type)); !ok {
-		return 0, fmt.Errorf("AddSalesTrackingCode: unknown type %q", code.Type)
+		return 0, refuse(m, "type", "unknown type %q", code.Type)
 	}
-	id, err := s.store.assign(code.ID)
+	if code.Code == "" || code.Name == "" {
+		return 0, refuse(m, "", "code and name are required")
+	}
+	if code.ID != 0 && slices.ContainsFunc(s.store.codes, func(x billing.SalesTrackingCode) bool { return x.ID == code.ID }) {
+		return 0, exists(m, "sales tracking code", "id", code.ID)
+	}
+	id, err := newID(s, m, "sales tracking code", map[int64]bool(nil), code.ID)
 	if err != nil {
-		return 0, fmt.Errorf("AddSalesTrackingCode: %w", err)
+		return 0, err
 	}
 	code.ID = id
 	if code.Status == "" {
@@ -448,13 +657,26 @@ func (s *Server) addSalesTrackingCodeLocked(code billing.SalesTrackingCode) (int
 }
 
 // SetTrackingCodeCategoryName gives sales tracking code category n (1 to
-// 5) a custom name, which the create call then accepts as a type.
+// 5) a custom name, which the create call then accepts as a type; "" takes
+// the custom name away. A name may not be another category's, custom or
+// standard ("Sales Tracking Code 2"), compared without case, as a code's
+// type would then be ambiguous.
 func (s *Server) SetTrackingCodeCategoryName(n int, name string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.setCategoryNameLocked(n, name)
+}
+
+// setCategoryNameLocked is SetTrackingCodeCategoryName without the lock, for callers that hold s.mu.
+func (s *Server) setCategoryNameLocked(n int, name string) error {
 	if n < 1 || n > 5 {
 		return fmt.Errorf("SetTrackingCodeCategoryName: category %d, want 1 to 5", n)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	for j := range 5 {
+		if name != "" && j != n-1 && (strings.EqualFold(name, s.store.categoryNames[j]) || strings.EqualFold(name, fmt.Sprintf("Sales Tracking Code %d", j+1))) {
+			return fmt.Errorf("SetTrackingCodeCategoryName: %q is already the name of category %d", name, j+1)
+		}
+	}
 	s.store.categoryNames[n-1] = name
 	return nil
 }
@@ -483,16 +705,20 @@ func (st *store) validTypes() []string {
 	return out
 }
 
-// AddBulkJob adds a bulk job and returns its id.
+// AddBulkJob adds a bulk job and returns its id. A processed job must be
+// validated.
 func (s *Server) AddBulkJob(j BulkJob) (int64, error) {
 	return addChecked(s, "AddBulkJob", j, s.addBulkJobLocked)
 }
 
 // addBulkJobLocked is AddBulkJob without the lock, for callers that hold s.mu.
 func (s *Server) addBulkJobLocked(j BulkJob) (int64, error) {
-	id, err := s.store.assign(j.ID)
+	if j.Processed && !j.Validated {
+		return 0, refuse("AddBulkJob", "processed", "a job is processed only once validated")
+	}
+	id, err := newID(s, "AddBulkJob", "bulk job", s.store.jobs, j.ID)
 	if err != nil {
-		return 0, fmt.Errorf("AddBulkJob: %w", err)
+		return 0, err
 	}
 	j.ID = id
 	s.store.jobs[id] = &j
