@@ -455,7 +455,9 @@ func testConformanceListInvoices(t *testing.T, store billingtest.Option) {
 
 // ---- 4.2 List invoices by customer ----
 
-func TestConformanceListCustomerInvoices(t *testing.T) { eachStore(t, testConformanceListCustomerInvoices) }
+func TestConformanceListCustomerInvoices(t *testing.T) {
+	eachStore(t, testConformanceListCustomerInvoices)
+}
 
 func testConformanceListCustomerInvoices(t *testing.T, store billingtest.Option) {
 	ctx := context.Background()

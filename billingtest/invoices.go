@@ -28,8 +28,6 @@ type invoiceStore interface {
 	Insert(inv *Invoice)
 	Replace(inv *Invoice) bool
 	Delete(id int64) bool
-	// Grow makes room for n more invoices.
-	Grow(n int)
 	// Query answers a page of the list of all invoices, or of one
 	// customer's, under the names of the list of all invoices, its
 	// filter checked already.
@@ -43,8 +41,6 @@ type invoiceStore interface {
 // the choice of it.
 type invoiceTable struct {
 	invoiceStore
-	// customer is what the scale store's Customer.* names read.
-	customer func(id int64) *Customer
 	// scaleAt is the number of invoices from which the scale store keeps
 	// them: scaleFrom, or what a test forces.
 	scaleAt int
@@ -69,8 +65,7 @@ func (t *invoiceTable) fit(n int) {
 	if !ok || n < t.scaleAt {
 		return
 	}
-	sc := scale.New(customerGetters, t.customer)
-	sc.Grow(n)
+	sc := scale.New(customerGetters, func(id int64) *Customer { return customerOf(plain.st, id) })
 	for i := range plain.invs {
 		sc.Insert(&plain.invs[i])
 	}
@@ -79,11 +74,8 @@ func (t *invoiceTable) fit(n int) {
 
 // The calls the seeding code (fixtures.go, generate.go, state.go) makes.
 
-// grow makes room for n more invoices, in the store they call for.
-func (t *invoiceTable) grow(n int) {
-	t.fit(t.Len() + n)
-	t.Grow(n)
-}
+// grow chooses the store for n more invoices.
+func (t *invoiceTable) grow(n int) { t.fit(t.Len() + n) }
 
 func (t *invoiceTable) len() int              { return t.Len() }
 func (t *invoiceTable) get(id int64) *Invoice { return t.Get(id) }

@@ -35,8 +35,7 @@ func newStore() *store {
 
 func (st *store) init() {
 	st.customers = map[int64]*Customer{}
-	st.invoices = invoiceTable{invoiceStore: &plainInvoices{st: st}, scaleAt: scaleFrom,
-		customer: func(id int64) *Customer { return customerOf(st, id) }}
+	st.invoices = invoiceTable{invoiceStore: &plainInvoices{st: st}, scaleAt: scaleFrom}
 	st.drafts = map[int64]*DraftInvoice{}
 	st.cards = map[int64]*CreditCard{}
 	st.wallets = map[int64]*WalletMethod{}

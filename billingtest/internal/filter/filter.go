@@ -119,22 +119,11 @@ type Schema[T any] struct {
 	// rows into: a sort over every invoice would otherwise allocate, and
 	// leave the collector to scan, megabytes per request.
 	sortBufs sync.Pool
-	// complete, when set, finishes each row of a page. Filters and sorts
-	// visit every row, which must stay light; only a page's rows need what
-	// rendering them takes.
-	complete func(T) T
 	// related, when set, is a key of the related entity that the dotted
 	// names (Customer.Status) read: rows with the same key have the same
 	// values of those names, so a filter tests them once per key and
 	// request, not once per row.
 	related func(T) int64
-}
-
-// Completing sets the function that finishes each row of a page, and
-// returns the schema.
-func (sc *Schema[T]) Completing(complete func(T) T) *Schema[T] {
-	sc.complete = complete
-	return sc
 }
 
 // RelatedBy sets the key of the related entity that the dotted names
@@ -455,32 +444,18 @@ func textMatcher(c query.Condition) (func(string) bool, error) {
 	return nil, fmt.Errorf("unsupported condition %v", c.Kind)
 }
 
-// globMatch reports whether v matches the pattern's segments with a
-// wildcard between each two; both are lower-cased already.
-func globMatch(pat []string, v string) bool {
-	first, last := pat[0], pat[len(pat)-1]
-	if len(v) < len(first)+len(last) || !strings.HasPrefix(v, first) || !strings.HasSuffix(v, last) {
-		return false
-	}
-	mid := v[len(first) : len(v)-len(last)]
-	for _, p := range pat[1 : len(pat)-1] {
-		i := strings.Index(mid, p)
-		if i < 0 {
-			return false
-		}
-		mid = mid[i+len(p):]
-	}
-	return true
-}
-
-// globMatchFold is globMatch on v's lower case. ASCII values, by far the
-// most common, are folded byte by byte as they are compared rather than
-// lower-cased into a new string: a wildcard filter over a hundred thousand
-// rows would otherwise allocate for each value with a capital letter.
+// globMatchFold reports whether v's lower case matches the pattern's
+// segments, lower-cased already, with a wildcard between each two. ASCII
+// values, by far the most common, are folded byte by byte as they are
+// compared rather than lower-cased into a new string: a wildcard filter
+// over a hundred thousand rows would otherwise allocate for each value
+// with a capital letter. Others are lower-cased first, which leaves the
+// folding nothing to change.
 func globMatchFold(pat []string, v string) bool {
 	for i := 0; i < len(v); i++ {
 		if v[i] >= utf8.RuneSelf {
-			return globMatch(pat, strings.ToLower(v))
+			v = strings.ToLower(v)
+			break
 		}
 	}
 	first, last := pat[0], pat[len(pat)-1]

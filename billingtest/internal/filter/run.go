@@ -78,7 +78,6 @@ func Run[T any](src iter.Seq[T], id func(T) int64, sc *Schema[T], lr *Request, p
 		if out.Items == nil {
 			out.Items = []T{}
 		}
-		sc.completePage(out.Items)
 		return out
 	}
 
@@ -110,18 +109,7 @@ func Run[T any](src iter.Seq[T], id func(T) int64, sc *Schema[T], lr *Request, p
 	for i := range win {
 		out.Items[i] = win[i].row
 	}
-	sc.completePage(out.Items)
 	return out
-}
-
-// completePage finishes the rows of a page with sc.complete, if set.
-func (sc *Schema[T]) completePage(items []T) {
-	if sc.complete == nil {
-		return
-	}
-	for i := range items {
-		items[i] = sc.complete(items[i])
-	}
 }
 
 // TieKey is what a tie order reads of a row: its id and its place in the

@@ -337,92 +337,33 @@ func (r *invoiceRecord) field(i int) string {
 	return r.text[from:to]
 }
 
-// The fields that filters and sorts read, packed or whole, without
-// building the invoice.
+// The fields that filters, sorts and churn read, without building the
+// invoice. Read only.
+var (
+	number      = either(func(i *seed.Invoice) int64 { return i.InvoiceNumber }, func(r *invoiceRecord) int64 { return r.invoiceNumber })
+	accounting  = either(func(i *seed.Invoice) int64 { return i.AccountingID }, func(r *invoiceRecord) int64 { return r.accountingID })
+	createdAt   = either(func(i *seed.Invoice) time.Time { return i.CreatedTimestamp }, func(r *invoiceRecord) time.Time { return unpackTime(r.created) })
+	effectiveAt = either(func(i *seed.Invoice) time.Time { return i.EffectiveTimestamp }, func(r *invoiceRecord) time.Time { return unpackTime(r.effective) })
+	postedAt    = either(func(i *seed.Invoice) time.Time { return i.PostedTimestamp }, func(r *invoiceRecord) time.Time { return unpackTime(r.posted) })
+	modifiedAt  = either(func(i *seed.Invoice) time.Time { return i.ModifiedTimestamp }, func(r *invoiceRecord) time.Time { return unpackTime(r.modified) })
+	po          = either(func(i *seed.Invoice) string { return i.PoNumber }, func(r *invoiceRecord) string { return r.field(recPoNumber) })
+	erp         = either(func(i *seed.Invoice) string { return i.ErpID }, func(r *invoiceRecord) string { return r.field(recErpID) })
+	crm         = either(func(i *seed.Invoice) string { return i.CrmID }, func(r *invoiceRecord) string { return r.field(recCrmID) })
+	opening     = either(func(i *seed.Invoice) decimal.Decimal { return i.OpeningArBalance }, func(r *invoiceRecord) decimal.Decimal { return r.amount(recOpening) })
+	closing     = either(func(i *seed.Invoice) decimal.Decimal { return i.ClosingArBalance }, func(r *invoiceRecord) decimal.Decimal { return r.amount(recClosing) })
+	// installments is the number of payment schedules.
+	installments = either(func(i *seed.Invoice) int { return len(i.PaymentSchedules) }, func(r *invoiceRecord) int { return len(r.schedules) })
+)
 
-func (r *invoiceRecord) number() int64 {
-	if r.whole != nil {
-		return r.whole.InvoiceNumber
+// either reads a field of a record: from the invoice of one kept whole,
+// else packed.
+func either[T any](whole func(*seed.Invoice) T, packed func(*invoiceRecord) T) func(*invoiceRecord) T {
+	return func(r *invoiceRecord) T {
+		if r.whole != nil {
+			return whole(r.whole)
+		}
+		return packed(r)
 	}
-	return r.invoiceNumber
-}
-
-func (r *invoiceRecord) accounting() int64 {
-	if r.whole != nil {
-		return r.whole.AccountingID
-	}
-	return r.accountingID
-}
-
-func (r *invoiceRecord) createdAt() time.Time {
-	if r.whole != nil {
-		return r.whole.CreatedTimestamp
-	}
-	return unpackTime(r.created)
-}
-
-func (r *invoiceRecord) effectiveAt() time.Time {
-	if r.whole != nil {
-		return r.whole.EffectiveTimestamp
-	}
-	return unpackTime(r.effective)
-}
-
-func (r *invoiceRecord) postedAt() time.Time {
-	if r.whole != nil {
-		return r.whole.PostedTimestamp
-	}
-	return unpackTime(r.posted)
-}
-
-func (r *invoiceRecord) modifiedAt() time.Time {
-	if r.whole != nil {
-		return r.whole.ModifiedTimestamp
-	}
-	return unpackTime(r.modified)
-}
-
-func (r *invoiceRecord) po() string {
-	if r.whole != nil {
-		return r.whole.PoNumber
-	}
-	return r.field(recPoNumber)
-}
-
-func (r *invoiceRecord) erp() string {
-	if r.whole != nil {
-		return r.whole.ErpID
-	}
-	return r.field(recErpID)
-}
-
-func (r *invoiceRecord) crm() string {
-	if r.whole != nil {
-		return r.whole.CrmID
-	}
-	return r.field(recCrmID)
-}
-
-func (r *invoiceRecord) opening() decimal.Decimal {
-	if r.whole != nil {
-		return r.whole.OpeningArBalance
-	}
-	return r.amount(recOpening)
-}
-
-func (r *invoiceRecord) closing() decimal.Decimal {
-	if r.whole != nil {
-		return r.whole.ClosingArBalance
-	}
-	return r.amount(recClosing)
-}
-
-// installments is the number of payment schedules.
-func (r *invoiceRecord) installments() int {
-	if r.whole != nil {
-		return len(r.whole.PaymentSchedules)
-	}
-	return len(r.schedules)
 }
 
 // packedAmount is amount i as coefficient and exponent, and false when

@@ -52,24 +52,24 @@ func New(customerGetters map[string]filter.Getter[*seed.Customer], customer func
 // recordGetters read the list of all invoices' own filter names from a
 // record in place, packed values without unpacking them.
 var recordGetters = map[string]filter.Getter[*invoiceRecord]{
-	"createdTimestamp": {Time: (*invoiceRecord).createdAt,
+	"createdTimestamp": {Time: createdAt,
 		Instant: func(r *invoiceRecord) (int64, bool) { return r.created, r.whole == nil }},
-	"effectiveTimestamp": {Time: (*invoiceRecord).effectiveAt,
+	"effectiveTimestamp": {Time: effectiveAt,
 		Instant: func(r *invoiceRecord) (int64, bool) { return r.effective, r.whole == nil }},
-	"postedTimestamp": {Time: (*invoiceRecord).postedAt,
+	"postedTimestamp": {Time: postedAt,
 		Instant: func(r *invoiceRecord) (int64, bool) { return r.posted, r.whole == nil }},
-	"poNumber": {Text: (*invoiceRecord).po},
-	"closingArBalance": {Decimal: (*invoiceRecord).closing,
+	"poNumber": {Text: po},
+	"closingArBalance": {Decimal: closing,
 		Packed: func(r *invoiceRecord) (int64, int8, bool) { return r.packedAmount(recClosing) }},
-	"openingArBalance": {Decimal: (*invoiceRecord).opening,
+	"openingArBalance": {Decimal: opening,
 		Packed: func(r *invoiceRecord) (int64, int8, bool) { return r.packedAmount(recOpening) }},
 	"customerId":        {Integer: func(r *invoiceRecord) (int64, bool) { return r.customerID, true }},
-	"invoiceNumber":     {Integer: func(r *invoiceRecord) (int64, bool) { return r.number(), true }},
-	"erpId":             {Text: (*invoiceRecord).erp},
-	"crmId":             {Text: (*invoiceRecord).crm},
-	"totalInstallments": {Integer: func(r *invoiceRecord) (int64, bool) { return int64(r.installments()), true }},
+	"invoiceNumber":     {Integer: func(r *invoiceRecord) (int64, bool) { return number(r), true }},
+	"erpId":             {Text: erp},
+	"crmId":             {Text: crm},
+	"totalInstallments": {Integer: func(r *invoiceRecord) (int64, bool) { return int64(installments(r)), true }},
 	// 0 is no accounting id: null.
-	"accountingId": {Integer: func(r *invoiceRecord) (int64, bool) { return r.accounting(), r.accounting() != 0 }},
+	"accountingId": {Integer: func(r *invoiceRecord) (int64, bool) { return accounting(r), accounting(r) != 0 }},
 }
 
 // Len is the number of invoices.
@@ -85,9 +85,6 @@ func (s *Store) Get(id int64) *seed.Invoice {
 	}
 	return nil
 }
-
-// Grow makes room for n more invoices.
-func (s *Store) Grow(n int) { s.table.grow(n) }
 
 // Insert stores a copy of inv, whose id is not in the store.
 func (s *Store) Insert(inv *seed.Invoice) {
@@ -189,13 +186,13 @@ func dateOf(name string) func(*invoiceRecord) time.Time {
 	case "":
 		return nil
 	case "createdTimestamp":
-		return (*invoiceRecord).createdAt
+		return createdAt
 	case "effectiveTimestamp":
-		return (*invoiceRecord).effectiveAt
+		return effectiveAt
 	case "modifiedTimestamp":
-		return (*invoiceRecord).modifiedAt
+		return modifiedAt
 	}
-	return (*invoiceRecord).postedAt
+	return postedAt
 }
 
 // rows yields the records in ascending id order, those of one customer
