@@ -104,7 +104,6 @@ func (p *plainInvoices) find(id int64) (int, bool) {
 
 func (p *plainInvoices) Len() int          { return len(p.invs) }
 func (p *plainInvoices) At(i int) *Invoice { return cloneInvoice(&p.invs[i]) }
-func (p *plainInvoices) Grow(n int)        { p.invs = slices.Grow(p.invs, n) }
 
 func (p *plainInvoices) Insert(inv *Invoice) {
 	i, _ := p.find(inv.ID)

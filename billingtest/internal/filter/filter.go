@@ -206,7 +206,7 @@ func (sc *Schema[T]) Parse(text string, unlisted bool) (query.Expr, func(T) bool
 // condition costs at most one comparison of the row's value with the
 // condition's own value (a set: one map lookup; an amount: bounded by the
 // digits of the two numbers, at most 57 for the filter's, see
-// ParseDecimal, and never by their exponents, see CmpDecimal), so a row
+// parseDecimal, and never by their exponents, see CmpDecimal), so a row
 // costs at most this many comparisons, and a list at most this many per
 // row it visits.
 const MaxConditions = 100
@@ -684,7 +684,7 @@ const (
 	maxDecimalDigits = 29 // integer digits
 )
 
-func ParseDecimal(s string) (decimal.Decimal, error) {
+func parseDecimal(s string) (decimal.Decimal, error) {
 	if len(s) > maxDecimalText {
 		return decimal.Decimal{}, fmt.Errorf("a decimal number of %d characters is longer than any amount (at most %d)", len(s), maxDecimalText)
 	}
@@ -716,7 +716,7 @@ func decimalMatcher(c query.Condition) (func(decimal.Decimal) bool, error) {
 		if err != nil {
 			return nil, err
 		}
-		d, err := ParseDecimal(lit)
+		d, err := parseDecimal(lit)
 		if err != nil {
 			return nil, err
 		}
@@ -725,12 +725,12 @@ func decimalMatcher(c query.Condition) (func(decimal.Decimal) bool, error) {
 		var lo, hi decimal.Decimal
 		var err error
 		if c.Lower != "" {
-			if lo, err = ParseDecimal(c.Lower); err != nil {
+			if lo, err = parseDecimal(c.Lower); err != nil {
 				return nil, err
 			}
 		}
 		if c.Upper != "" {
-			if hi, err = ParseDecimal(c.Upper); err != nil {
+			if hi, err = parseDecimal(c.Upper); err != nil {
 				return nil, err
 			}
 		}

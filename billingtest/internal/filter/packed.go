@@ -145,7 +145,7 @@ func abs64(n int64) int64 {
 // decimalMatcher, so its values parse.
 func packedDecimalMatcher(c query.Condition) func(int64, int8) bool {
 	bound := func(s string) (packedBound, bool) {
-		d, err := ParseDecimal(s)
+		d, err := parseDecimal(s)
 		return newPackedBound(d), err == nil
 	}
 	switch c.Kind {
