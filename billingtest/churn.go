@@ -2,13 +2,16 @@ package billingtest
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"maps"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"time"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/internal/filter"
 	"github.com/shopspring/decimal"
 )
 
@@ -178,17 +181,17 @@ type churnScope interface {
 
 // sortedOn is the name of lr's sort field as the reference spells it, ""
 // for the default order by id.
-func sortedOn[T any](sc *filterSchema[T], lr listRequest) string {
-	if lr.sortField < 0 {
+func sortedOn[T any](sc *filter.Schema[T], lr listRequest) string {
+	if lr.SortField < 0 {
 		return ""
 	}
-	return sc.fields[lr.sortField].name
+	return sc.Fields[lr.SortField].Name
 }
 
 // churnBefore makes a round of changes to scope, when one is due, before
 // the answer to a list request of route sorted on sorted whose filter
 // admits key on that field.
-func (s *Server) churnBefore(route Route, sorted string, key *timeRange, scope churnScope) {
+func (s *Server) churnBefore(route Route, sorted string, key *filter.TimeRange, scope churnScope) {
 	if s.churn == nil {
 		return
 	}
@@ -213,8 +216,8 @@ type churnRound struct {
 	*churnState
 	scope churnScope
 	field string
-	rows  []churnRow // the scope's, kept up to date with the round's changes
-	aim   *timeRange // the range to aim at; nil: the whole scope
+	rows  []churnRow        // the scope's, kept up to date with the round's changes
+	aim   *filter.TimeRange // the range to aim at; nil: the whole scope
 	now   time.Time
 	base  ChurnChange // what every change of the round shares
 }
@@ -295,7 +298,7 @@ func (r *churnRound) pickRow() (int, bool) {
 	if r.aim != nil {
 		var inside []int
 		for i, row := range r.rows {
-			if r.aim.admits(row.key) {
+			if r.aim.Admits(row.key) {
 				inside = append(inside, i)
 			}
 		}
@@ -386,14 +389,14 @@ func (r *churnRound) window() (lo, hi time.Time) {
 	if r.aim == nil || r.rng.IntN(4) == 0 {
 		return lo, hi
 	}
-	if r.aim.hasLo {
-		lo = r.aim.lo
+	if r.aim.HasLo {
+		lo = r.aim.Lo
 	}
-	if r.aim.hasHi {
-		hi = r.aim.hi
+	if r.aim.HasHi {
+		hi = r.aim.Hi
 	}
 	if !hi.After(lo) { // a range beside the scope's keys: one second of it
-		if r.aim.hasLo {
+		if r.aim.HasLo {
 			return lo, lo.Add(time.Second)
 		}
 		return hi.Add(-time.Second), hi
@@ -421,17 +424,17 @@ func (c invoiceChurn) keyField(sorted string) string {
 	return "postedTimestamp"
 }
 
-// invoiceKey is rec's date field.
-func invoiceKey(rec *invoiceRecord, field string) time.Time {
+// invoiceKey is inv's date field.
+func invoiceKey(inv *Invoice, field string) time.Time {
 	switch field {
 	case "createdTimestamp":
-		return rec.createdAt()
+		return inv.CreatedTimestamp
 	case "effectiveTimestamp":
-		return rec.effectiveAt()
+		return inv.EffectiveTimestamp
 	case "modifiedTimestamp":
-		return rec.modifiedAt()
+		return inv.ModifiedTimestamp
 	}
-	return rec.postedAt()
+	return inv.PostedTimestamp
 }
 
 // setInvoiceKey sets inv's date field.
@@ -449,19 +452,16 @@ func setInvoiceKey(inv *Invoice, field string, t time.Time) {
 }
 
 func (c invoiceChurn) rows(field string) []churnRow {
-	var out []churnRow
-	for row := range c.s.store.invoiceRows(c.customerID) {
-		out = append(out, churnRow{id: row.rec.id, key: invoiceKey(row.rec, field)})
-	}
-	return out
+	page := c.s.store.invoices.Query(context.Background(), &filter.Request{Customer: c.customerID, SortField: -1, Size: math.MaxInt, KeyField: field})
+	return mapped(page.Items, func(h filter.Hit) churnRow { return churnRow{id: h.ID, key: h.Key} })
 }
 
 func (c invoiceChurn) insert(field string, like int64, key time.Time, rng *rand.Rand, now time.Time) (churnRow, bool) {
 	st := c.s.store
 	var inv Invoice
-	switch rec := st.invoices.get(like); {
-	case rec != nil:
-		inv = *rec.invoice()
+	switch old := st.invoices.Get(like); {
+	case old != nil:
+		inv = *old
 	case c.customerID != 0:
 		inv.CustomerID = c.customerID
 	case len(st.customers) > 0:
@@ -489,7 +489,7 @@ func (c invoiceChurn) insert(field string, like int64, key time.Time, rng *rand.
 	if err != nil {
 		return churnRow{}, false // an unknown customer: a 404 follows
 	}
-	return churnRow{id: id, key: invoiceKey(st.invoices.get(id), field)}, true
+	return churnRow{id: id, key: invoiceKey(st.invoices.Get(id), field)}, true
 }
 
 func (c invoiceChurn) delete(id int64) bool { return c.s.deleteInvoiceLocked(id) }
@@ -524,7 +524,7 @@ func (c invoiceChurn) update(field string, id int64, change func(*Invoice)) (tim
 	if err := c.s.updateInvoiceLocked(id, change); err != nil {
 		return time.Time{}, false
 	}
-	return invoiceKey(c.s.store.invoices.get(id), field), true
+	return invoiceKey(c.s.store.invoices.Get(id), field), true
 }
 
 // cents is a random amount from 0.01 to 99.99.

@@ -392,9 +392,11 @@ func checkCharges(t *testing.T, what string, got []billing.Charge, want []billin
 
 // ---- 4.1 List invoices ----
 
-func TestConformanceListInvoices(t *testing.T) {
+func TestConformanceListInvoices(t *testing.T) { eachStore(t, testConformanceListInvoices) }
+
+func testConformanceListInvoices(t *testing.T, store billingtest.Option) {
 	ctx := context.Background()
-	w := seedWorld(t)
+	w := seedWorld(t, store)
 
 	page, err := w.c.Invoices.List(ctx, nil)
 	if err != nil {
@@ -454,8 +456,12 @@ func TestConformanceListInvoices(t *testing.T) {
 // ---- 4.2 List invoices by customer ----
 
 func TestConformanceListCustomerInvoices(t *testing.T) {
+	eachStore(t, testConformanceListCustomerInvoices)
+}
+
+func testConformanceListCustomerInvoices(t *testing.T, store billingtest.Option) {
 	ctx := context.Background()
-	w := seedWorld(t)
+	w := seedWorld(t, store)
 	cases := []struct {
 		name     string
 		customer int64
@@ -547,9 +553,11 @@ func tagged(t testing.TB, srv *billingtest.Server) (billing.RequestOption, func(
 
 // ---- 4.3 Read invoice ----
 
-func TestConformanceGetInvoice(t *testing.T) {
+func TestConformanceGetInvoice(t *testing.T) { eachStore(t, testConformanceGetInvoice) }
+
+func testConformanceGetInvoice(t *testing.T, store billingtest.Option) {
 	ctx := context.Background()
-	w := seedWorld(t)
+	w := seedWorld(t, store)
 	subGroup, setupGroup, trackedGroup := w.subscriptionGroupCharges, w.purchaseGroupCharges, w.trackedGroupCharges
 	cases := []struct {
 		name    string
@@ -663,10 +671,12 @@ func rawCall(t *testing.T, srv *billingtest.Server, method, path, body string, w
 
 // ---- 4.4 List invoice summaries ----
 
-func TestConformanceInvoiceSummaries(t *testing.T) {
+func TestConformanceInvoiceSummaries(t *testing.T) { eachStore(t, testConformanceInvoiceSummaries) }
+
+func testConformanceInvoiceSummaries(t *testing.T, store billingtest.Option) {
 	ctx := context.Background()
 	clock := &movableClock{now: ctNow}
-	w := seedWorld(t, billingtest.WithClock(clock.Now))
+	w := seedWorld(t, store, billingtest.WithClock(clock.Now))
 
 	page, err := w.c.InvoiceSummaries.List(ctx, w.ada, nil)
 	if err != nil {

@@ -10,12 +10,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/shopspring/decimal"
+	"github.com/billingapi/billing-go/billingtest/internal/filter"
 )
 
 // A filter's cost per row is bounded: amounts beyond any the service can
 // hold are refused before any row is visited, and so is a filter of more
-// than maxFilterConditions conditions. Before this bound,
+// than filter.MaxConditions conditions. Before this bound,
 // closingArBalance:|1e10000 compared every row with a 10,001-digit number.
 func TestFilterCostIsBounded(t *testing.T) {
 	t.Parallel()
@@ -36,7 +36,7 @@ func TestFilterCostIsBounded(t *testing.T) {
 		{"closingArBalance:|0.00000000000000000000000000001", http.StatusBadRequest},
 		{"closingArBalance:|1" + strings.Repeat("0", 100), http.StatusBadRequest},
 		{conds(300, "closingArBalance:|1e10000"), http.StatusBadRequest},
-		{conds(maxFilterConditions+1, "closingArBalance:0|"), http.StatusBadRequest},
+		{conds(filter.MaxConditions+1, "closingArBalance:0|"), http.StatusBadRequest},
 		// Within the bounds: the largest and the smallest amounts, zero
 		// with any exponent, trailing zeros past 28 places, as many
 		// conditions as allowed.
@@ -45,7 +45,7 @@ func TestFilterCostIsBounded(t *testing.T) {
 		{"closingArBalance:0.0000000000000000000000000001|", http.StatusOK},
 		{"closingArBalance:0e10000|", http.StatusOK},
 		{"closingArBalance:1.0000000000000000000000000000000000|", http.StatusOK},
-		{conds(maxFilterConditions, "closingArBalance:0|"), http.StatusOK},
+		{conds(filter.MaxConditions, "closingArBalance:0|"), http.StatusOK},
 	}
 	for _, c := range cases {
 		r := ccDo(t, srv, http.MethodGet, "/v1/Invoices?query="+url.QueryEscape(c.query), "")
@@ -56,39 +56,6 @@ func TestFilterCostIsBounded(t *testing.T) {
 			}
 			t.Errorf("query %s: status %d, want %d; body %.200s", name, r.status, c.want, r.body)
 		}
-	}
-}
-
-// cmpDecimal orders amounts exactly like Cmp, and never scales a number
-// by its exponent: comparing 1e-100000 with 1 allocates nothing (Cmp
-// would build a 100,001-digit number).
-func TestCmpDecimalNeverRescales(t *testing.T) { // not parallel: AllocsPerRun
-	d := decimal.RequireFromString
-	values := []decimal.Decimal{
-		d("0"), d("1"), d("-1"), d("1.5"), d("15e-1"), d("0.001"), d("-0.001"), d("1e-30"), d("-1e-30"),
-		d("123456789012345678901234567890"), d("1.23456789012345678901234567890e29"),
-		d("99999999999999999999"), d("1e20"), d("-1e20"), d("1e-100"), d("1000e-103"), d("10000000000000000000e-119"),
-		d("79228162514264337593543950335"), d("-79228162514264337593543950335"), d("0e50"), d("5e40"), d("49e39"),
-	}
-	for _, a := range values {
-		for _, b := range values {
-			if got, want := cmpDecimal(a, b), a.Cmp(b); got != want {
-				t.Errorf("cmpDecimal(%s, %s) = %d, want %d", a, b, got, want)
-			}
-		}
-	}
-	huge, tiny, one := decimal.New(1, 100000), decimal.New(1, -100000), d("1")
-	for _, p := range [][2]decimal.Decimal{{tiny, one}, {one, tiny}, {huge, one}, {one, huge}, {tiny.Neg(), one}, {huge.Neg(), tiny.Neg()}} {
-		var got int
-		if allocs := testing.AllocsPerRun(10, func() { got = cmpDecimal(p[0], p[1]) }); allocs != 0 {
-			t.Errorf("cmpDecimal(%de%d, %de%d) allocated %.0f times: it rescaled", p[0].Sign(), p[0].Exponent(), p[1].Sign(), p[1].Exponent(), allocs)
-		}
-		if got == 0 {
-			t.Errorf("cmpDecimal of distinct numbers = 0")
-		}
-	}
-	if cmpDecimal(tiny, one) != -1 || cmpDecimal(huge, one) != 1 || cmpDecimal(huge.Neg(), tiny.Neg()) != -1 || cmpDecimal(tiny.Neg(), one) != -1 {
-		t.Error("cmpDecimal orders numbers of extreme exponents wrongly")
 	}
 }
 
@@ -131,31 +98,5 @@ func TestListStopsWhenTheRequestContextEnds(t *testing.T) {
 		if rq.Status != 0 {
 			t.Errorf("%s %s logged with status %d, want 0 (no answer)", rq.Method, rq.Path, rq.Status)
 		}
-	}
-}
-
-func TestUntilDoneStopsTestingRows(t *testing.T) {
-	t.Parallel()
-	calls := 0
-	pred := func(int) bool { calls++; return true }
-	ctx, cancel := context.WithCancel(context.Background())
-	p := untilDone(ctx, pred)
-	for i := range 1000 {
-		if !p(i) {
-			t.Fatalf("row %d refused before the context ended", i)
-		}
-	}
-	cancel()
-	admitted := 0
-	for i := range 100_000 {
-		if p(i) {
-			admitted++
-		}
-	}
-	if calls > 1000+ctxCheckEvery || admitted >= ctxCheckEvery {
-		t.Errorf("after the context ended: pred called %d times in all, %d rows admitted; want at most %d more calls", calls, admitted, ctxCheckEvery)
-	}
-	if untilDone[int](ctx, nil) != nil {
-		t.Error("untilDone(nil) is not nil")
 	}
 }

@@ -78,7 +78,7 @@ func TestLoadFixturesFile(t *testing.T) {
 		t.Errorf("invoice 500: effective %v, charge effective %v", inv.EffectiveTimestamp, inv.Charges[1].EffectiveTimestamp)
 	}
 	srv.mu.RLock()
-	stored := srv.store.invoices.get(500).invoice().Charges[1]
+	stored := srv.store.invoices.Get(500).Charges[1]
 	srv.mu.RUnlock()
 	if stored.SubscriptionID != 200 {
 		t.Errorf("charge 5002: subscription %d, want 200 from its product", stored.SubscriptionID)

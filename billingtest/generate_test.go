@@ -38,7 +38,7 @@ func gtServer(t testing.TB, o GenerateOptions) *Server {
 func gtInvoiceIDs(srv *Server) []int64 {
 	srv.mu.RLock()
 	defer srv.mu.RUnlock()
-	return slices.Clone(srv.store.invoices.ids)
+	return idsOf(srv.store)
 }
 
 // storedInvoices returns the store's invoices in id order, as built from
@@ -162,7 +162,7 @@ func TestGenerateInvariants(t *testing.T) {
 	defer srv.mu.RUnlock()
 	st := srv.store
 
-	if !slices.IsSorted(st.invoices.ids) {
+	if !slices.IsSorted(idsOf(st)) {
 		t.Fatal("the invoice ids are not sorted")
 	}
 	type tally map[string]int
@@ -422,7 +422,7 @@ func TestGenerateTwice(t *testing.T) {
 	}
 	srv.mu.RLock()
 	defer srv.mu.RUnlock()
-	ids := srv.store.invoices.ids
+	ids := idsOf(srv.store)
 	if len(ids) != 600 || !slices.IsSorted(ids) || len(slices.Compact(slices.Clone(ids))) != 600 {
 		t.Fatal("invoice ids not unique and sorted")
 	}

@@ -4,32 +4,22 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/internal/filter"
+	"github.com/billingapi/billing-go/billingtest/internal/scale"
 	"github.com/shopspring/decimal"
 )
-
-// plainInvoiceSchema is invoiceSchema without its shortcuts: no packed
-// readers, no memo of customer conditions. It is what the indexed and
-// packed answers must equal.
-var plainInvoiceSchema = func() *filterSchema[invoiceRow] {
-	getters := maps.Clone(invoiceGetters)
-	for name, g := range getters {
-		g.instant, g.packed = nil, nil
-		getters[name] = g
-	}
-	return newSchema("GET /v1/Invoices", billing.InvoiceFilter{}, getters)
-}()
 
 // randomQuery draws list parameters for the list of all invoices from r:
 // sorts on the date fields and a text field in both directions, and up
@@ -104,19 +94,23 @@ func randomQuery(r *rand.Rand, keys []time.Time) url.Values {
 	return v
 }
 
-// checkAgainstPlain compares, for n random queries, the page the list of
-// all invoices serves (indexes, packed conditions) with the plain scan
-// of plainInvoiceSchema: the same rows in the same order, the same
-// counts. It asks for the first page, a page in the middle and one past
+// checkAgainstPlain compares, for n random queries, the page the scale
+// store serves (indexes, packed conditions, remembered matches) with the
+// plain store's over the same invoices: the same rows in the same order,
+// the same counts. It asks for the first page, a page in the middle and one past
 // the end.
 func checkAgainstPlain(t *testing.T, srv *Server, r *rand.Rand, n int, phase string) {
 	t.Helper()
 	srv.mu.RLock()
 	defer srv.mu.RUnlock()
+	if _, ok := srv.store.invoices.invoiceStore.(*scale.Store); !ok {
+		t.Fatalf("%s: store %T, want the scale store", phase, srv.store.invoices.invoiceStore)
+	}
+	ref := plainCopy(srv)
 	var keys []time.Time
 	for i := range 50 {
-		rec := srv.store.invoices.byPosition(r.IntN(srv.store.invoices.len()))
-		keys = append(keys, []func() time.Time{rec.postedAt, rec.createdAt, rec.effectiveAt}[i%3]())
+		inv := srv.store.invoices.At(r.IntN(srv.store.invoices.Len()))
+		keys = append(keys, [...]time.Time{inv.PostedTimestamp, inv.CreatedTimestamp, inv.EffectiveTimestamp}[i%3])
 	}
 	// The same filters in every phase, so that a phase finds the
 	// matches the phase before remembered, if they were not dropped.
@@ -137,21 +131,16 @@ func checkAgainstPlain(t *testing.T, srv *Server, r *rand.Rand, n int, phase str
 			func(count, size int) int { return count / size / 2 },
 			func(count, size int) int { return count/size + 1 },
 		} {
-			lr, pred, err := parseListRequest(v, invoiceSchema, false)
+			lr, _, err := parseListRequest(v, invoiceSchema, false)
 			if err != nil {
 				t.Fatalf("%s: %v: %v", phase, v, err)
 			}
-			plr, ppred, err := parseListRequest(v, plainInvoiceSchema, false)
-			if err != nil {
-				t.Fatalf("%s: %v: plain: %v", phase, v, err)
-			}
-			all := summarize(runList(srv.store.invoiceRows(0), invoiceRow.id, plainInvoiceSchema, plr, ppred))
-			lr.page = pageOf(all.Count, lr.size)
-			plr.page = lr.page
-			want := summarize(runList(srv.store.invoiceRows(0), invoiceRow.id, plainInvoiceSchema, plr, ppred))
-			got := summarize(srv.invoicesPage(context.Background(), lr, pred))
+			all := summarize(ref.Query(context.Background(), &lr.Request))
+			lr.Page = pageOf(all.Count, lr.Size)
+			want := summarize(ref.Query(context.Background(), &lr.Request))
+			got := summarize(srv.store.invoices.Query(context.Background(), &lr.Request))
 			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("%s: %v page %d:\n got %+v\nwant %+v", phase, v, lr.page, got, want)
+				t.Fatalf("%s: %v page %d:\n got %+v\nwant %+v", phase, v, lr.Page, got, want)
 			}
 		}
 	}
@@ -172,28 +161,20 @@ func unpackable(r *rand.Rand) func(*Invoice) {
 	}
 }
 
-// TestIndexedListsAnswerAsPlainScan is the differential test of the
-// list of all invoices: over a generated account made irregular (ties,
+// TestIndexedListsAnswerAsPlainScan is the differential test of the two
+// invoice stores: over a generated account made irregular (ties,
 // missing dates, records kept whole, amounts of other exponents), and
 // after each kind of change (update, delete, add, a new customer's
-// invoice, churn between list requests), every random query's page
-// equals the plain scan's.
+// invoice, churn between list requests), every random query's page from
+// the scale store equals the plain store's.
 func TestIndexedListsAnswerAsPlainScan(t *testing.T) {
 	t.Parallel()
-	srv, err := NewHandler(
+	srv := newHandlerWith(t, "scale",
 		WithGenerated(GenerateOptions{Seed: 29, Invoices: 1500}),
 		WithChurn(Churn{Seed: 5, Inserts: 3, Deletes: 2, Rekeys: 3, Modifies: 2}),
 	)
-	if err != nil {
-		t.Fatal(err)
-	}
 	r := rand.New(rand.NewPCG(29, 1))
-	ids := func() []int64 {
-		srv.mu.RLock()
-		defer srv.mu.RUnlock()
-		return append([]int64(nil), srv.store.invoices.ids...)
-	}
-	pick := func() int64 { all := ids(); return all[r.IntN(len(all))] }
+	pick := func() int64 { all := invoiceIDs(srv); return all[r.IntN(len(all))] }
 	update := func(change func(*Invoice)) {
 		t.Helper()
 		if err := srv.UpdateInvoice(pick(), change); err != nil {
@@ -224,7 +205,7 @@ func TestIndexedListsAnswerAsPlainScan(t *testing.T) {
 
 	for range 30 {
 		srv.mu.RLock()
-		inv := *srv.store.invoices.get(pick()).invoice()
+		inv := *srv.store.invoices.Get(pick())
 		srv.mu.RUnlock()
 		inv.ID, inv.InvoiceNumber, inv.Charges, inv.PaymentSchedules = 0, 0, nil, nil
 		inv.PostedTimestamp = tie.Add(time.Duration(r.IntN(3)) * time.Second)
@@ -279,6 +260,8 @@ func FuzzIndexedListsAnswerAsPlainScan(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	srv.store.invoices.scaleAt = 0
+	srv.store.invoices.fit(srv.store.invoices.Len())
 	f.Fuzz(func(t *testing.T, seed uint64) {
 		checkAgainstPlain(t, srv, rand.New(rand.NewPCG(seed, 2)), 10, fmt.Sprint("seed ", seed))
 	})
@@ -298,24 +281,26 @@ func TestFilteredPageCostFollowsRange(t *testing.T) {
 	}
 	const inRange = 1000
 	for _, n := range sizes {
-		srv, err := NewHandler(WithGenerated(GenerateOptions{Seed: 1, Invoices: n}))
-		if err != nil {
-			t.Fatal(err)
-		}
+		srv := newHandlerWith(t, "scale", WithGenerated(GenerateOptions{Seed: 1, Invoices: n}))
 		srv.mu.RLock()
-		field := invoiceSchema.byName["postedtimestamp"]
-		entries := srv.store.invoiceKeyIndex(field).entries
+		ref := plainCopy(srv)
+		posted := make([]time.Time, 0, n)
+		for i := range n {
+			posted = append(posted, ref.invs[i].PostedTimestamp)
+		}
+		slices.SortFunc(posted, time.Time.Compare)
 		// A range of exactly inRange invoices: each bound the first
 		// invoice of its second, outside a billing run's ties.
+		sec := func(i int) int64 { return posted[i].Unix() }
 		j := n / 3
-		for entries[j].sec == entries[j-1].sec || entries[j+inRange].sec == entries[j+inRange-1].sec {
+		for sec(j) == sec(j-1) || sec(j+inRange) == sec(j+inRange-1) {
 			j++
 		}
-		from := entries[j].rec.postedAt().Truncate(time.Second)
-		to := entries[j+inRange].rec.postedAt().Truncate(time.Second)
+		from := posted[j].Truncate(time.Second)
+		to := posted[j+inRange].Truncate(time.Second)
 		keys := 0 // the invoices posted in [from, to)
-		for i := range entries {
-			if at := entries[i].rec.postedAt(); !at.Before(from) && at.Before(to) {
+		for _, at := range posted {
+			if !at.Before(from) && at.Before(to) {
 				keys++
 			}
 		}
@@ -336,18 +321,17 @@ func TestFilteredPageCostFollowsRange(t *testing.T) {
 		} {
 			v := url.Values{"query": {c.query}, "sortExpression": {"postedTimestamp"}, "sortOrder": {"Descending"},
 				"pageSize": {strconv.Itoa(page)}, "pageNumber": {"2"}}
-			lr, pred, err := parseListRequest(v, invoiceSchema, false)
+			lr, _, err := parseListRequest(v, invoiceSchema, false)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := srv.invoicesPage(context.Background(), lr, pred)
-			if got.visited != c.visited {
-				t.Errorf("%d invoices, %s: visited %d rows, want %d", n, c.query, got.visited, c.visited)
+			got := srv.store.invoices.Query(context.Background(), &lr.Request)
+			if got.Visited != c.visited {
+				t.Errorf("%d invoices, %s: visited %d rows, want %d", n, c.query, got.Visited, c.visited)
 			}
-			plr, ppred, _ := parseListRequest(v, plainInvoiceSchema, false)
-			plain := runList(srv.store.invoiceRows(0), invoiceRow.id, plainInvoiceSchema, plr, ppred)
-			if plain.visited != n {
-				t.Errorf("%d invoices: the plain scan visited %d rows", n, plain.visited)
+			plain := ref.Query(context.Background(), &lr.Request)
+			if plain.Visited != n {
+				t.Errorf("%d invoices: the plain store visited %d rows", n, plain.Visited)
 			}
 			if g, w := summarize(got), summarize(plain); !reflect.DeepEqual(g, w) {
 				t.Errorf("%d invoices, %s:\n got %+v\nwant %+v", n, c.query, g, w)
@@ -362,26 +346,21 @@ func TestFilteredPageCostFollowsRange(t *testing.T) {
 // the next request with the same filter.
 func TestCutShortScanIsNotRemembered(t *testing.T) {
 	t.Parallel()
-	srv, err := NewHandler(WithGenerated(GenerateOptions{Seed: 2, Invoices: 3 * ctxCheckEvery}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := newHandlerWith(t, "scale", WithGenerated(GenerateOptions{Seed: 2, Invoices: 3 * filter.CheckEvery}))
 	v := url.Values{"query": {"postedTimestamp:2000-01-01|;closingArBalance:0|"}, "sortExpression": {"postedTimestamp"}}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	lr, pred, err := parseListRequest(v, invoiceSchema, false)
+	lr, _, err := parseListRequest(v, invoiceSchema, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv.mu.RLock()
 	defer srv.mu.RUnlock()
-	cut := srv.invoicesPage(ctx, lr, untilDone(ctx, pred))
-	lr, pred, _ = parseListRequest(v, invoiceSchema, false)
-	got := summarize(srv.invoicesPage(context.Background(), lr, pred))
-	plr, ppred, _ := parseListRequest(v, plainInvoiceSchema, false)
-	want := summarize(runList(srv.store.invoiceRows(0), invoiceRow.id, plainInvoiceSchema, plr, ppred))
-	if cut.count >= want.Count {
-		t.Fatalf("the cancelled scan counted %d of %d matches: it was not cut short", cut.count, want.Count)
+	cut := srv.store.invoices.Query(ctx, &lr.Request)
+	got := summarize(srv.store.invoices.Query(context.Background(), &lr.Request))
+	want := summarize(plainCopy(srv).Query(context.Background(), &lr.Request))
+	if cut.Count >= want.Count {
+		t.Fatalf("the cancelled scan counted %d of %d matches: it was not cut short", cut.Count, want.Count)
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("after a cut-short scan:\n got %+v\nwant %+v", got, want)
@@ -394,18 +373,13 @@ func TestCutShortScanIsNotRemembered(t *testing.T) {
 // detector must find nothing in the indexes and their remembered matches.
 func TestIndexedListsUnderConcurrentWrites(t *testing.T) {
 	t.Parallel()
-	srv, err := NewHandler(WithGenerated(GenerateOptions{Seed: 4, Invoices: 600}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := newHandlerWith(t, "scale", WithGenerated(GenerateOptions{Seed: 4, Invoices: 600}))
 	filters := []string{
 		"postedTimestamp:2024-01-01|;closingArBalance:100|;Customer.Status:Active",
 		"postedTimestamp:2024-07-01|2025-10-01;Customer.Status:Active,Hold",
 		"createdTimestamp:2023-01-01|",
 	}
-	srv.mu.RLock()
-	ids := append([]int64(nil), srv.store.invoices.ids...)
-	srv.mu.RUnlock()
+	ids := invoiceIDs(srv)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

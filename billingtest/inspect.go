@@ -11,11 +11,11 @@ import (
 func (s *Server) Invoice(id int64) (billing.Invoice, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	rec := s.store.invoices.get(id)
-	if rec == nil {
+	inv := s.store.invoices.Get(id)
+	if inv == nil {
 		return billing.Invoice{}, false
 	}
-	return s.store.renderInvoice(rec.invoice(), chargesFlat, true), true
+	return s.store.renderInvoice(inv, chargesFlat, true), true
 }
 
 // InvoiceSummary returns an invoice's summary, with its status derived
@@ -23,11 +23,11 @@ func (s *Server) Invoice(id int64) (billing.Invoice, bool) {
 func (s *Server) InvoiceSummary(id int64) (billing.InvoiceSummary, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	rec := s.store.invoices.get(id)
-	if rec == nil {
+	inv := s.store.invoices.Get(id)
+	if inv == nil {
 		return billing.InvoiceSummary{}, false
 	}
-	return s.store.renderSummary(rec.invoice(), s.now()), true
+	return s.store.renderSummary(inv, s.now()), true
 }
 
 // Customer returns a customer and whether it exists.
@@ -78,7 +78,7 @@ func (s *Server) Counts() map[string]int {
 	}
 	return map[string]int{
 		"customers":                len(s.store.customers),
-		"invoices":                 s.store.invoices.len(),
+		"invoices":                 s.store.invoices.Len(),
 		"draftInvoices":            len(s.store.drafts),
 		"creditCards":              len(s.store.cards),
 		"walletMethods":            len(s.store.wallets),

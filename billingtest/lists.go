@@ -5,6 +5,7 @@ import (
 	"context"
 	"iter"
 	"maps"
+	"math"
 	"net/http"
 	"slices"
 	"strings"
@@ -12,14 +13,16 @@ import (
 
 	billing "github.com/billingapi/billing-go"
 	"github.com/billingapi/billing-go/billingtest/internal/bind"
+	"github.com/billingapi/billing-go/billingtest/internal/filter"
 	"github.com/billingapi/billing-go/internal/jsonwire"
 	"github.com/shopspring/decimal"
 )
 
 // The list and read endpoints of invoices, invoice summaries and
 // subscription product items (sections 4.1 to 4.4 and 4.10 of the
-// reference). Filtering is in filtereval.go, sorting in sorting.go and the
-// shared paging controls and headers in paging.go.
+// reference). Filtering and sorting are in package filter, the shared
+// paging controls and headers in paging.go, the invoices' stores in
+// invoices.go.
 
 // Enum values as the reference lists them, for checking filter values.
 var (
@@ -46,69 +49,62 @@ func customerOf(st *store, id int64) *Customer {
 	return noCustomer
 }
 
-// invoiceRow is an invoice, what invoice filters read: its packed record,
-// read in place, since a filter visits every invoice. inv, the invoice
-// itself, is built only for the rows of a page that rendering needs it
-// for: by filterSchema.complete for a customer's invoices, and by
-// store.listInvoiceJSON, only when the encoding is not cached, for the
-// list of all invoices. Its customer is looked up
-// only by the Customer.* names, so that filters without them skip a map
-// lookup per invoice.
+// invoiceRow is an invoice as invoice filters read it: the invoice, and
+// its customer, looked up only by the Customer.* names, so that filters
+// without them skip a map lookup per invoice.
 type invoiceRow struct {
-	rec *invoiceRecord
 	inv *Invoice
 	st  *store
 }
 
-func (r invoiceRow) id() int64 { return r.rec.id }
+func (r invoiceRow) id() int64 { return r.inv.ID }
 
 // customerID is the key of what the Customer.* names read.
-func (r invoiceRow) customerID() int64 { return r.rec.customerID }
+func (r invoiceRow) customerID() int64 { return r.inv.CustomerID }
 
-func (r invoiceRow) cust() *Customer { return customerOf(r.st, r.rec.customerID) }
+func (r invoiceRow) cust() *Customer { return customerOf(r.st, r.inv.CustomerID) }
 
-// withInvoice is r with its invoice built.
-func (r invoiceRow) withInvoice() invoiceRow {
-	r.inv = r.rec.invoice()
-	return r
+// customerGetters are the Customer.* names of the invoice lists, which
+// each invoice store reads through its own rows.
+var customerGetters = map[string]filter.Getter[*Customer]{
+	"Customer.AccountStatus":                {Enum: func(c *Customer) string { return string(c.AccountStatus) }, Values: customerAccountStatuses},
+	"Customer.Status":                       {Enum: func(c *Customer) string { return string(c.Status) }, Values: customerStatuses},
+	"Customer.Arbalance":                    {Decimal: func(c *Customer) decimal.Decimal { return c.ArBalance }},
+	"Customer.CurrentMrr":                   {Decimal: func(c *Customer) decimal.Decimal { return c.CurrentMrr }},
+	"Customer.CurrentNetMrr":                {Decimal: func(c *Customer) decimal.Decimal { return c.CurrentNetMrr }},
+	"Customer.MonthlyRecurringRevenue":      {Decimal: func(c *Customer) decimal.Decimal { return c.MonthlyRecurringRevenue }},
+	"Customer.NetMRR":                       {Decimal: func(c *Customer) decimal.Decimal { return c.NetMRR }},
+	"Customer.CreatedTimestamp":             {Time: func(c *Customer) time.Time { return c.CreatedTimestamp }},
+	"Customer.ModifiedTimestamp":            {Time: func(c *Customer) time.Time { return c.ModifiedTimestamp }},
+	"Customer.ParentId":                     {Integer: nullableInt(func(c *Customer) int64 { return c.ParentID })},
+	"Customer.CustomerReference.Reference1": {Text: func(c *Customer) string { return c.Reference1 }},
+	"Customer.CustomerReference.Reference2": {Text: func(c *Customer) string { return c.Reference2 }},
+	"Customer.CustomerReference.Reference3": {Text: func(c *Customer) string { return c.Reference3 }},
 }
 
-// Getters shared by the two invoice lists; each list takes the names its
-// SDK filter struct has.
-var invoiceGetters = map[string]getter[invoiceRow]{
-	"createdTimestamp": {time: func(r invoiceRow) time.Time { return r.rec.createdAt() },
-		instant: func(r invoiceRow) (int64, bool) { return r.rec.created, r.rec.whole == nil }},
-	"effectiveTimestamp": {time: func(r invoiceRow) time.Time { return r.rec.effectiveAt() },
-		instant: func(r invoiceRow) (int64, bool) { return r.rec.effective, r.rec.whole == nil }},
-	"postedTimestamp": {time: func(r invoiceRow) time.Time { return r.rec.postedAt() },
-		instant: func(r invoiceRow) (int64, bool) { return r.rec.posted, r.rec.whole == nil }},
-	"poNumber": {text: func(r invoiceRow) string { return r.rec.po() }},
-	"closingArBalance": {decimal: func(r invoiceRow) decimal.Decimal { return r.rec.closing() },
-		packed: func(r invoiceRow) (int64, int8, bool) { return r.rec.packedAmount(recClosing) }},
-	"openingArBalance": {decimal: func(r invoiceRow) decimal.Decimal { return r.rec.opening() },
-		packed: func(r invoiceRow) (int64, int8, bool) { return r.rec.packedAmount(recOpening) }},
-	"customerId":    {integer: func(r invoiceRow) (int64, bool) { return r.rec.customerID, true }},
-	"invoiceNumber": {integer: func(r invoiceRow) (int64, bool) { return r.rec.number(), true }},
-	"erpId":         {text: func(r invoiceRow) string { return r.rec.erp() }},
-	"crmId":         {text: func(r invoiceRow) string { return r.rec.crm() }},
-	// An invoice's instalments are its payment schedules.
-	"totalInstallments": {integer: func(r invoiceRow) (int64, bool) { return int64(r.rec.installments()), true }},
-	"accountingId":      {integer: nullableInt(func(r invoiceRow) int64 { return r.rec.accounting() })},
-
-	"Customer.AccountStatus":                {enum: func(r invoiceRow) string { return string(r.cust().AccountStatus) }, values: customerAccountStatuses},
-	"Customer.Status":                       {enum: func(r invoiceRow) string { return string(r.cust().Status) }, values: customerStatuses},
-	"Customer.Arbalance":                    {decimal: func(r invoiceRow) decimal.Decimal { return r.cust().ArBalance }},
-	"Customer.CurrentMrr":                   {decimal: func(r invoiceRow) decimal.Decimal { return r.cust().CurrentMrr }},
-	"Customer.CurrentNetMrr":                {decimal: func(r invoiceRow) decimal.Decimal { return r.cust().CurrentNetMrr }},
-	"Customer.MonthlyRecurringRevenue":      {decimal: func(r invoiceRow) decimal.Decimal { return r.cust().MonthlyRecurringRevenue }},
-	"Customer.NetMRR":                       {decimal: func(r invoiceRow) decimal.Decimal { return r.cust().NetMRR }},
-	"Customer.CreatedTimestamp":             {time: func(r invoiceRow) time.Time { return r.cust().CreatedTimestamp }},
-	"Customer.ModifiedTimestamp":            {time: func(r invoiceRow) time.Time { return r.cust().ModifiedTimestamp }},
-	"Customer.ParentId":                     {integer: nullableInt(func(r invoiceRow) int64 { return r.cust().ParentID })},
-	"Customer.CustomerReference.Reference1": {text: func(r invoiceRow) string { return r.cust().Reference1 }},
-	"Customer.CustomerReference.Reference2": {text: func(r invoiceRow) string { return r.cust().Reference2 }},
-	"Customer.CustomerReference.Reference3": {text: func(r invoiceRow) string { return r.cust().Reference3 }},
-}
+// invoiceGetters are the names of the two invoice lists; each list takes
+// those its SDK filter struct has.
+var invoiceGetters = func() map[string]filter.Getter[invoiceRow] {
+	g := filter.Via(customerGetters, invoiceRow.cust)
+	for name, get := range map[string]filter.Getter[invoiceRow]{
+		"createdTimestamp":   {Time: func(r invoiceRow) time.Time { return r.inv.CreatedTimestamp }},
+		"effectiveTimestamp": {Time: func(r invoiceRow) time.Time { return r.inv.EffectiveTimestamp }},
+		"postedTimestamp":    {Time: func(r invoiceRow) time.Time { return r.inv.PostedTimestamp }},
+		"poNumber":           {Text: func(r invoiceRow) string { return r.inv.PoNumber }},
+		"closingArBalance":   {Decimal: func(r invoiceRow) decimal.Decimal { return r.inv.ClosingArBalance }},
+		"openingArBalance":   {Decimal: func(r invoiceRow) decimal.Decimal { return r.inv.OpeningArBalance }},
+		"customerId":         {Integer: func(r invoiceRow) (int64, bool) { return r.inv.CustomerID, true }},
+		"invoiceNumber":      {Integer: func(r invoiceRow) (int64, bool) { return r.inv.InvoiceNumber, true }},
+		"erpId":              {Text: func(r invoiceRow) string { return r.inv.ErpID }},
+		"crmId":              {Text: func(r invoiceRow) string { return r.inv.CrmID }},
+		// An invoice's instalments are its payment schedules.
+		"totalInstallments": {Integer: func(r invoiceRow) (int64, bool) { return int64(len(r.inv.PaymentSchedules)), true }},
+		"accountingId":      {Integer: nullableInt(func(r invoiceRow) int64 { return r.inv.AccountingID })},
+	} {
+		g[name] = get
+	}
+	return g
+}()
 
 // nullableInt reads an integer whose 0 the service stores as null.
 func nullableInt[T any](get func(T) int64) func(T) (int64, bool) {
@@ -128,73 +124,47 @@ type summaryRow struct {
 
 func (r summaryRow) id() int64 { return r.inv.ID }
 
-var summaryGetters = map[string]getter[summaryRow]{
-	"Id":                 {integer: func(r summaryRow) (int64, bool) { return r.inv.ID, true }},
-	"customerId":         {integer: func(r summaryRow) (int64, bool) { return r.inv.CustomerID, true }},
-	"invoiceNumber":      {integer: func(r summaryRow) (int64, bool) { return r.inv.InvoiceNumber, true }},
-	"reference":          {text: func(r summaryRow) string { return r.cust.Reference }},
-	"invoiceAmount":      {decimal: func(r summaryRow) decimal.Decimal { return invoiceAmount(r.inv) }},
-	"dueDate":            {time: func(r summaryRow) time.Time { return dueDate(r.inv) }},
-	"invoiceStatus":      {enum: func(r summaryRow) string { return string(invoiceStatus(r.inv, r.now)) }, values: invoiceStatuses},
-	"customer.Status":    {enum: func(r summaryRow) string { return string(r.cust.Status) }, values: customerStatuses},
-	"effectiveTimestamp": {time: func(r summaryRow) time.Time { return r.inv.EffectiveTimestamp }},
-	"modifiedTimestamp":  {time: func(r summaryRow) time.Time { return r.inv.ModifiedTimestamp }},
-	"postedTimestamp":    {time: func(r summaryRow) time.Time { return r.inv.PostedTimestamp }},
-	"unsettled":          {boolean: func(r summaryRow) bool { return outstandingBalance(r.inv).IsPositive() }},
+var summaryGetters = map[string]filter.Getter[summaryRow]{
+	"Id":                 {Integer: func(r summaryRow) (int64, bool) { return r.inv.ID, true }},
+	"customerId":         {Integer: func(r summaryRow) (int64, bool) { return r.inv.CustomerID, true }},
+	"invoiceNumber":      {Integer: func(r summaryRow) (int64, bool) { return r.inv.InvoiceNumber, true }},
+	"reference":          {Text: func(r summaryRow) string { return r.cust.Reference }},
+	"invoiceAmount":      {Decimal: func(r summaryRow) decimal.Decimal { return invoiceAmount(r.inv) }},
+	"dueDate":            {Time: func(r summaryRow) time.Time { return dueDate(r.inv) }},
+	"invoiceStatus":      {Enum: func(r summaryRow) string { return string(invoiceStatus(r.inv, r.now)) }, Values: invoiceStatuses},
+	"customer.Status":    {Enum: func(r summaryRow) string { return string(r.cust.Status) }, Values: customerStatuses},
+	"effectiveTimestamp": {Time: func(r summaryRow) time.Time { return r.inv.EffectiveTimestamp }},
+	"modifiedTimestamp":  {Time: func(r summaryRow) time.Time { return r.inv.ModifiedTimestamp }},
+	"postedTimestamp":    {Time: func(r summaryRow) time.Time { return r.inv.PostedTimestamp }},
+	"unsettled":          {Boolean: func(r summaryRow) bool { return outstandingBalance(r.inv).IsPositive() }},
 }
 
 type itemRow = *billing.SubscriptionProductItem
 
 func itemID(r itemRow) int64 { return r.ID }
 
-var itemGetters = map[string]getter[itemRow]{
-	"createdTimestamp":  {time: func(r itemRow) time.Time { return r.CreatedDate.Time }},
-	"modifiedTimestamp": {time: func(r itemRow) time.Time { return r.ModifiedDate.Time }},
-	"name":              {text: func(r itemRow) string { return r.Name }},
-	"description":       {text: func(r itemRow) string { return r.Description }},
-	"reference":         {text: func(r itemRow) string { return r.Reference.Value }},
-	"status":            {enum: func(r itemRow) string { return string(r.Status) }, values: itemStatuses},
+var itemGetters = map[string]filter.Getter[itemRow]{
+	"createdTimestamp":  {Time: func(r itemRow) time.Time { return r.CreatedDate.Time }},
+	"modifiedTimestamp": {Time: func(r itemRow) time.Time { return r.ModifiedDate.Time }},
+	"name":              {Text: func(r itemRow) string { return r.Name }},
+	"description":       {Text: func(r itemRow) string { return r.Description }},
+	"reference":         {Text: func(r itemRow) string { return r.Reference.Value }},
+	"status":            {Enum: func(r itemRow) string { return string(r.Status) }, Values: itemStatuses},
 }
 
 // The endpoints' schemas, from the SDK's filter structs.
 var (
-	// The list of all invoices builds a row's invoice only when its
-	// encoding is not cached (see store.listInvoiceJSON).
-	invoiceSchema         = newSchema("GET /v1/Invoices", billing.InvoiceFilter{}, invoiceGetters).relatedBy(invoiceRow.customerID)
-	customerInvoiceSchema = newSchema("GET /v1/Customers/{customerId}/Invoices/", billing.CustomerInvoiceFilter{}, invoiceGetters).completing(invoiceRow.withInvoice).relatedBy(invoiceRow.customerID)
-	summarySchema         = newSchema("GET /v1/customers/{customerId}/invoiceSummaries", billing.InvoiceSummaryFilter{}, summaryGetters)
-	itemSchema            = newSchema("GET /v1/subscriptionProducts/{subscriptionProductId}/items", billing.SubscriptionProductItemFilter{}, itemGetters)
+	invoiceSchema         = filter.NewSchema("GET /v1/Invoices", billing.InvoiceFilter{}, invoiceGetters).RelatedBy(invoiceRow.customerID)
+	customerInvoiceSchema = filter.NewSchema("GET /v1/Customers/{customerId}/Invoices/", billing.CustomerInvoiceFilter{}, invoiceGetters).RelatedBy(invoiceRow.customerID)
+	summarySchema         = filter.NewSchema("GET /v1/customers/{customerId}/invoiceSummaries", billing.InvoiceSummaryFilter{}, summaryGetters)
+	itemSchema            = filter.NewSchema("GET /v1/subscriptionProducts/{subscriptionProductId}/items", billing.SubscriptionProductItemFilter{}, itemGetters)
 )
 
-// invoiceRows yields the invoices in ascending id order, those of one
-// customer when customerID is not 0. The caller holds s.mu.
-func (st *store) invoiceRows(customerID int64) iter.Seq[invoiceRow] {
-	return func(yield func(invoiceRow) bool) {
-		for i := range st.invoices.len() {
-			rec := st.invoices.byPosition(i)
-			if customerID != 0 && rec.customerID != customerID {
-				continue
-			}
-			if !yield(invoiceRow{rec: rec, st: st}) {
-				return
-			}
-		}
-	}
-}
-
-// pageOfAllInvoices is runList for the unfiltered list of all invoices in
-// id order, the list an integration job pages through: a slice of the id
-// index, so that reading every page stays linear in the total instead of
-// visiting every invoice on every request.
-func (st *store) pageOfAllInvoices(lr listRequest) listPage[invoiceRow] {
-	n := int64(st.invoices.len())
-	start := min(int64(lr.page)*int64(lr.size), n)
-	end := min(start+int64(lr.size), n)
-	page := listPage[invoiceRow]{count: int(n), maxCount: int(n), items: make([]invoiceRow, 0, end-start), visited: int(end - start)}
-	for i := start; i < end; i++ {
-		page.items = append(page.items, invoiceRow{rec: st.invoices.byPosition(int(i)), st: st})
-	}
-	return page
+// customerInvoices are a customer's invoices in id order. The caller
+// holds s.mu.
+func (st *store) customerInvoices(customerID int64) []*Invoice {
+	page := st.invoices.Query(context.Background(), &filter.Request{Customer: customerID, SortField: -1, Size: math.MaxInt})
+	return mapped(page.Items, func(h filter.Hit) *Invoice { return st.invoices.Get(h.ID) })
 }
 
 // flatInvoice is an invoice whose charges are always written, [] when
@@ -283,20 +253,19 @@ func boolParam(r *http.Request, name string) (bool, error) {
 // handleListInvoices serves GET /v1/Invoices: every invoice, without line
 // items (charges is []).
 func (s *Server) handleListInvoices(w http.ResponseWriter, r *http.Request) {
-	lr, pred, err := parseListRequest(r.URL.Query(), invoiceSchema, s.cfg.unlistedEnums)
+	lr, _, err := parseListRequest(r.URL.Query(), invoiceSchema, s.cfg.unlistedEnums)
 	if err != nil {
 		s.writeRequestError(w, err)
 		return
 	}
-	pred = untilDone(r.Context(), pred)
 	s.vary(&lr)
-	s.churnBefore(RouteInvoicesList, sortedOn(invoiceSchema, lr), lr.key, invoiceChurn{s: s})
+	s.churnBefore(RouteInvoicesList, sortedOn(invoiceSchema, lr), lr.Key, invoiceChurn{s: s})
 	s.mu.RLock()
-	page := s.invoicesPage(r.Context(), lr, pred)
-	encoded := make([][]byte, len(page.items))
-	size := 2 + len(page.items)
-	for i, row := range page.items {
-		if encoded[i], err = s.store.listInvoiceJSON(row); err != nil {
+	page := s.store.invoices.Query(r.Context(), &lr.Request)
+	encoded := make([][]byte, len(page.Items))
+	size := 2 + len(page.Items)
+	for i, hit := range page.Items {
+		if encoded[i], err = s.store.invoices.ListJSON(hit.ID, s.store.listInvoiceJSON); err != nil {
 			s.mu.RUnlock()
 			s.writeError(w, http.StatusInternalServerError, errorKeyAPI, "encoding the answer: "+err.Error())
 			return
@@ -320,37 +289,9 @@ func (s *Server) handleListInvoices(w http.ResponseWriter, r *http.Request) {
 	s.writeRawJSON(w, http.StatusOK, append(*body, ']'))
 }
 
-// invoicesPage finds a page of the list of all invoices: from the id
-// order when nothing filters or sorts it, from a key index when it is
-// sorted on a date, else by filtering and sorting every invoice. The
-// paging variations take the general path, which implements them. The
-// caller holds at least the read lock.
-func (s *Server) invoicesPage(ctx context.Context, lr listRequest, pred func(invoiceRow) bool) listPage[invoiceRow] {
-	switch {
-	case s.cfg.pagingVaried():
-		return runList(s.store.invoiceRows(0), invoiceRow.id, invoiceSchema, lr, pred)
-	case pred == nil && lr.sortField < 0:
-		return s.store.pageOfAllInvoices(lr)
-	case lr.keyed:
-		return s.store.invoiceKeyIndex(lr.sortField).page(ctx, lr, pred)
-	}
-	return runList(s.store.invoiceRows(0), invoiceRow.id, invoiceSchema, lr, pred)
-}
-
-// listInvoiceJSON is row's invoice as a list-all answer writes it, from
-// the bounded cache when it holds the invoice (see scale.ListCache), else
-// unpacked and encoded. The caller holds at least the read lock; the
-// bytes are not to be modified.
-func (st *store) listInvoiceJSON(row invoiceRow) ([]byte, error) {
-	if b, ok := st.listJSON.Load(row.rec.id); ok {
-		return b, nil
-	}
-	b, err := jsonwire.Marshal(flat(st.renderInvoice(row.rec.invoice(), chargesEmpty, false)))
-	if err != nil {
-		return nil, err
-	}
-	st.listJSON.Store(row.rec.id, b)
-	return b, nil
+// listInvoiceJSON encodes inv as a list-all answer writes it.
+func (st *store) listInvoiceJSON(inv *Invoice) ([]byte, error) {
+	return jsonwire.Marshal(flat(st.renderInvoice(inv, chargesEmpty, false)))
 }
 
 // handleGetInvoice serves GET /v1/Invoices/{invoiceId}. With
@@ -372,14 +313,14 @@ func (s *Server) handleGetInvoice(r *http.Request) (any, error) {
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	rec := s.store.invoices.get(id)
+	inv := s.store.invoices.Get(id)
 	switch {
-	case rec == nil:
+	case inv == nil:
 		return nil, notFound("invoice %d does not exist", id)
 	case group:
-		return grouped(s.store.renderInvoice(rec.invoice(), chargesGrouped, tracked)), nil
+		return grouped(s.store.renderInvoice(inv, chargesGrouped, tracked)), nil
 	}
-	return flat(s.store.renderInvoice(rec.invoice(), chargesFlat, tracked)), nil
+	return flat(s.store.renderInvoice(inv, chargesFlat, tracked)), nil
 }
 
 // scopedList is a list endpoint over the rows of one parent entity (a
@@ -389,7 +330,7 @@ func (s *Server) handleGetInvoice(r *http.Request) (any, error) {
 type scopedList[T, U any] struct {
 	route  Route
 	param  string // the parent's path parameter
-	schema *filterSchema[T]
+	schema *filter.Schema[T]
 	id     func(T) int64
 	// check validates the endpoint's other parameters; nil: none.
 	check func(*http.Request) error
@@ -412,9 +353,9 @@ func (l scopedList[T, U]) serve(s *Server, w http.ResponseWriter, r *http.Reques
 		s.writeRequestError(w, err)
 		return
 	}
-	pred = untilDone(r.Context(), pred)
+	pred = filter.UntilDone(r.Context(), pred)
 	s.vary(&lr)
-	s.churnBefore(l.route, sortedOn(l.schema, lr), lr.key, l.churn(s, parent))
+	s.churnBefore(l.route, sortedOn(l.schema, lr), lr.Key, l.churn(s, parent))
 	s.mu.RLock()
 	rows, render, err := l.rows(s, r, parent)
 	if err != nil {
@@ -422,8 +363,8 @@ func (l scopedList[T, U]) serve(s *Server, w http.ResponseWriter, r *http.Reques
 		s.writeRequestError(w, err)
 		return
 	}
-	page := runList(rows, l.id, l.schema, lr, pred)
-	out := mapped(page.items, render)
+	page := filter.Run(rows, l.id, l.schema, &lr.Request, pred)
+	out := mapped(page.Items, render)
 	s.mu.RUnlock()
 	if r.Context().Err() != nil {
 		return // the client has gone, and the page may be incomplete
@@ -452,7 +393,8 @@ var customerInvoicesList = scopedList[invoiceRow, flatInvoice]{
 			return nil, nil, notFound("customer %d does not exist", customerID)
 		}
 		tracked, _ := boolParam(r, "showTrackedItems") // checked already
-		return s.store.invoiceRows(customerID), func(row invoiceRow) flatInvoice {
+		rows := mapped(s.store.customerInvoices(customerID), func(inv *Invoice) invoiceRow { return invoiceRow{inv: inv, st: s.store} })
+		return slices.Values(rows), func(row invoiceRow) flatInvoice {
 			return flat(s.store.renderInvoice(row.inv, chargesFlat, tracked))
 		}, nil
 	},
@@ -467,14 +409,8 @@ var summariesList = scopedList[summaryRow, billing.InvoiceSummary]{
 			return nil, nil, notFound("customer %d does not exist", customerID)
 		}
 		now := s.now()
-		rows := func(yield func(summaryRow) bool) {
-			for row := range s.store.invoiceRows(customerID) {
-				if !yield(summaryRow{inv: row.rec.invoice(), cust: cust, now: now}) {
-					return
-				}
-			}
-		}
-		return rows, func(row summaryRow) billing.InvoiceSummary { return s.store.renderSummary(row.inv, now) }, nil
+		rows := mapped(s.store.customerInvoices(customerID), func(inv *Invoice) summaryRow { return summaryRow{inv: inv, cust: cust, now: now} })
+		return slices.Values(rows), func(row summaryRow) billing.InvoiceSummary { return s.store.renderSummary(row.inv, now) }, nil
 	},
 }
 

@@ -25,12 +25,7 @@ func (s *Server) DeleteInvoice(id int64) bool {
 
 // deleteInvoiceLocked is DeleteInvoice without the lock, for callers that hold s.mu.
 func (s *Server) deleteInvoiceLocked(id int64) bool {
-	if !s.store.invoices.delete(id) {
-		return false
-	}
-	s.store.invoiceChanged(id)
-	s.store.listJSON.Fit(s.store.invoices.len())
-	return true
+	return s.store.invoices.Delete(id)
 }
 
 // UpdateInvoice changes an invoice with change, which must not change its
@@ -64,15 +59,14 @@ func (s *Server) UpdateInvoice(id int64, change func(*Invoice)) error {
 
 // updateInvoiceLocked is UpdateInvoice without the lock, for callers that hold s.mu.
 func (s *Server) updateInvoiceLocked(id int64, change func(*Invoice)) error {
-	rec := s.store.invoices.get(id)
-	if rec == nil {
+	before := s.store.invoices.Get(id)
+	if before == nil {
 		return fmt.Errorf("UpdateInvoice: invoice %d does not exist", id)
 	}
-	before := rec.invoice()
-	inv := rec.invoice()
+	inv := cloneInvoice(before)
 	was := inv.ModifiedTimestamp
 	change(inv)
-	if inv.ID != rec.id || inv.CustomerID != rec.customerID {
+	if inv.ID != before.ID || inv.CustomerID != before.CustomerID {
 		return fmt.Errorf("UpdateInvoice: the id and customer of invoice %d cannot change", id)
 	}
 	if inv.ModifiedTimestamp.Equal(was) {
@@ -84,8 +78,7 @@ func (s *Server) updateInvoiceLocked(id int64, change func(*Invoice)) error {
 	if err := checkInvoiceWritable(inv); err != nil {
 		return fmt.Errorf("UpdateInvoice: invoice %d: %w", id, err)
 	}
-	*rec = (&packer{}).pack(inv)
-	s.store.invoiceChanged(id)
+	s.store.invoices.Replace(inv)
 	return nil
 }
 
@@ -95,8 +88,8 @@ func (s *Server) updateInvoiceLocked(id int64, change func(*Invoice)) error {
 func (s *Server) WriteOffInvoice(id int64) error {
 	s.mu.RLock()
 	var balance decimal.Decimal
-	if rec := s.store.invoices.get(id); rec != nil {
-		balance = outstandingBalance(rec.invoice())
+	if inv := s.store.invoices.Get(id); inv != nil {
+		balance = outstandingBalance(inv)
 	}
 	s.mu.RUnlock()
 	if _, err := s.writeOff(id, balance); err != nil {

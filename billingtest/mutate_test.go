@@ -7,13 +7,14 @@ import (
 	"testing"
 	"time"
 
+	billing "github.com/billingapi/billing-go"
 	"github.com/billingapi/billing-go/internal/jsonwire"
 	"github.com/shopspring/decimal"
 )
 
-// mtServer is a fake with one customer and two invoices, one that packs
-// and one kept whole (a service date in 9999, see invoiceRecord), with the
-// list-all answer cached.
+// mtServer is a fake with one customer and two invoices in the scale
+// store, one that packs and one kept whole (a service date in 9999, see
+// the scale store's records), with the list-all answer cached.
 func mtServer(t *testing.T) (*Server, [2]int64) {
 	t.Helper()
 	srv, err := NewHandler(WithClock(func() time.Time { return time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC) }))
@@ -34,12 +35,7 @@ func mtServer(t *testing.T) (*Server, [2]int64) {
 			t.Fatal(err)
 		}
 	}
-	srv.mu.RLock()
-	whole := [2]bool{srv.store.invoices.get(ids[0]).whole != nil, srv.store.invoices.get(ids[1]).whole != nil}
-	srv.mu.RUnlock()
-	if whole != [2]bool{false, true} {
-		t.Fatalf("kept whole: %v, want packed then whole", whole)
-	}
+	useStore(t, srv, "scale")
 	mtListAll(t, srv) // fills the cache
 	return srv, ids
 }
@@ -139,5 +135,33 @@ func TestMutationsOfStoredInvoices(t *testing.T) {
 				t.Errorf("after adding it again: notes %v", notes)
 			}
 		})
+	}
+}
+
+// recordInvoice is a typical invoice, which the scale store packs.
+func recordInvoice() Invoice {
+	posted := time.Date(2024, 3, 1, 2, 0, 0, 123456700, time.UTC)
+	return Invoice{
+		ID: 42, CustomerID: 7, InvoiceNumber: 1042, PoNumber: "PO-00042",
+		CreatedTimestamp: posted.Add(-time.Hour), EffectiveTimestamp: posted, PostedTimestamp: posted,
+		ModifiedTimestamp: posted.AddDate(0, 0, 3), Terms: "Net30",
+		Charges: []Charge{
+			{ID: 43, Name: "Additional user", Description: "Professional plan", GLCode: "4010",
+				Quantity: decimal.New(3, 0), UnitPrice: decimal.New(14125, -3), Amount: decimal.New(42375, -3),
+				EffectiveTimestamp: posted, StartServiceDate: posted, EndServiceDate: posted.AddDate(0, 1, 0),
+				SubscriptionID: 9, SubscriptionProductID: 10},
+			{ID: 44, Name: "SIM card", Description: "Data SIM", GLCode: "4700",
+				Quantity: decimal.New(2, 0), UnitPrice: decimal.New(750, -2), Amount: decimal.New(1500, -2),
+				EffectiveTimestamp: posted, StartServiceDate: posted, EndServiceDate: posted, PurchaseID: 11, Tracked: true},
+		},
+		TotalTaxes: decimal.New(745, -2), TotalDiscount: decimal.Zero, TotalPayments: decimal.New(-5, 0),
+		SumOfCreditNotes: decimal.Decimal{}, OpeningArBalance: decimal.New(1000, 1), ClosingArBalance: decimal.New(123456789012345678, -4),
+		PaymentSchedules: []billing.PaymentSchedule{{
+			DueDateTimestamp: billing.NewTimestamp(posted.AddDate(0, 0, 30)), Status: billing.PaymentScheduleStatusDue,
+			Amount: decimal.New(64825, -3), OutstandingBalance: decimal.New(64825, -3), DaysDueAfterTerm: 30,
+		}},
+		ErpID: "ERP-INV-000042", CrmID: "CRM-000042", AccountingID: 1234567, Notes: "Thank you for your business.",
+		Status:         billing.InvoiceStatusDisputed,
+		TotalWriteoffs: decimal.New(1, -2),
 	}
 }

@@ -102,10 +102,11 @@ type ptFixture struct {
 	items    []int64
 }
 
-// ptSeed starts the fixture with n invoices and n items.
-func ptSeed(t *testing.T, n int) *ptFixture {
+// ptSeed starts the fixture with n invoices and n items, the invoices in
+// the store that store chooses.
+func ptSeed(t *testing.T, n int, store billingtest.Option) *ptFixture {
 	t.Helper()
-	srv := newFake(t)
+	srv := newFake(t, store)
 	m := must(t)
 	f := &ptFixture{srv: srv, c: srv.Client()}
 	f.customer = m(srv.AddCustomer(billingtest.Customer{FirstName: "Pat", LastName: "Pager"}))
@@ -117,6 +118,18 @@ func ptSeed(t *testing.T, n int) *ptFixture {
 		})))
 	}
 	return f
+}
+
+// eachStore runs body as a subtest against each of the fake's invoice
+// stores, with the option that chooses it: the plain store of an ordinary
+// account and the scale store of a large one answer alike.
+func eachStore(t *testing.T, body func(t *testing.T, store billingtest.Option)) {
+	for _, c := range []struct {
+		name  string
+		store billingtest.Option
+	}{{"plain", billingtest.WithPlainStore()}, {"scale", billingtest.WithScaleStore()}} {
+		t.Run(c.name, func(t *testing.T) { body(t, c.store) })
+	}
 }
 
 // ptInvoice is invoice number i of a customer: one charge of i+1 dollars.
@@ -314,10 +327,12 @@ func expectedPage(all []int64, n, s, maxCount int) ptPage {
 // TestPaginationPageSizes iterates 23 rows of every list endpoint with page
 // sizes around the edges: every id exactly once, in order, with one request
 // per page and no extra one, and Count equal to X-Count.
-func TestPaginationPageSizes(t *testing.T) {
+func TestPaginationPageSizes(t *testing.T) { eachStore(t, testPaginationPageSizes) }
+
+func testPaginationPageSizes(t *testing.T, store billingtest.Option) {
 	const n = 23
 	ctx := context.Background()
-	f := ptSeed(t, n)
+	f := ptSeed(t, n, store)
 	for _, e := range f.endpoints() {
 		seeded := f.seeded(e)
 		for _, size := range []int{1, 5, 10, 23, 24, 1000} {
@@ -363,10 +378,12 @@ func TestPaginationPageSizes(t *testing.T) {
 
 // TestPaginationHeaders checks the nine headers, as billing.Page decodes
 // them, on the first, a middle, the last, an empty and an out-of-range page.
-func TestPaginationHeaders(t *testing.T) {
+func TestPaginationHeaders(t *testing.T) { eachStore(t, testPaginationHeaders) }
+
+func testPaginationHeaders(t *testing.T, store billingtest.Option) {
 	const n, size = 23, 5
 	ctx := context.Background()
-	f := ptSeed(t, n)
+	f := ptSeed(t, n, store)
 	for _, e := range f.endpoints() {
 		seeded := f.seeded(e)
 		cases := []struct {
@@ -420,10 +437,12 @@ func TestPaginationHeaders(t *testing.T) {
 // TestPaginationPageSizeCap asks for pages above the maximum: the fake cuts
 // them to 1,000 (the reference's floor for the maximum), says so in
 // X-PageSize, and the SDK still reads every row exactly once.
-func TestPaginationPageSizeCap(t *testing.T) {
+func TestPaginationPageSizeCap(t *testing.T) { eachStore(t, testPaginationPageSizeCap) }
+
+func testPaginationPageSizeCap(t *testing.T, store billingtest.Option) {
 	const n = 1003
 	ctx := context.Background()
-	srv := newFake(t)
+	srv := newFake(t, store)
 	m := must(t)
 	cust := m(srv.AddCustomer(billingtest.Customer{FirstName: "Max"}))
 	var seeded []int64
@@ -522,9 +541,11 @@ func ptExpectedOrder(rows []ptRow, desc bool) []int64 {
 // digits, letters in both cases and punctuation, in both orders and with
 // page sizes that cut runs of equal values: every id exactly once, no id on
 // two pages, in the reference's order.
-func TestPaginationSortedIteration(t *testing.T) {
+func TestPaginationSortedIteration(t *testing.T) { eachStore(t, testPaginationSortedIteration) }
+
+func testPaginationSortedIteration(t *testing.T, store billingtest.Option) {
 	ctx := context.Background()
-	srv := newFake(t)
+	srv := newFake(t, store)
 	m := must(t)
 	cust := m(srv.AddCustomer(billingtest.Customer{FirstName: "Sol"}))
 	pos := []string{"", "abc", "10", "9", "Zeta", "", "#7", "2b", "ABC", "b", "10", "_x", "a", "100", "Beta", "", "abc", "9", "zeta", "-1"}
@@ -582,7 +603,7 @@ func TestPaginationSortedIteration(t *testing.T) {
 	// Sorting on a date with ties: every invoice posted at one of two
 	// instants; ties go by ascending id in both directions.
 	t.Run("date with ties", func(t *testing.T) {
-		srv := newFake(t)
+		srv := newFake(t, store)
 		cust := m(srv.AddCustomer(billingtest.Customer{FirstName: "Tie"}))
 		var early, late []int64
 		for i := range 9 {
@@ -614,9 +635,11 @@ func TestPaginationSortedIteration(t *testing.T) {
 
 // TestPaginationFilteredIteration iterates a filtered list: only matching
 // rows, each once, X-Count the matches and X-MaxCount all rows.
-func TestPaginationFilteredIteration(t *testing.T) {
+func TestPaginationFilteredIteration(t *testing.T) { eachStore(t, testPaginationFilteredIteration) }
+
+func testPaginationFilteredIteration(t *testing.T, store billingtest.Option) {
 	ctx := context.Background()
-	srv := newFake(t)
+	srv := newFake(t, store)
 	m := must(t)
 	ada := m(srv.AddCustomer(billingtest.Customer{FirstName: "Ada"}))
 	bob := m(srv.AddCustomer(billingtest.Customer{FirstName: "Bob"}))
@@ -676,9 +699,11 @@ func TestPaginationFilteredIteration(t *testing.T) {
 // every invoice that existed when it began. (New ids sort last, so an
 // offset-paged iteration keeps finding the added rows; as long as adds
 // keep pace with reads it cannot end, which is why they are capped.)
-func TestPaginationConcurrentAdds(t *testing.T) {
+func TestPaginationConcurrentAdds(t *testing.T) { eachStore(t, testPaginationConcurrentAdds) }
+
+func testPaginationConcurrentAdds(t *testing.T, store billingtest.Option) {
 	const n, adds, size = 23, 150, 5
-	f := ptSeed(t, n)
+	f := ptSeed(t, n, store)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 

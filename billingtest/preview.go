@@ -10,6 +10,7 @@ import (
 
 	billing "github.com/billingapi/billing-go"
 	"github.com/billingapi/billing-go/billingtest/internal/bind"
+	"github.com/billingapi/billing-go/billingtest/internal/filter"
 	"github.com/billingapi/billing-go/internal/jsonwire"
 	"github.com/shopspring/decimal"
 )
@@ -116,38 +117,38 @@ func (r subscriberRow) code(category int) *billing.SalesTrackingCode {
 	return &billing.SalesTrackingCode{}
 }
 
-var subscriberGetters = func() map[string]getter[subscriberRow] {
-	g := map[string]getter[subscriberRow]{
-		"CompanyName":  {text: func(r subscriberRow) string { return r.cust.CompanyName }},
-		"CustomerId":   {text: func(r subscriberRow) string { return r.cust.Reference }},
-		"FirstName":    {text: func(r subscriberRow) string { return r.cust.FirstName }},
-		"LastName":     {text: func(r subscriberRow) string { return r.cust.LastName }},
-		"MiddleName":   {text: func(r subscriberRow) string { return r.cust.MiddleName }},
-		"Suffix":       {text: func(r subscriberRow) string { return r.cust.Suffix }},
-		"PrimaryEmail": {text: func(r subscriberRow) string { return r.cust.PrimaryEmail }},
-		"Reference1":   {text: func(r subscriberRow) string { return r.cust.Reference1 }},
-		"Reference2":   {text: func(r subscriberRow) string { return r.cust.Reference2 }},
-		"Reference3":   {text: func(r subscriberRow) string { return r.cust.Reference3 }},
-		"ServiceId":    {integer: func(r subscriberRow) (int64, bool) { return r.cust.ID, true }},
+var subscriberGetters = func() map[string]filter.Getter[subscriberRow] {
+	g := map[string]filter.Getter[subscriberRow]{
+		"CompanyName":  {Text: func(r subscriberRow) string { return r.cust.CompanyName }},
+		"CustomerId":   {Text: func(r subscriberRow) string { return r.cust.Reference }},
+		"FirstName":    {Text: func(r subscriberRow) string { return r.cust.FirstName }},
+		"LastName":     {Text: func(r subscriberRow) string { return r.cust.LastName }},
+		"MiddleName":   {Text: func(r subscriberRow) string { return r.cust.MiddleName }},
+		"Suffix":       {Text: func(r subscriberRow) string { return r.cust.Suffix }},
+		"PrimaryEmail": {Text: func(r subscriberRow) string { return r.cust.PrimaryEmail }},
+		"Reference1":   {Text: func(r subscriberRow) string { return r.cust.Reference1 }},
+		"Reference2":   {Text: func(r subscriberRow) string { return r.cust.Reference2 }},
+		"Reference3":   {Text: func(r subscriberRow) string { return r.cust.Reference3 }},
+		"ServiceId":    {Integer: func(r subscriberRow) (int64, bool) { return r.cust.ID, true }},
 
-		"CustomerCreatedTimestamp":     {time: func(r subscriberRow) time.Time { return r.cust.CreatedTimestamp }},
-		"SubscriptionCreatedTimestamp": {time: func(r subscriberRow) time.Time { return r.sub.CreatedTimestamp }},
-		"NextBillingDate":              {time: func(r subscriberRow) time.Time { return r.sub.NextBillingDate }},
-		"NextRechargeDate":             {time: func(r subscriberRow) time.Time { return r.sub.NextRechargeDate }},
+		"CustomerCreatedTimestamp":     {Time: func(r subscriberRow) time.Time { return r.cust.CreatedTimestamp }},
+		"SubscriptionCreatedTimestamp": {Time: func(r subscriberRow) time.Time { return r.sub.CreatedTimestamp }},
+		"NextBillingDate":              {Time: func(r subscriberRow) time.Time { return r.sub.NextBillingDate }},
+		"NextRechargeDate":             {Time: func(r subscriberRow) time.Time { return r.sub.NextRechargeDate }},
 
-		"Interval":           {enum: func(r subscriberRow) string { return string(r.sub.Interval) }, values: intervals},
-		"NumberOfIntervals":  {integer: func(r subscriberRow) (int64, bool) { return int64(r.sub.NumberOfIntervals), true }},
-		"SubscriptionStatus": {enum: func(r subscriberRow) string { return string(r.sub.Status) }, values: subscriptionStatuses},
+		"Interval":           {Enum: func(r subscriberRow) string { return string(r.sub.Interval) }, Values: intervals},
+		"NumberOfIntervals":  {Integer: func(r subscriberRow) (int64, bool) { return int64(r.sub.NumberOfIntervals), true }},
+		"SubscriptionStatus": {Enum: func(r subscriberRow) string { return string(r.sub.Status) }, Values: subscriptionStatuses},
 	}
 	for n := 1; n <= 5; n++ {
 		prefix := "SalesTrackingCode" + strconv.Itoa(n)
-		g[prefix+"Code"] = getter[subscriberRow]{text: func(r subscriberRow) string { return r.code(n).Code }}
-		g[prefix+"Name"] = getter[subscriberRow]{text: func(r subscriberRow) string { return r.code(n).Name }}
+		g[prefix+"Code"] = filter.Getter[subscriberRow]{Text: func(r subscriberRow) string { return r.code(n).Code }}
+		g[prefix+"Name"] = filter.Getter[subscriberRow]{Text: func(r subscriberRow) string { return r.code(n).Name }}
 	}
 	return g
 }()
 
-var subscriberSchema = newSchema("POST /v1/Subscribers/{planId}/PreviewBulkPriceChange", billing.SubscriberFilter{}, subscriberGetters)
+var subscriberSchema = filter.NewSchema("POST /v1/Subscribers/{planId}/PreviewBulkPriceChange", billing.SubscriberFilter{}, subscriberGetters)
 
 // handleBulkPreview serves POST /v1/Subscribers/{planId}/PreviewBulkPriceChange.
 func (s *Server) handleBulkPreview(r *http.Request) (any, error) {
@@ -156,9 +157,9 @@ func (s *Server) handleBulkPreview(r *http.Request) (any, error) {
 		return nil, err
 	}
 	queryText, _ := param(r.URL.Query(), "query")
-	search, err := subscriberSchema.parseFilter(queryText)
+	_, search, err := subscriberSchema.Parse(queryText, false)
 	if err != nil {
-		return nil, err
+		return nil, badRequest("%s", err)
 	}
 	var raw json.RawMessage
 	if err := decodeBody(r, &raw); err != nil {

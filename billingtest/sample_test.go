@@ -168,7 +168,7 @@ func TestSampleAccountCharges(t *testing.T) {
 	got := map[int64][]charge{}
 	srv.mu.RLock()
 	for id := int64(1000); id <= 1008; id++ {
-		for _, c := range srv.store.invoices.get(id).invoice().Charges {
+		for _, c := range srv.store.invoices.Get(id).Charges {
 			got[id] = append(got[id], charge{c.ID, c.Name, c.Quantity.String(), c.UnitPrice.String(), c.SubscriptionID, c.PurchaseID, c.SubscriptionProductID})
 		}
 	}

@@ -9,23 +9,12 @@ import (
 	"strings"
 
 	billing "github.com/billingapi/billing-go"
-	"github.com/billingapi/billing-go/billingtest/internal/scale"
 )
 
-// store is the fake's state. Every access holds Server.mu (listJSON,
-// written under the read lock by concurrent readers, is safe for that).
+// store is the fake's state. Every access holds Server.mu.
 type store struct {
-	// listJSON caches invoices' encoding in list-all answers, the answer
-	// an integration job asks for page after page, within a budget. A
-	// write to an invoice drops its entry; customers, the only other data
-	// in it, do not change once added.
-	listJSON scale.ListCache
-	// gen counts the changes to invoices; keyIndexes, built from them,
-	// are dropped when it moves.
-	gen        uint64
-	keyIndexes keyIndexes
-	customers  map[int64]*Customer
-	// invoices are packed (see invoiceRecord) and listed in id order.
+	customers map[int64]*Customer
+	// invoices are behind the seam of invoices.go.
 	invoices      invoiceTable
 	drafts        map[int64]*DraftInvoice
 	cards         map[int64]*CreditCard
@@ -46,13 +35,6 @@ type store struct {
 	lastID int64 // ids are unique across entity kinds, like a database sequence per account
 }
 
-// invoiceChanged drops what was derived from invoice id, after a write
-// changed or removed it. The caller holds the write lock.
-func (st *store) invoiceChanged(id int64) {
-	st.listJSON.Delete(id)
-	st.gen++
-}
-
 func newStore() *store {
 	st := &store{}
 	st.init()
@@ -61,6 +43,7 @@ func newStore() *store {
 
 func (st *store) init() {
 	st.customers = map[int64]*Customer{}
+	st.invoices = invoiceTable{invoiceStore: &plainInvoices{st: st}, scaleAt: scaleFrom}
 	st.drafts = map[int64]*DraftInvoice{}
 	st.cards = map[int64]*CreditCard{}
 	st.wallets = map[int64]*WalletMethod{}
@@ -212,13 +195,20 @@ func (s *Server) addInvoiceLocked(inv Invoice) (int64, error) {
 	// Copy what the caller may still hold: charge ids are assigned in place.
 	inv.Charges = slices.Clone(inv.Charges)
 	inv.PaymentSchedules = slices.Clone(inv.PaymentSchedules)
-	return s.insertInvoiceLocked(&inv, &packer{})
+	return s.insertInvoiceLocked(&inv, nil)
+}
+
+// packer is what the seeding code hands insertInvoiceLocked for a run of
+// invoices. The invoice stores copy what they keep, and the scale store
+// shares charge texts itself, so it carries nothing they read.
+type packer struct {
+	texts map[[3]string]string
 }
 
 // insertInvoiceLocked assigns inv its ids and defaults, in place, and
-// stores it packed with p; the store keeps nothing of inv itself, so that
-// the generator can reuse one Invoice for all it makes. The caller must
-// hold s.mu.
+// stores a copy; the store keeps nothing of inv itself, so that the
+// generator can reuse one Invoice for all it makes. The caller must hold
+// s.mu.
 func (s *Server) insertInvoiceLocked(inv *Invoice, p *packer) (int64, error) {
 	if err := s.checkInvoiceLocked(inv); err != nil {
 		return 0, err
@@ -230,7 +220,7 @@ func (s *Server) insertInvoiceLocked(inv *Invoice, p *packer) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("AddInvoice: %w", err)
 	}
-	if s.store.invoices.get(id) != nil {
+	if s.store.invoices.Get(id) != nil {
 		return 0, fmt.Errorf("AddInvoice: invoice %d exists", id)
 	}
 	inv.ID = id
@@ -242,9 +232,8 @@ func (s *Server) insertInvoiceLocked(inv *Invoice, p *packer) (int64, error) {
 	if inv.InvoiceNumber == 0 {
 		inv.InvoiceNumber = id
 	}
-	s.store.invoices.insert(p.pack(inv))
-	s.store.listJSON.Fit(s.store.invoices.len())
-	s.store.gen++
+	s.store.invoices.fit(s.store.invoices.Len() + 1)
+	s.store.invoices.Insert(inv)
 	return id, nil
 }
 

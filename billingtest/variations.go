@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strconv"
 	"time"
+
+	"github.com/billingapi/billing-go/billingtest/internal/filter"
 )
 
 // What the reference leaves open, and the live service may do in any way
@@ -168,34 +170,31 @@ func (c *config) pagingVaried() bool {
 // vary applies the paging variations to a checked list request.
 func (s *Server) vary(lr *listRequest) {
 	c, asked := &s.cfg, lr.asked
-	lr.offsetSize, lr.headerSize = lr.size, lr.size
+	lr.OffsetSize, lr.headerSize = lr.Size, lr.Size
 	if c.pageCap > 0 {
 		if asked <= 0 {
 			asked = DefaultPageSize
 		}
-		lr.size = min(asked, c.pageCap)
-		lr.offsetSize, lr.headerSize = lr.size, lr.size
+		lr.Size = min(asked, c.pageCap)
+		lr.OffsetSize, lr.headerSize = lr.Size, lr.Size
 		if !c.honestCap {
-			lr.offsetSize, lr.headerSize = asked, asked
+			lr.OffsetSize, lr.headerSize = asked, asked
 		}
 	}
 	lr.otherHeaders = c.otherHeaders
+	lr.Varied = c.pagingVaried()
 	switch c.tie {
 	case TieByIDDescending:
-		lr.tie = func(a, b *tieKey) int { return cmp.Compare(b.id, a.id) }
+		lr.Tie = func(a, b *filter.TieKey) int { return cmp.Compare(b.ID, a.ID) }
 	case TieByInsertion:
-		lr.tie = func(a, b *tieKey) int { return cmp.Compare(a.seq, b.seq) }
+		lr.Tie = func(a, b *filter.TieKey) int { return cmp.Compare(a.Seq, b.Seq) }
 	case TieRandom:
 		seed := maphash.MakeSeed()
-		lr.tie = func(a, b *tieKey) int {
-			return cmp.Compare(maphash.Comparable(seed, a.id), maphash.Comparable(seed, b.id))
+		lr.Tie = func(a, b *filter.TieKey) int {
+			return cmp.Compare(maphash.Comparable(seed, a.ID), maphash.Comparable(seed, b.ID))
 		}
 	}
 }
-
-// tieKey is what a tie order reads of a row: its id and its place in
-// the order the fake stores rows.
-type tieKey struct{ id, seq int64 }
 
 var timestampPattern = regexp.MustCompile(`"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d{1,9})?(Z|[+-]\d\d:\d\d)?"`)
 

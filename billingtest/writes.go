@@ -50,11 +50,10 @@ func (s *Server) handleWriteOff(r *http.Request) (any, error) {
 func (s *Server) writeOff(id int64, amount decimal.Decimal) (billing.Invoice, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rec := s.store.invoices.get(id)
-	if rec == nil {
+	inv := s.store.invoices.Get(id)
+	if inv == nil {
 		return billing.Invoice{}, fail(http.StatusNotFound, "invoice %d does not exist", id)
 	}
-	inv := rec.invoice()
 	balance := outstandingBalance(inv)
 	if !balance.IsPositive() {
 		return billing.Invoice{}, fail(http.StatusBadRequest, "invoice %d has no outstanding balance to write off", id)
@@ -76,8 +75,7 @@ func (s *Server) writeOff(id int64, amount decimal.Decimal) (billing.Invoice, er
 	}
 	inv.TotalWriteoffs = inv.TotalWriteoffs.Add(amount)
 	inv.ModifiedTimestamp = s.now()
-	*rec = (&packer{}).pack(inv)
-	s.store.invoiceChanged(id)
+	s.store.invoices.Replace(inv)
 	out := s.store.renderInvoice(inv, chargesGrouped, true)
 	out.CrmID = strPtr(inv.CrmID) // the reference shows crmId in the write-off answer
 	return out, nil

@@ -1,4 +1,4 @@
-package billingtest
+package scale
 
 import (
 	"encoding/json"
@@ -11,17 +11,18 @@ import (
 	"unsafe"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/seed"
 	"github.com/shopspring/decimal"
 )
 
 // recordInvoice is a typical invoice, which packs.
-func recordInvoice() Invoice {
+func recordInvoice() seed.Invoice {
 	posted := time.Date(2024, 3, 1, 2, 0, 0, 123456700, time.UTC)
-	return Invoice{
+	return seed.Invoice{
 		ID: 42, CustomerID: 7, InvoiceNumber: 1042, PoNumber: "PO-00042",
 		CreatedTimestamp: posted.Add(-time.Hour), EffectiveTimestamp: posted, PostedTimestamp: posted,
 		ModifiedTimestamp: posted.AddDate(0, 0, 3), Terms: "Net30",
-		Charges: []Charge{
+		Charges: []seed.Charge{
 			{ID: 43, Name: "Additional user", Description: "Professional plan", GLCode: "4010",
 				Quantity: decimal.New(3, 0), UnitPrice: decimal.New(14125, -3), Amount: decimal.New(42375, -3),
 				EffectiveTimestamp: posted, StartServiceDate: posted, EndServiceDate: posted.AddDate(0, 1, 0),
@@ -49,39 +50,41 @@ func TestRecordRoundTrip(t *testing.T) {
 	paris := time.FixedZone("CET", 3600)
 	for _, tc := range []struct {
 		name   string
-		change func(*Invoice)
+		change func(*seed.Invoice)
 		whole  bool
 	}{
-		{"typical", func(*Invoice) {}, false},
-		{"empty texts and amounts", func(inv *Invoice) {
+		{"typical", func(*seed.Invoice) {}, false},
+		{"empty texts and amounts", func(inv *seed.Invoice) {
 			inv.PoNumber, inv.ErpID, inv.CrmID, inv.Notes, inv.Terms, inv.Status = "", "", "", "", "", ""
 			inv.TotalTaxes, inv.ClosingArBalance, inv.TotalWriteoffs = decimal.Decimal{}, decimal.New(0, -2), decimal.Decimal{}
 		}, false},
-		{"no charges, no schedules", func(inv *Invoice) { inv.Charges, inv.PaymentSchedules = nil, []billing.PaymentSchedule{} }, false},
-		{"zero charge times", func(inv *Invoice) {
+		{"no charges, no schedules", func(inv *seed.Invoice) { inv.Charges, inv.PaymentSchedules = nil, []billing.PaymentSchedule{} }, false},
+		{"zero charge times", func(inv *seed.Invoice) {
 			inv.Charges[0].EffectiveTimestamp, inv.Charges[0].StartServiceDate, inv.Charges[0].EndServiceDate = time.Time{}, time.Time{}, time.Time{}
 		}, false},
-		{"the Unix epoch is not the zero time", func(inv *Invoice) { inv.Charges[1].EndServiceDate = time.Unix(0, 0).UTC() }, false},
-		{"amount of 18 digits", func(inv *Invoice) { inv.Charges[0].Amount = decimal.New(-999999999999999999, -127) }, false},
-		{"empty Extra", func(inv *Invoice) { inv.PaymentSchedules[0].Extra = billing.Extra{} }, true},
-		{"a time not in UTC", func(inv *Invoice) { inv.ModifiedTimestamp = inv.ModifiedTimestamp.In(paris) }, true},
-		{"a charge time not in UTC", func(inv *Invoice) { inv.Charges[1].StartServiceDate = inv.Charges[1].StartServiceDate.In(time.Local) }, true},
-		{"an open-ended service", func(inv *Invoice) {
+		{"the Unix epoch is not the zero time", func(inv *seed.Invoice) { inv.Charges[1].EndServiceDate = time.Unix(0, 0).UTC() }, false},
+		{"amount of 18 digits", func(inv *seed.Invoice) { inv.Charges[0].Amount = decimal.New(-999999999999999999, -127) }, false},
+		{"empty Extra", func(inv *seed.Invoice) { inv.PaymentSchedules[0].Extra = billing.Extra{} }, true},
+		{"a time not in UTC", func(inv *seed.Invoice) { inv.ModifiedTimestamp = inv.ModifiedTimestamp.In(paris) }, true},
+		{"a charge time not in UTC", func(inv *seed.Invoice) {
+			inv.Charges[1].StartServiceDate = inv.Charges[1].StartServiceDate.In(time.Local)
+		}, true},
+		{"an open-ended service", func(inv *seed.Invoice) {
 			inv.Charges[0].EndServiceDate = time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)
 		}, true},
-		{"a time before 1678", func(inv *Invoice) { inv.CreatedTimestamp = time.Date(1600, 1, 1, 0, 0, 0, 0, time.UTC) }, true},
-		{"a due date beyond 2262", func(inv *Invoice) {
+		{"a time before 1678", func(inv *seed.Invoice) { inv.CreatedTimestamp = time.Date(1600, 1, 1, 0, 0, 0, 0, time.UTC) }, true},
+		{"a due date beyond 2262", func(inv *seed.Invoice) {
 			inv.PaymentSchedules[0].DueDateTimestamp = billing.NewTimestamp(time.Date(2300, 1, 1, 0, 0, 0, 0, time.UTC))
 		}, true},
-		{"amount of 19 digits", func(inv *Invoice) { inv.TotalPayments = decimal.New(1234567890123456789, -2) }, true},
-		{"amount beyond an int64", func(inv *Invoice) {
+		{"amount of 19 digits", func(inv *seed.Invoice) { inv.TotalPayments = decimal.New(1234567890123456789, -2) }, true},
+		{"amount beyond an int64", func(inv *seed.Invoice) {
 			inv.Charges[1].UnitPrice = decimal.RequireFromString("123456789012345678901234567890.5")
 		}, true},
-		{"exponent beyond an int8", func(inv *Invoice) { inv.OpeningArBalance = decimal.New(1, -200) }, true},
-		{"long notes", func(inv *Invoice) { inv.Notes = strings.Repeat("n", 70_000) }, true},
-		{"long charge description", func(inv *Invoice) { inv.Charges[0].Description = strings.Repeat("d", 70_000) }, true},
-		{"days beyond an int32", func(inv *Invoice) { inv.PaymentSchedules[0].DaysDueAfterTerm = 1 << 40 }, true},
-		{"schedule with Extra", func(inv *Invoice) {
+		{"exponent beyond an int8", func(inv *seed.Invoice) { inv.OpeningArBalance = decimal.New(1, -200) }, true},
+		{"long notes", func(inv *seed.Invoice) { inv.Notes = strings.Repeat("n", 70_000) }, true},
+		{"long charge description", func(inv *seed.Invoice) { inv.Charges[0].Description = strings.Repeat("d", 70_000) }, true},
+		{"days beyond an int32", func(inv *seed.Invoice) { inv.PaymentSchedules[0].DaysDueAfterTerm = 1 << 40 }, true},
+		{"schedule with Extra", func(inv *seed.Invoice) {
 			inv.PaymentSchedules[0].Extra = billing.Extra{"note": json.RawMessage(`"x"`)}
 		}, true},
 	} {
@@ -117,12 +120,12 @@ func TestRecordRoundTrip(t *testing.T) {
 				name      string
 				got, want any
 			}{
-				{"number", rec.number(), want.InvoiceNumber}, {"accounting", rec.accounting(), want.AccountingID},
-				{"created", rec.createdAt(), want.CreatedTimestamp}, {"effective", rec.effectiveAt(), want.EffectiveTimestamp},
-				{"posted", rec.postedAt(), want.PostedTimestamp}, {"po", rec.po(), want.PoNumber},
-				{"erp", rec.erp(), want.ErpID}, {"crm", rec.crm(), want.CrmID},
-				{"opening", rec.opening(), want.OpeningArBalance}, {"closing", rec.closing(), want.ClosingArBalance},
-				{"installments", rec.installments(), len(want.PaymentSchedules)},
+				{"number", number(&rec), want.InvoiceNumber}, {"accounting", accounting(&rec), want.AccountingID},
+				{"created", createdAt(&rec), want.CreatedTimestamp}, {"effective", effectiveAt(&rec), want.EffectiveTimestamp},
+				{"posted", postedAt(&rec), want.PostedTimestamp}, {"po", po(&rec), want.PoNumber},
+				{"erp", erp(&rec), want.ErpID}, {"crm", crm(&rec), want.CrmID},
+				{"opening", opening(&rec), want.OpeningArBalance}, {"closing", closing(&rec), want.ClosingArBalance},
+				{"installments", installments(&rec), len(want.PaymentSchedules)},
 			} {
 				if d := valueDiff(reflect.ValueOf(f.got), reflect.ValueOf(f.want), f.name); d != "" {
 					t.Errorf("%s", d)
@@ -149,7 +152,7 @@ func TestPackerSharesCharges(t *testing.T) {
 // invoiceDiff describes how two invoices differ, "" when they do not: every
 // field, amounts by value and exponent, times by instant and location.
 // (The module does without go-cmp; this is the cmp.Diff it would give.)
-func invoiceDiff(got, want *Invoice) string {
+func invoiceDiff(got, want *seed.Invoice) string {
 	if d := valueDiff(reflect.ValueOf(*got), reflect.ValueOf(*want), "Invoice"); d != "" {
 		return d
 	}

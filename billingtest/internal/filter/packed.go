@@ -1,14 +1,15 @@
-package billingtest
+package filter
 
 import (
 	"cmp"
 	"math"
+	"time"
 
 	"github.com/billingapi/billing-go/query"
 	"github.com/shopspring/decimal"
 )
 
-// Conditions on the packed form of a row (see invoiceRecord): a date as
+// Conditions on a packed form of a row: a date as
 // UTC nanoseconds, an amount as an int64 coefficient and an exponent. A
 // filter over a large list visits many rows, and building a time.Time or
 // a decimal.Decimal (a big.Int) for each, to compare it with the
@@ -17,9 +18,20 @@ import (
 // packed, or an amount that the integers cannot compare exactly, the
 // caller falls back to the general matcher.
 
-// instantRange is a timeRange over UTC nanoseconds: lo inclusive, hi
+// ZeroInstant is the packed form of the missing date (the zero time.Time),
+// which is outside the range of UTC nanoseconds.
+const ZeroInstant = math.MinInt64
+
+// Packable times lie strictly inside the int64 nanoseconds, the sentinel
+// excluded. Read only.
+var (
+	MinInstant = time.Unix(0, math.MinInt64+1)
+	MaxInstant = time.Unix(0, math.MaxInt64)
+)
+
+// instantRange is a TimeRange over UTC nanoseconds: lo inclusive, hi
 // exclusive unless hiOpen, and none when no packed instant is in it.
-// lo is never below math.MinInt64+1, so the missing date (zeroInstant)
+// lo is never below math.MinInt64+1, so the missing date (ZeroInstant)
 // is never admitted.
 type instantRange struct {
 	lo, hi int64
@@ -28,22 +40,22 @@ type instantRange struct {
 }
 
 // instants is r over packed instants, which all lie in
-// [minInstant, maxInstant].
-func (r timeRange) instants() instantRange {
+// [MinInstant, MaxInstant].
+func (r TimeRange) instants() instantRange {
 	out := instantRange{lo: math.MinInt64 + 1, hi: math.MaxInt64, hiOpen: true}
-	if r.hasLo {
+	if r.HasLo {
 		switch {
-		case r.lo.After(maxInstant):
+		case r.Lo.After(MaxInstant):
 			out.none = true
-		case !r.lo.Before(minInstant):
-			out.lo = r.lo.UnixNano()
+		case !r.Lo.Before(MinInstant):
+			out.lo = r.Lo.UnixNano()
 		}
 	}
-	if r.hasHi && !r.hi.After(maxInstant) {
-		if !r.hi.After(minInstant) {
+	if r.HasHi && !r.Hi.After(MaxInstant) {
+		if !r.Hi.After(MinInstant) {
 			out.none = true // every packed instant is at or after hi
 		} else {
-			out.hi, out.hiOpen = r.hi.UnixNano(), false
+			out.hi, out.hiOpen = r.Hi.UnixNano(), false
 		}
 	}
 	return out
@@ -53,14 +65,14 @@ func (r instantRange) admits(n int64) bool {
 	return !r.none && n >= r.lo && (r.hiOpen || n < r.hi)
 }
 
-// instantMatcher is timeMatcher over packed instants (zeroInstant is the
+// instantMatcher is timeMatcher over packed instants (ZeroInstant is the
 // missing date); nil when the condition is not one it answers.
 func instantMatcher(c query.Condition) func(int64) bool {
 	switch c.Kind {
 	case query.Empty:
-		return func(n int64) bool { return n == zeroInstant }
+		return func(n int64) bool { return n == ZeroInstant }
 	case query.Match, query.Range:
-		b, err := timeBounds(c)
+		b, err := TimeBounds(c)
 		if err != nil {
 			return nil
 		}
@@ -96,7 +108,7 @@ var maxUnscaled = func() (m [19]int64) {
 	return m
 }()
 
-// compare is cmpDecimal(the amount coef·10^exp, b.d): integer arithmetic
+// compare is CmpDecimal(the amount coef·10^exp, b.d): integer arithmetic
 // when the two align within an int64, which amounts of the same currency
 // always do, else the decimal comparison (kept out of line, so that this
 // inlines into the filter's loop).
@@ -116,7 +128,7 @@ func (b *packedBound) compare(coef int64, exp int8) int {
 }
 
 func (b *packedBound) compareDecimal(coef int64, exp int8) int {
-	return cmpDecimal(unpackDecimal(coef, exp), b.d)
+	return CmpDecimal(decimal.New(coef, int32(exp)), b.d)
 }
 
 // abs64 is |n| for the coefficients of packed amounts, which have at most

@@ -1,4 +1,4 @@
-package billingtest
+package scale
 
 import (
 	"math"
@@ -6,11 +6,13 @@ import (
 	"time"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/internal/filter"
+	"github.com/billingapi/billing-go/billingtest/seed"
 	"github.com/shopspring/decimal"
 )
 
 // invoiceRecord is how the store keeps a posted invoice: the same facts as
-// an [Invoice], packed. Kept as Invoice values, a generated invoice with
+// a [seed.Invoice], packed. Kept as Invoice values, a generated invoice with
 // its charges and schedule took about 1.6 KB of heap in some 15 objects
 // (fixed-size time.Time and decimal.Decimal fields, a big.Int behind most
 // amounts, a header per string); as a record it takes about 680 bytes in
@@ -37,7 +39,7 @@ type invoiceRecord struct {
 	text      string
 	charges   []chargeRecord
 	schedules []scheduleRecord
-	whole     *Invoice
+	whole     *seed.Invoice
 }
 
 // The amounts of an invoiceRecord.
@@ -52,7 +54,7 @@ const (
 	recAmounts
 )
 
-// chargeRecord is a packed [Charge]; text is name, description and GL
+// chargeRecord is a packed [seed.Charge]; text is name, description and GL
 // code, ending at ends[0], ends[1] and len(text).
 type chargeRecord struct {
 	id                                           int64
@@ -74,31 +76,20 @@ type scheduleRecord struct {
 	days                int32
 }
 
-// zeroInstant stands for the zero time.Time, which is outside the range
-// of UTC nanoseconds.
-const zeroInstant = math.MinInt64
-
-// Packable times lie strictly inside the int64 nanoseconds, the sentinel
-// excluded.
-var (
-	minInstant = time.Unix(0, math.MinInt64+1)
-	maxInstant = time.Unix(0, math.MaxInt64)
-)
-
 // packTime returns t as UTC nanoseconds, and false when that would not
 // give t back exactly: a location other than UTC, or out of range.
 func packTime(t time.Time) (int64, bool) {
 	if t == (time.Time{}) {
-		return zeroInstant, true
+		return filter.ZeroInstant, true
 	}
-	if t.Location() != time.UTC || t.Before(minInstant) || t.After(maxInstant) {
+	if t.Location() != time.UTC || t.Before(filter.MinInstant) || t.After(filter.MaxInstant) {
 		return 0, false
 	}
 	return t.UnixNano(), true
 }
 
 func unpackTime(n int64) time.Time {
-	if n == zeroInstant {
+	if n == filter.ZeroInstant {
 		return time.Time{}
 	}
 	return time.Unix(0, n).UTC()
@@ -167,7 +158,7 @@ func joinTexts(ends []uint16, parts ...string) (string, bool) {
 // pack returns the record of inv, packed or whole (see invoiceRecord).
 // The record shares nothing mutable with inv: the caller may keep using
 // inv.
-func (p *packer) pack(inv *Invoice) invoiceRecord {
+func (p *packer) pack(inv *seed.Invoice) invoiceRecord {
 	if r, ok := p.tryPack(inv); ok {
 		return r
 	}
@@ -175,7 +166,7 @@ func (p *packer) pack(inv *Invoice) invoiceRecord {
 	return invoiceRecord{id: inv.ID, customerID: inv.CustomerID, whole: whole}
 }
 
-func (p *packer) tryPack(inv *Invoice) (invoiceRecord, bool) {
+func (p *packer) tryPack(inv *seed.Invoice) (invoiceRecord, bool) {
 	r := invoiceRecord{id: inv.ID, customerID: inv.CustomerID, invoiceNumber: inv.InvoiceNumber, accountingID: inv.AccountingID}
 	ok := true
 	timeOK := func(dst *int64, t time.Time) {
@@ -218,7 +209,7 @@ func (p *packer) tryPack(inv *Invoice) (invoiceRecord, bool) {
 	return r, true
 }
 
-func (p *packer) packCharge(c *Charge) (chargeRecord, bool) {
+func (p *packer) packCharge(c *seed.Charge) (chargeRecord, bool) {
 	r := chargeRecord{id: c.ID, tracked: c.Tracked, subscriptionID: c.SubscriptionID,
 		subscriptionProductID: c.SubscriptionProductID, purID: c.PurchaseID}
 	var okQ, okU, okA, okE, okS, okN bool
@@ -258,10 +249,10 @@ func packSchedule(ps *billing.PaymentSchedule) (scheduleRecord, bool) {
 }
 
 // cloneInvoice copies inv with its own charges and schedules.
-func cloneInvoice(inv *Invoice) *Invoice {
+func cloneInvoice(inv *seed.Invoice) *seed.Invoice {
 	c := *inv
 	if inv.Charges != nil {
-		c.Charges = append([]Charge{}, inv.Charges...)
+		c.Charges = append([]seed.Charge{}, inv.Charges...)
 	}
 	if inv.PaymentSchedules != nil {
 		c.PaymentSchedules = append([]billing.PaymentSchedule{}, inv.PaymentSchedules...)
@@ -270,11 +261,11 @@ func cloneInvoice(inv *Invoice) *Invoice {
 }
 
 // invoice returns the stored invoice, a copy the caller may change.
-func (r *invoiceRecord) invoice() *Invoice {
+func (r *invoiceRecord) invoice() *seed.Invoice {
 	if r.whole != nil {
 		return cloneInvoice(r.whole)
 	}
-	inv := &Invoice{
+	inv := &seed.Invoice{
 		ID: r.id, CustomerID: r.customerID, InvoiceNumber: r.invoiceNumber, AccountingID: r.accountingID,
 		CreatedTimestamp: unpackTime(r.created), EffectiveTimestamp: unpackTime(r.effective),
 		PostedTimestamp: unpackTime(r.posted), ModifiedTimestamp: unpackTime(r.modified),
@@ -289,10 +280,10 @@ func (r *invoiceRecord) invoice() *Invoice {
 		TotalWriteoffs:   r.amount(recWriteoffs),
 	}
 	if len(r.charges) > 0 {
-		inv.Charges = make([]Charge, len(r.charges))
+		inv.Charges = make([]seed.Charge, len(r.charges))
 		for i := range r.charges {
 			c := &r.charges[i]
-			inv.Charges[i] = Charge{
+			inv.Charges[i] = seed.Charge{
 				ID:   c.id,
 				Name: c.text[:c.ends[0]], Description: c.text[c.ends[0]:c.ends[1]], GLCode: c.text[c.ends[1]:],
 				Quantity:           unpackDecimal(c.quantity, c.exps[0]),
@@ -346,92 +337,33 @@ func (r *invoiceRecord) field(i int) string {
 	return r.text[from:to]
 }
 
-// The fields that filters and sorts read, packed or whole, without
-// building the invoice.
+// The fields that filters, sorts and churn read, without building the
+// invoice. Read only.
+var (
+	number      = either(func(i *seed.Invoice) int64 { return i.InvoiceNumber }, func(r *invoiceRecord) int64 { return r.invoiceNumber })
+	accounting  = either(func(i *seed.Invoice) int64 { return i.AccountingID }, func(r *invoiceRecord) int64 { return r.accountingID })
+	createdAt   = either(func(i *seed.Invoice) time.Time { return i.CreatedTimestamp }, func(r *invoiceRecord) time.Time { return unpackTime(r.created) })
+	effectiveAt = either(func(i *seed.Invoice) time.Time { return i.EffectiveTimestamp }, func(r *invoiceRecord) time.Time { return unpackTime(r.effective) })
+	postedAt    = either(func(i *seed.Invoice) time.Time { return i.PostedTimestamp }, func(r *invoiceRecord) time.Time { return unpackTime(r.posted) })
+	modifiedAt  = either(func(i *seed.Invoice) time.Time { return i.ModifiedTimestamp }, func(r *invoiceRecord) time.Time { return unpackTime(r.modified) })
+	po          = either(func(i *seed.Invoice) string { return i.PoNumber }, func(r *invoiceRecord) string { return r.field(recPoNumber) })
+	erp         = either(func(i *seed.Invoice) string { return i.ErpID }, func(r *invoiceRecord) string { return r.field(recErpID) })
+	crm         = either(func(i *seed.Invoice) string { return i.CrmID }, func(r *invoiceRecord) string { return r.field(recCrmID) })
+	opening     = either(func(i *seed.Invoice) decimal.Decimal { return i.OpeningArBalance }, func(r *invoiceRecord) decimal.Decimal { return r.amount(recOpening) })
+	closing     = either(func(i *seed.Invoice) decimal.Decimal { return i.ClosingArBalance }, func(r *invoiceRecord) decimal.Decimal { return r.amount(recClosing) })
+	// installments is the number of payment schedules.
+	installments = either(func(i *seed.Invoice) int { return len(i.PaymentSchedules) }, func(r *invoiceRecord) int { return len(r.schedules) })
+)
 
-func (r *invoiceRecord) number() int64 {
-	if r.whole != nil {
-		return r.whole.InvoiceNumber
+// either reads a field of a record: from the invoice of one kept whole,
+// else packed.
+func either[T any](whole func(*seed.Invoice) T, packed func(*invoiceRecord) T) func(*invoiceRecord) T {
+	return func(r *invoiceRecord) T {
+		if r.whole != nil {
+			return whole(r.whole)
+		}
+		return packed(r)
 	}
-	return r.invoiceNumber
-}
-
-func (r *invoiceRecord) accounting() int64 {
-	if r.whole != nil {
-		return r.whole.AccountingID
-	}
-	return r.accountingID
-}
-
-func (r *invoiceRecord) createdAt() time.Time {
-	if r.whole != nil {
-		return r.whole.CreatedTimestamp
-	}
-	return unpackTime(r.created)
-}
-
-func (r *invoiceRecord) effectiveAt() time.Time {
-	if r.whole != nil {
-		return r.whole.EffectiveTimestamp
-	}
-	return unpackTime(r.effective)
-}
-
-func (r *invoiceRecord) postedAt() time.Time {
-	if r.whole != nil {
-		return r.whole.PostedTimestamp
-	}
-	return unpackTime(r.posted)
-}
-
-func (r *invoiceRecord) modifiedAt() time.Time {
-	if r.whole != nil {
-		return r.whole.ModifiedTimestamp
-	}
-	return unpackTime(r.modified)
-}
-
-func (r *invoiceRecord) po() string {
-	if r.whole != nil {
-		return r.whole.PoNumber
-	}
-	return r.field(recPoNumber)
-}
-
-func (r *invoiceRecord) erp() string {
-	if r.whole != nil {
-		return r.whole.ErpID
-	}
-	return r.field(recErpID)
-}
-
-func (r *invoiceRecord) crm() string {
-	if r.whole != nil {
-		return r.whole.CrmID
-	}
-	return r.field(recCrmID)
-}
-
-func (r *invoiceRecord) opening() decimal.Decimal {
-	if r.whole != nil {
-		return r.whole.OpeningArBalance
-	}
-	return r.amount(recOpening)
-}
-
-func (r *invoiceRecord) closing() decimal.Decimal {
-	if r.whole != nil {
-		return r.whole.ClosingArBalance
-	}
-	return r.amount(recClosing)
-}
-
-// installments is the number of payment schedules.
-func (r *invoiceRecord) installments() int {
-	if r.whole != nil {
-		return len(r.whole.PaymentSchedules)
-	}
-	return len(r.schedules)
 }
 
 // packedAmount is amount i as coefficient and exponent, and false when

@@ -1,4 +1,4 @@
-package billingtest
+package filter
 
 import (
 	"cmp"
@@ -68,12 +68,12 @@ type sortKeyer[T any] func(it *sortItem[T])
 // two keyed items in the requested direction.
 //
 // tie orders rows whose keys are equal; nil means ascending id.
-func keyer[T any](f *filterField[T], desc bool, tie func(a, b *tieKey) int) (sortKeyer[T], func(a, b *sortItem[T]) int) {
+func keyer[T any](f *Field[T], desc bool, tie func(a, b *TieKey) int) (sortKeyer[T], func(a, b *sortItem[T]) int) {
 	var key sortKeyer[T]
 	var primary func(a, b *sortItem[T]) int
-	switch f.kind {
+	switch f.Kind {
 	case query.TimeField:
-		get := f.get.time
+		get := f.Get.Time
 		key = func(it *sortItem[T]) {
 			t := get(it.row)
 			it.sec, it.nsec = t.Unix(), int32(t.Nanosecond())
@@ -85,7 +85,7 @@ func keyer[T any](f *filterField[T], desc bool, tie func(a, b *tieKey) int) (sor
 			return cmp.Compare(a.nsec, b.nsec)
 		}
 	default: // text; parseListRequest admits no other kind
-		get := f.get.text
+		get := f.Get.Text
 		key = func(it *sortItem[T]) {
 			it.text = get(it.row)
 			it.class = stringClass(it.text)
@@ -94,7 +94,7 @@ func keyer[T any](f *filterField[T], desc bool, tie func(a, b *tieKey) int) (sor
 			if a.class != b.class {
 				return int(a.class) - int(b.class)
 			}
-			return compareFold(a.text, b.text)
+			return CompareFold(a.text, b.text)
 		}
 	}
 	compare := func(a, b *sortItem[T]) int {
@@ -106,7 +106,7 @@ func keyer[T any](f *filterField[T], desc bool, tie func(a, b *tieKey) int) (sor
 			return c
 		}
 		if tie != nil {
-			if c := tie(&tieKey{a.id, a.seq}, &tieKey{b.id, b.seq}); c != 0 {
+			if c := tie(&TieKey{a.id, a.seq}, &TieKey{b.id, b.seq}); c != 0 {
 				return c
 			}
 		}

@@ -1,4 +1,4 @@
-package billingtest
+package scale
 
 import "sync"
 

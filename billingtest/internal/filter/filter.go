@@ -1,4 +1,8 @@
-package billingtest
+// Package filter is the lists' query language (section 4.0 of the
+// reference): filter expressions parsed and compiled against an
+// endpoint's schema, sorting, and the paging of a list, for any row type,
+// so that each store of the fake evaluates them on its own rows.
+package filter
 
 import (
 	"cmp"
@@ -50,50 +54,71 @@ import (
 // wrong form) is a 400, as is a name the endpoint does not have. Several
 // conditions must all hold; the same name may appear more than once.
 
-// getter reads one filter name from a row of type T. Exactly one of the
+// Getter reads one filter name from a row of type T. Exactly one of the
 // functions is set, the one for the field's kind; the schema checks that
 // when it is built.
-type getter[T any] struct {
-	text func(T) string
-	// integer also reports whether the value is present; 0 reads as "none"
+type Getter[T any] struct {
+	Text func(T) string
+	// Integer also reports whether the value is present; 0 reads as "none"
 	// only for the integers that are nullable in the service.
-	integer func(T) (int64, bool)
-	time    func(T) time.Time
-	decimal func(T) decimal.Decimal
-	enum    func(T) string
-	boolean func(T) bool
-	// values are the enum's values, as the reference lists them.
-	values []string
+	Integer func(T) (int64, bool)
+	Time    func(T) time.Time
+	Decimal func(T) decimal.Decimal
+	Enum    func(T) string
+	Boolean func(T) bool
+	// Values are the enum's values, as the reference lists them.
+	Values []string
 
-	// Optional fast readers of the packed form (see packedfilter.go),
-	// beside time and decimal: instant reads a date as UTC nanoseconds
-	// (zeroInstant when missing) and packed an amount as coefficient and
+	// Optional fast readers of a packed form (see packed.go), beside
+	// Time and Decimal: Instant reads a date as UTC nanoseconds
+	// (ZeroInstant when missing) and Packed an amount as coefficient and
 	// exponent. Each reports false for a row that does not hold the
 	// value packed, which the general getter then reads.
-	instant func(T) (int64, bool)
-	packed  func(T) (int64, int8, bool)
+	Instant func(T) (int64, bool)
+	Packed  func(T) (int64, int8, bool)
 }
 
-// filterField is one filter name of an endpoint.
-type filterField[T any] struct {
-	name string
-	kind query.FieldKind
-	get  getter[T]
+// Via is getters read from rows of type R through of: the names of a
+// related entity (Customer.Status) read from the rows that name it.
+func Via[R, T any](getters map[string]Getter[T], of func(R) T) map[string]Getter[R] {
+	out := make(map[string]Getter[R], len(getters))
+	for name, g := range getters {
+		out[name] = Getter[R]{Text: via(g.Text, of), Integer: via2(g.Integer, of), Time: via(g.Time, of),
+			Decimal: via(g.Decimal, of), Enum: via(g.Enum, of), Boolean: via(g.Boolean, of), Values: g.Values}
+	}
+	return out
 }
 
-// filterSchema is the filter names of one endpoint.
-type filterSchema[T any] struct {
-	endpoint string
-	fields   []filterField[T]
-	byName   map[string]int // lower-cased name → index in fields
+func via[R, T, V any](get func(T) V, of func(R) T) func(R) V {
+	if get == nil {
+		return nil
+	}
+	return func(r R) V { return get(of(r)) }
+}
+
+func via2[R, T any](get func(T) (int64, bool), of func(R) T) func(R) (int64, bool) {
+	if get == nil {
+		return nil
+	}
+	return func(r R) (int64, bool) { return get(of(r)) }
+}
+
+// Field is one filter name of an endpoint.
+type Field[T any] struct {
+	Name string
+	Kind query.FieldKind
+	Get  Getter[T]
+}
+
+// Schema is the filter names of one endpoint.
+type Schema[T any] struct {
+	Endpoint string
+	Fields   []Field[T]
+	byName   map[string]int // lower-cased name → index in Fields
 	// sortBufs recycles the *[]sortItem[T] that sorted lists key their
 	// rows into: a sort over every invoice would otherwise allocate, and
 	// leave the collector to scan, megabytes per request.
 	sortBufs sync.Pool
-	// complete, when set, finishes each row of a page. Filters and sorts
-	// visit every row, which must stay light; only a page's rows need what
-	// rendering them takes (see invoiceRow).
-	complete func(T) T
 	// related, when set, is a key of the related entity that the dotted
 	// names (Customer.Status) read: rows with the same key have the same
 	// values of those names, so a filter tests them once per key and
@@ -101,134 +126,116 @@ type filterSchema[T any] struct {
 	related func(T) int64
 }
 
-// completing sets the schema's complete function and returns the schema.
-func (sc *filterSchema[T]) completing(complete func(T) T) *filterSchema[T] {
-	sc.complete = complete
-	return sc
-}
-
-// relatedBy sets the schema's related function and returns the schema.
-func (sc *filterSchema[T]) relatedBy(key func(T) int64) *filterSchema[T] {
+// RelatedBy sets the key of the related entity that the dotted names
+// read, and returns the schema.
+func (sc *Schema[T]) RelatedBy(key func(T) int64) *Schema[T] {
 	sc.related = key
 	return sc
 }
 
-// newSchema builds an endpoint's schema from the SDK's filter struct and
+// NewSchema builds an endpoint's schema from the SDK's filter struct and
 // the fake's getters, keyed by the exact filter name. It panics when a name
-// has no getter of its kind: that is a mistake in this package, which every
+// has no getter of its kind: that is a mistake in the fake, which every
 // test that touches the endpoint reports at once.
-func newSchema[T any](endpoint string, filter any, getters map[string]getter[T]) *filterSchema[T] {
+func NewSchema[T any](endpoint string, filter any, getters map[string]Getter[T]) *Schema[T] {
 	fields, err := query.Fields(filter)
 	if err != nil {
 		panic("billingtest: " + endpoint + ": " + err.Error())
 	}
-	sc := &filterSchema[T]{endpoint: endpoint, byName: make(map[string]int, len(fields))}
+	sc := &Schema[T]{Endpoint: endpoint, byName: make(map[string]int, len(fields))}
 	for _, f := range fields {
 		g, ok := getters[f.Name]
 		if !ok || !g.has(f.Kind) {
 			panic(fmt.Sprintf("billingtest: %s: no %v getter for filter name %q", endpoint, f.Kind, f.Name))
 		}
-		sc.byName[strings.ToLower(f.Name)] = len(sc.fields)
-		sc.fields = append(sc.fields, filterField[T]{name: f.Name, kind: f.Kind, get: g})
+		sc.byName[strings.ToLower(f.Name)] = len(sc.Fields)
+		sc.Fields = append(sc.Fields, Field[T]{Name: f.Name, Kind: f.Kind, Get: g})
 	}
 	return sc
 }
 
-func (g getter[T]) has(k query.FieldKind) bool {
+func (g Getter[T]) has(k query.FieldKind) bool {
 	switch k {
 	case query.TextField:
-		return g.text != nil
+		return g.Text != nil
 	case query.IntField:
-		return g.integer != nil
+		return g.Integer != nil
 	case query.TimeField:
-		return g.time != nil
+		return g.Time != nil
 	case query.DecimalField:
-		return g.decimal != nil
+		return g.Decimal != nil
 	case query.EnumField:
-		return g.enum != nil && len(g.values) > 0
+		return g.Enum != nil && len(g.Values) > 0
 	case query.BoolField:
-		return g.boolean != nil
+		return g.Boolean != nil
 	}
 	return false
 }
 
-// field finds a filter name, case-insensitively.
-func (sc *filterSchema[T]) field(name string) (*filterField[T], bool) {
+// Index finds a filter name, case-insensitively: its index in Fields.
+func (sc *Schema[T]) Index(name string) (int, bool) {
 	i, ok := sc.byName[strings.ToLower(name)]
-	if !ok {
-		return nil, false
-	}
-	return &sc.fields[i], true
+	return i, ok
 }
 
-// names lists the filter names, for error messages; with sortable, only
+// Names lists the filter names, for error messages; with sortable, only
 // those usable as sortExpression.
-func (sc *filterSchema[T]) names(sortable bool) string {
+func (sc *Schema[T]) Names(sortable bool) string {
 	var out []string
-	for _, f := range sc.fields {
-		if !sortable || f.kind.Sortable() {
-			out = append(out, f.name)
+	for _, f := range sc.Fields {
+		if !sortable || f.Kind.Sortable() {
+			out = append(out, f.Name)
 		}
 	}
 	return strings.Join(out, ", ")
 }
 
-// parseFilter parses and compiles the query parameter. A nil predicate
-// means no condition.
-func (sc *filterSchema[T]) parseFilter(text string) (func(T) bool, error) {
-	_, pred, err := sc.parse(text)
-	return pred, err
-}
-
-// parse is parseFilter that also returns the parsed conditions.
-func (sc *filterSchema[T]) parse(text string) (query.Expr, func(T) bool, error) {
-	return sc.parseUnlisted(text, false)
-}
-
-// parseUnlisted is parse; with unlisted, an enum condition may name
-// values the reference does not list (see WithUnlistedEnumValues).
-func (sc *filterSchema[T]) parseUnlisted(text string, unlisted bool) (query.Expr, func(T) bool, error) {
+// Parse parses and compiles the query parameter text; with unlisted, an
+// enum condition may name values the reference does not list. A nil
+// predicate means no condition. Its error is the message of a 400.
+func (sc *Schema[T]) Parse(text string, unlisted bool) (query.Expr, func(T) bool, error) {
 	expr, err := query.Parse(text)
 	if err != nil {
-		return nil, nil, badRequest("invalid query: %s", strings.TrimPrefix(err.Error(), "query: "))
+		return nil, nil, fmt.Errorf("invalid query: %s", strings.TrimPrefix(err.Error(), "query: "))
 	}
-	pred, err := sc.compile(expr, unlisted)
+	pred, err := sc.Compile(expr, unlisted)
 	return expr, pred, err
 }
 
-// maxFilterConditions bounds what one filter may cost per row. Each
+// MaxConditions bounds what one filter may cost per row. Each
 // condition costs at most one comparison of the row's value with the
 // condition's own value (a set: one map lookup; an amount: bounded by the
 // digits of the two numbers, at most 57 for the filter's, see
-// parseDecimal, and never by their exponents, see cmpDecimal), so a row
+// parseDecimal, and never by their exponents, see CmpDecimal), so a row
 // costs at most this many comparisons, and a list at most this many per
 // row it visits.
-const maxFilterConditions = 100
+const MaxConditions = 100
 
-// compile turns an expression into one predicate; nil means "all rows".
+// Compile turns an expression into one predicate; nil means "all rows".
 // All conditions must hold, so they can run in any order: the cheap ones
 // go first, so that the costly ones see fewer rows.
-func (sc *filterSchema[T]) compile(expr query.Expr, unlisted bool) (func(T) bool, error) {
+func (sc *Schema[T]) Compile(expr query.Expr, unlisted bool) (func(T) bool, error) {
 	type costed struct {
 		cost int
 		pred func(T) bool
 	}
-	if len(expr) > maxFilterConditions {
-		return nil, badRequest("invalid query: %d conditions; a filter has at most %d", len(expr), maxFilterConditions)
+	if len(expr) > MaxConditions {
+		return nil, fmt.Errorf("invalid query: %d conditions; a filter has at most %d", len(expr), MaxConditions)
 	}
 	compiled := make([]costed, 0, len(expr))
 	var related []func(T) bool // conditions on dotted names, with sc.related
 	relatedCost := 0
 	for _, c := range expr {
-		f, ok := sc.field(c.Name)
+		i, ok := sc.Index(c.Name)
 		if !ok {
-			return nil, badRequest("invalid query: unknown filter name %q for %s; valid names: %s", c.Name, sc.endpoint, sc.names(false))
+			return nil, fmt.Errorf("invalid query: unknown filter name %q for %s; valid names: %s", c.Name, sc.Endpoint, sc.Names(false))
 		}
+		f := &sc.Fields[i]
 		p, err := f.compile(c, unlisted)
 		if err != nil {
-			return nil, badRequest("invalid query: filter %s: %v", f.name, err)
+			return nil, fmt.Errorf("invalid query: filter %s: %v", f.Name, err)
 		}
-		if sc.related != nil && strings.Contains(f.name, ".") {
+		if sc.related != nil && strings.Contains(f.Name, ".") {
 			related = append(related, p)
 			relatedCost = max(relatedCost, f.cost())
 			continue
@@ -315,9 +322,9 @@ const maxDenseMemoKey = 1 << 20
 // dates are read directly, strings are compared byte by byte, amounts
 // chase a pointer to a big.Int, and a dotted name (Customer.Status) reads a
 // related entity, which can mean a map lookup.
-func (f *filterField[T]) cost() int {
+func (f *Field[T]) cost() int {
 	var c int
-	switch f.kind {
+	switch f.Kind {
 	case query.IntField, query.TimeField:
 		c = 1
 	case query.BoolField, query.EnumField:
@@ -327,36 +334,36 @@ func (f *filterField[T]) cost() int {
 	default:
 		c = 4
 	}
-	if strings.Contains(f.name, ".") {
+	if strings.Contains(f.Name, ".") {
 		c += 4
 	}
 	return c
 }
 
 // compile builds the predicate of one condition on this field.
-func (f *filterField[T]) compile(c query.Condition, unlisted bool) (func(T) bool, error) {
-	switch f.kind {
+func (f *Field[T]) compile(c query.Condition, unlisted bool) (func(T) bool, error) {
+	switch f.Kind {
 	case query.TextField:
 		m, err := textMatcher(c)
 		if err != nil {
 			return nil, err
 		}
-		get := f.get.text
+		get := f.Get.Text
 		return func(r T) bool { return m(get(r)) }, nil
 	case query.IntField:
 		m, err := intMatcher(c)
 		if err != nil {
 			return nil, err
 		}
-		get := f.get.integer
+		get := f.Get.Integer
 		return func(r T) bool { return m(get(r)) }, nil
 	case query.TimeField:
 		m, err := timeMatcher(c)
 		if err != nil {
 			return nil, err
 		}
-		get := f.get.time
-		if inst, pm := f.get.instant, instantMatcher(c); inst != nil && pm != nil {
+		get := f.Get.Time
+		if inst, pm := f.Get.Instant, instantMatcher(c); inst != nil && pm != nil {
 			return func(r T) bool {
 				if n, ok := inst(r); ok {
 					return pm(n)
@@ -370,8 +377,8 @@ func (f *filterField[T]) compile(c query.Condition, unlisted bool) (func(T) bool
 		if err != nil {
 			return nil, err
 		}
-		get := f.get.decimal
-		if packed, pm := f.get.packed, packedDecimalMatcher(c); packed != nil && pm != nil {
+		get := f.Get.Decimal
+		if packed, pm := f.Get.Packed, packedDecimalMatcher(c); packed != nil && pm != nil {
 			return func(r T) bool {
 				if coef, exp, ok := packed(r); ok {
 					return pm(coef, exp)
@@ -381,21 +388,21 @@ func (f *filterField[T]) compile(c query.Condition, unlisted bool) (func(T) bool
 		}
 		return func(r T) bool { return m(get(r)) }, nil
 	case query.EnumField:
-		m, err := enumMatcher(c, f.get.values, unlisted)
+		m, err := enumMatcher(c, f.Get.Values, unlisted)
 		if err != nil {
 			return nil, err
 		}
-		get := f.get.enum
+		get := f.Get.Enum
 		return func(r T) bool { return m(get(r)) }, nil
 	case query.BoolField:
 		m, err := boolMatcher(c)
 		if err != nil {
 			return nil, err
 		}
-		get := f.get.boolean
+		get := f.Get.Boolean
 		return func(r T) bool { return m(get(r)) }, nil
 	}
-	return nil, fmt.Errorf("unsupported field kind %v", f.kind)
+	return nil, fmt.Errorf("unsupported field kind %v", f.Kind)
 }
 
 var (
@@ -419,7 +426,7 @@ func textMatcher(c query.Condition) (func(string) bool, error) {
 		return func(v string) bool { return v == "" }, nil
 	case query.Match:
 		if lit, ok := c.Literal(); ok {
-			return func(v string) bool { return compareFold(v, lit) == 0 }, nil
+			return func(v string) bool { return CompareFold(v, lit) == 0 }, nil
 		}
 		pat := make([]string, len(c.Pattern))
 		for i, p := range c.Pattern {
@@ -429,7 +436,7 @@ func textMatcher(c query.Condition) (func(string) bool, error) {
 	case query.Range:
 		lo, hi := c.Lower, c.Upper
 		return func(v string) bool {
-			return v != "" && (lo == "" || compareFold(v, lo) >= 0) && (hi == "" || compareFold(v, hi) < 0)
+			return v != "" && (lo == "" || CompareFold(v, lo) >= 0) && (hi == "" || CompareFold(v, hi) < 0)
 		}, nil
 	case query.Set:
 		return nil, errSet
@@ -437,32 +444,18 @@ func textMatcher(c query.Condition) (func(string) bool, error) {
 	return nil, fmt.Errorf("unsupported condition %v", c.Kind)
 }
 
-// globMatch reports whether v matches the pattern's segments with a
-// wildcard between each two; both are lower-cased already.
-func globMatch(pat []string, v string) bool {
-	first, last := pat[0], pat[len(pat)-1]
-	if len(v) < len(first)+len(last) || !strings.HasPrefix(v, first) || !strings.HasSuffix(v, last) {
-		return false
-	}
-	mid := v[len(first) : len(v)-len(last)]
-	for _, p := range pat[1 : len(pat)-1] {
-		i := strings.Index(mid, p)
-		if i < 0 {
-			return false
-		}
-		mid = mid[i+len(p):]
-	}
-	return true
-}
-
-// globMatchFold is globMatch on v's lower case. ASCII values, by far the
-// most common, are folded byte by byte as they are compared rather than
-// lower-cased into a new string: a wildcard filter over a hundred thousand
-// rows would otherwise allocate for each value with a capital letter.
+// globMatchFold reports whether v's lower case matches the pattern's
+// segments, lower-cased already, with a wildcard between each two. ASCII
+// values, by far the most common, are folded byte by byte as they are
+// compared rather than lower-cased into a new string: a wildcard filter
+// over a hundred thousand rows would otherwise allocate for each value
+// with a capital letter. Others are lower-cased first, which leaves the
+// folding nothing to change.
 func globMatchFold(pat []string, v string) bool {
 	for i := 0; i < len(v); i++ {
 		if v[i] >= utf8.RuneSelf {
-			return globMatch(pat, strings.ToLower(v))
+			v = strings.ToLower(v)
+			break
 		}
 	}
 	first, last := pat[0], pat[len(pat)-1]
@@ -505,10 +498,10 @@ func indexASCIIFold(s, lower string) int {
 	return -1
 }
 
-// compareFold compares strings case-insensitively, rune by rune on their
+// CompareFold compares strings case-insensitively, rune by rune on their
 // lower-case forms, without allocating: sorting a hundred thousand names
 // must not lower-case each of them at every comparison.
-func compareFold(a, b string) int {
+func CompareFold(a, b string) int {
 	for a != "" && b != "" {
 		var ra, rb rune
 		if c := a[0]; c < utf8.RuneSelf {
@@ -622,30 +615,31 @@ func timeMatcher(c query.Condition) (func(time.Time) bool, error) {
 	case query.Set:
 		return nil, errSet
 	}
-	b, err := timeBounds(c)
+	b, err := TimeBounds(c)
 	if err != nil {
 		return nil, err
 	}
-	return b.admits, nil
+	return b.Admits, nil
 }
 
-// timeRange is the dates [lo, hi) that a match or a range condition
+// TimeRange is the dates [lo, hi) that a match or a range condition
 // admits; an open end has its flag unset. A missing date (the zero time)
 // is never admitted.
-type timeRange struct {
-	lo, hi       time.Time
-	hasLo, hasHi bool
+type TimeRange struct {
+	Lo, Hi       time.Time
+	HasLo, HasHi bool
 }
 
-func (r timeRange) admits(v time.Time) bool {
-	return !v.IsZero() && (!r.hasLo || !v.Before(r.lo)) && (!r.hasHi || v.Before(r.hi))
+// Admits reports whether v is in the range.
+func (r TimeRange) Admits(v time.Time) bool {
+	return !v.IsZero() && (!r.HasLo || !v.Before(r.Lo)) && (!r.HasHi || v.Before(r.Hi))
 }
 
-// timeBounds is the range of a match condition (one second, or one day
+// TimeBounds is the range of a match condition (one second, or one day
 // for a date) or of a range condition (lower bound inclusive, upper
 // exclusive).
-func timeBounds(c query.Condition) (timeRange, error) {
-	var r timeRange
+func TimeBounds(c query.Condition) (TimeRange, error) {
+	var r TimeRange
 	switch c.Kind {
 	case query.Match:
 		lit, err := exact(c)
@@ -656,20 +650,20 @@ func timeBounds(c query.Condition) (timeRange, error) {
 		if err != nil {
 			return r, err
 		}
-		r.lo, r.hi, r.hasLo, r.hasHi = at, at.Add(time.Second), true, true
+		r.Lo, r.Hi, r.HasLo, r.HasHi = at, at.Add(time.Second), true, true
 		if dateOnly {
-			r.hi = at.AddDate(0, 0, 1)
+			r.Hi = at.AddDate(0, 0, 1)
 		}
 		return r, nil
 	case query.Range:
 		var err error
-		if r.hasLo = c.Lower != ""; r.hasLo {
-			if r.lo, _, err = parseTimeBound(c.Lower); err != nil {
+		if r.HasLo = c.Lower != ""; r.HasLo {
+			if r.Lo, _, err = parseTimeBound(c.Lower); err != nil {
 				return r, err
 			}
 		}
-		if r.hasHi = c.Upper != ""; r.hasHi {
-			if r.hi, _, err = parseTimeBound(c.Upper); err != nil {
+		if r.HasHi = c.Upper != ""; r.HasHi {
+			if r.Hi, _, err = parseTimeBound(c.Upper); err != nil {
 				return r, err
 			}
 		}
@@ -726,7 +720,7 @@ func decimalMatcher(c query.Condition) (func(decimal.Decimal) bool, error) {
 		if err != nil {
 			return nil, err
 		}
-		return func(v decimal.Decimal) bool { return cmpDecimal(v, d) == 0 }, nil
+		return func(v decimal.Decimal) bool { return CmpDecimal(v, d) == 0 }, nil
 	case query.Range:
 		var lo, hi decimal.Decimal
 		var err error
@@ -742,7 +736,7 @@ func decimalMatcher(c query.Condition) (func(decimal.Decimal) bool, error) {
 		}
 		openLo, openHi := c.Lower == "", c.Upper == ""
 		return func(v decimal.Decimal) bool {
-			return (openLo || cmpDecimal(v, lo) >= 0) && (openHi || cmpDecimal(v, hi) < 0)
+			return (openLo || CmpDecimal(v, lo) >= 0) && (openHi || CmpDecimal(v, hi) < 0)
 		}, nil
 	case query.Set:
 		return nil, errSet
@@ -759,7 +753,7 @@ var pow10 = func() (p [19]int64) {
 	return p
 }()
 
-// cmpDecimal is a.Cmp(b), exactly, without ever scaling a number by its
+// CmpDecimal is a.Cmp(b), exactly, without ever scaling a number by its
 // exponent: Cmp rescales the one with the larger exponent, which for a
 // stored amount of 1e-100000 against a bound of 1 means a number of
 // 100,000 digits for every row a range filter visits. Numbers of
@@ -767,7 +761,7 @@ var pow10 = func() (p [19]int64) {
 // of the same order are aligned, by the difference of their digit counts,
 // so the cost is bounded by their digits, whatever their exponents. When
 // both fit in an int64 once aligned, as amounts do, no big.Int is made.
-func cmpDecimal(a, b decimal.Decimal) int {
+func CmpDecimal(a, b decimal.Decimal) int {
 	ea, eb := a.Exponent(), b.Exponent()
 	if ea == eb {
 		return a.Cmp(b)

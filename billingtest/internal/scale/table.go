@@ -1,4 +1,4 @@
-package billingtest
+package scale
 
 import "slices"
 
@@ -40,13 +40,6 @@ func (t *invoiceTable) get(id int64) *invoiceRecord {
 
 // byPosition returns the record of the i-th invoice in id order.
 func (t *invoiceTable) byPosition(i int) *invoiceRecord { return t.at(t.slots[i]) }
-
-// grow makes room for n more invoices, so that adding them does not
-// regrow the index.
-func (t *invoiceTable) grow(n int) {
-	t.ids = slices.Grow(t.ids, n)
-	t.slots = slices.Grow(t.slots, n)
-}
 
 // insert adds rec, whose id must not be in the table yet.
 func (t *invoiceTable) insert(rec invoiceRecord) {

@@ -1,4 +1,4 @@
-package billingtest
+package scale
 
 import (
 	"cmp"
@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/billingapi/billing-go/billingtest/internal/filter"
 	"github.com/billingapi/billing-go/query"
 )
 
@@ -17,13 +18,13 @@ import (
 // for page after page, each page a key range, and, walked backwards one
 // run of equal keys at a time, the descending order. Answering such a
 // page from the index is two binary searches and a slice, where the
-// general path (runList) filters and partially sorts every invoice on
+// general path (filter.Run) filters and partially sorts every invoice on
 // every request: a stable sweep of 100,000 invoices spent most of its
 // time there. A filter with other conditions is tested on the key range
 // only, and its matches are remembered (see matchCache).
 //
 // An index is built on first use and dropped when the store changes
-// (store.gen moves with every write to an invoice), so that it never
+// (Store.gen moves with every write to an invoice), so that it never
 // answers from stale data.
 
 // keyIndexes caches a store's key indexes, one per date field of the list
@@ -36,7 +37,6 @@ type keyIndexes struct {
 
 // keyIndex is every invoice with its key, in ascending (key, id) order.
 type keyIndex struct {
-	st      *store
 	entries []keyEntry
 	matches matchCache
 }
@@ -52,38 +52,38 @@ type keyEntry struct {
 // sameKey reports whether two entries have the same key.
 func sameKey(a, b *keyEntry) bool { return a.sec == b.sec && a.nsec == b.nsec }
 
-// keyed reports whether lr can be answered from a key index: a sort on a
+// keyed reports whether q can be answered from a key index: a sort on a
 // date field of the row itself, in either direction (a descending page
 // walks the index backwards, one run of equal keys at a time, each run in
-// ascending id order as sorting.go orders ties). A related entity's date
-// (Customer.CreatedTimestamp) changes with that entity, which store.gen
+// ascending id order as filter.Run orders ties). A related entity's date
+// (Customer.CreatedTimestamp) changes with that entity, which Store.gen
 // does not follow.
-func keyed[T any](sc *filterSchema[T], lr listRequest) bool {
-	if lr.sortField < 0 {
+func keyed[T any](sc *filter.Schema[T], q *filter.Request) bool {
+	if q.SortField < 0 {
 		return false
 	}
-	f := &sc.fields[lr.sortField]
-	return f.kind == query.TimeField && !strings.Contains(f.name, ".")
+	f := &sc.Fields[q.SortField]
+	return f.Kind == query.TimeField && !strings.Contains(f.Name, ".")
 }
 
-// invoiceKeyIndex returns the index of the list of all invoices on date
-// field field of invoiceSchema, building it if the store changed since
-// it was built. The caller holds at least the read lock.
-func (st *store) invoiceKeyIndex(field int) *keyIndex {
-	ix := &st.keyIndexes
+// keyIndex returns the index of the list of all invoices on date field
+// field of the schema, building it if the store changed since it was
+// built.
+func (s *Store) keyIndex(field int) *keyIndex {
+	ix := &s.keys
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	if ix.gen != st.gen || ix.m == nil {
-		ix.gen, ix.m = st.gen, map[int]*keyIndex{}
+	if ix.gen != s.gen || ix.m == nil {
+		ix.gen, ix.m = s.gen, map[int]*keyIndex{}
 	}
 	if k, ok := ix.m[field]; ok {
 		return k
 	}
-	get := invoiceSchema.fields[field].get.time
-	entries := make([]keyEntry, 0, st.invoices.len())
-	for row := range st.invoiceRows(0) {
-		t := get(row)
-		entries = append(entries, keyEntry{sec: t.Unix(), nsec: int32(t.Nanosecond()), rec: row.rec})
+	get := s.schema.Fields[field].Get.Time
+	entries := make([]keyEntry, 0, s.table.len())
+	for r := range s.rows(0) {
+		t := get(r)
+		entries = append(entries, keyEntry{sec: t.Unix(), nsec: int32(t.Nanosecond()), rec: r})
 	}
 	// Rows come in id order: a stable sort by key leaves ties in it.
 	slices.SortStableFunc(entries, func(a, b keyEntry) int {
@@ -92,7 +92,7 @@ func (st *store) invoiceKeyIndex(field int) *keyIndex {
 		}
 		return cmp.Compare(a.nsec, b.nsec)
 	})
-	k := &keyIndex{st: st, entries: entries}
+	k := &keyIndex{entries: entries}
 	ix.m[field] = k
 	return k
 }
@@ -105,50 +105,47 @@ func (st *store) invoiceKeyIndex(field int) *keyIndex {
 // pred tests to count the matches (see matchCache); never the rows
 // outside the range. ctx is the request's: a scan it cut short (pred
 // then fails every row) is not remembered.
-func (k *keyIndex) page(ctx context.Context, lr listRequest, pred func(invoiceRow) bool) listPage[invoiceRow] {
-	out := listPage[invoiceRow]{maxCount: len(k.entries)}
+func (k *keyIndex) page(ctx context.Context, q *filter.Request, pred func(*invoiceRecord) bool) filter.Page[*invoiceRecord] {
+	out := filter.Page[*invoiceRecord]{MaxCount: len(k.entries)}
 	lo, hi := 0, len(k.entries)
-	if r := lr.key; r != nil {
+	if r := q.Key; r != nil {
 		lo = k.search(firstTime) // a key condition excludes a missing date
-		if r.hasLo {
-			lo = max(lo, k.search(r.lo))
+		if r.HasLo {
+			lo = max(lo, k.search(r.Lo))
 		}
-		if r.hasHi {
-			hi = max(lo, k.search(r.hi))
+		if r.HasHi {
+			hi = max(lo, k.search(r.Hi))
 		}
 	}
-	start := int64(lr.page) * int64(lr.size)
-	end := start + int64(lr.size)
+	start := int64(q.Page) * int64(q.Size)
+	end := start + int64(q.Size)
 	var n int
 	var at func(int) *keyEntry
-	if lr.keyOnly || pred == nil {
+	if q.KeyOnly || pred == nil {
 		rows := k.entries[lo:hi]
 		n, at = len(rows), func(i int) *keyEntry { return &rows[i] }
 	} else {
-		m, ok := k.matches.get(lr.filter)
+		m, ok := k.matches.get(q.Text)
 		if !ok {
 			for i := lo; i < hi; i++ {
-				if pred(invoiceRow{rec: k.entries[i].rec, st: k.st}) {
+				if pred(k.entries[i].rec) {
 					m = append(m, int32(i))
 				}
 			}
-			out.visited += hi - lo
+			out.Visited += hi - lo
 			if ctx.Err() == nil {
-				k.matches.put(lr.filter, m)
+				k.matches.put(q.Text, m)
 			}
 		}
 		n, at = len(m), func(i int) *keyEntry { return &k.entries[m[i]] }
 	}
-	out.count = n
+	out.Count = n
 	if start < int64(n) {
-		walk(n, at, lr.desc, int(start), func(e *keyEntry) bool {
-			out.visited++
-			out.items = append(out.items, invoiceRow{rec: e.rec, st: k.st})
-			return int64(len(out.items)) < end-start
+		walk(n, at, q.Desc, int(start), func(e *keyEntry) bool {
+			out.Visited++
+			out.Items = append(out.Items, e.rec)
+			return int64(len(out.Items)) < end-start
 		})
-	}
-	if out.items == nil {
-		out.items = []invoiceRow{}
 	}
 	return out
 }
@@ -206,34 +203,4 @@ func (k *keyIndex) search(t time.Time) int {
 		e := &k.entries[i]
 		return e.sec > sec || (e.sec == sec && e.nsec >= nsec)
 	})
-}
-
-// keyBounds sets lr.key to the key range that expr's conditions on the
-// sort field admit (each match or range condition bounds it, and together
-// they intersect), and lr.keyOnly when expr has no other condition, so
-// that the range alone is the answer. The conditions have compiled.
-func keyBounds[T any](lr *listRequest, sc *filterSchema[T], expr query.Expr) {
-	lr.keyOnly = true
-	for _, c := range expr {
-		i, ok := sc.byName[strings.ToLower(c.Name)]
-		var b timeRange
-		var err error
-		if ok && i == lr.sortField {
-			b, err = timeBounds(c)
-		}
-		if !ok || i != lr.sortField || err != nil {
-			lr.keyOnly = false
-			continue
-		}
-		if lr.key == nil {
-			lr.key = &timeRange{}
-		}
-		r := lr.key
-		if b.hasLo && (!r.hasLo || b.lo.After(r.lo)) {
-			r.lo, r.hasLo = b.lo, true
-		}
-		if b.hasHi && (!r.hasHi || b.hi.Before(r.hi)) {
-			r.hi, r.hasHi = b.hi, true
-		}
-	}
 }
