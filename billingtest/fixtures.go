@@ -164,7 +164,6 @@ func (l *fixtureLoader) load(doc *fixture.Document, maxID int64) error {
 	}
 	// Codes before the customers that name them; items after the
 	// subscriptions whose products they name.
-	texts := &packer{texts: map[[3]string]string{}}
 	st.invoices.grow(len(doc.Invoices))
 	loadList(l, "salesTrackingCodes", doc.SalesTrackingCodes, nil, func(c SalesTrackingCode) (int64, error) {
 		return l.s.addSalesTrackingCodeLocked(storeCode(c))
@@ -184,7 +183,7 @@ func (l *fixtureLoader) load(doc *fixture.Document, maxID int64) error {
 		if err := l.s.settleCharges(&inv); err != nil {
 			return 0, err
 		}
-		return l.s.insertInvoiceLocked(&inv, texts)
+		return l.s.insertInvoiceLocked(&inv)
 	})
 	loadList(l, "draftInvoices", doc.DraftInvoices, nil, l.s.addDraftInvoiceLocked)
 	loadList(l, "creditCards", doc.CreditCards, func(c *CreditCard) int64 { return c.OriginalPaymentMethodID }, l.s.addCreditCardLocked)

@@ -80,7 +80,7 @@ func (s *Server) Generate(opts GenerateOptions) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := gen.Run(genSink{s, &packer{texts: map[[3]string]string{}}}, gen.Options(opts)); err != nil {
+	if err := gen.Run(genSink{s}, gen.Options(opts)); err != nil {
 		return fmt.Errorf("Generate: %w", err)
 	}
 	return nil

@@ -44,9 +44,9 @@ func gtInvoiceIDs(srv *Server) []int64 {
 // storedInvoices returns the store's invoices in id order, as built from
 // their records. The caller holds the lock.
 func storedInvoices(st *store) []*Invoice {
-	out := make([]*Invoice, st.invoices.len())
+	out := make([]*Invoice, st.invoices.Len())
 	for i := range out {
-		out[i] = st.invoices.byPosition(i).invoice()
+		out[i] = st.invoices.At(i)
 	}
 	return out
 }

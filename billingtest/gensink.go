@@ -3,12 +3,8 @@ package billingtest
 import "github.com/billingapi/billing-go/billingtest/internal/gen"
 
 // genSink is the generator's way into the store, [gen.Sink]: the locked
-// add methods, for a caller that holds s.mu, and one packer for all the
-// invoices, which shares the texts their charges repeat.
-type genSink struct {
-	s  *Server
-	pk *packer
-}
+// add methods, for a caller that holds s.mu.
+type genSink struct{ s *Server }
 
 var _ gen.Sink = genSink{}
 
@@ -41,7 +37,7 @@ func (g genSink) AddSubscription(sub Subscription) (int64, error) {
 func (g genSink) AddItem(item SubscriptionProductItem) (int64, error) {
 	return g.s.addSubscriptionProductItemLocked(storeItem(item))
 }
-func (g genSink) AddInvoice(inv *Invoice) (int64, error) { return g.s.insertInvoiceLocked(inv, g.pk) }
+func (g genSink) AddInvoice(inv *Invoice) (int64, error) { return g.s.insertInvoiceLocked(inv) }
 func (g genSink) AddDraft(d DraftInvoice) (int64, error) { return g.s.addDraftInvoiceLocked(d) }
 func (g genSink) AddCard(c CreditCard) (int64, error)    { return g.s.addCreditCardLocked(c) }
 func (g genSink) AddJob(j BulkJob) (int64, error)        { return g.s.addBulkJobLocked(j) }
@@ -49,8 +45,8 @@ func (g genSink) AddJob(j BulkJob) (int64, error)        { return g.s.addBulkJob
 func (g genSink) StartInvoices(n int) int64 {
 	g.s.store.invoices.grow(n)
 	var most int64
-	for i := range g.s.store.invoices.len() {
-		most = max(most, g.s.store.invoices.byPosition(i).number())
+	for i := range g.s.store.invoices.Len() {
+		most = max(most, g.s.store.invoices.At(i).InvoiceNumber)
 	}
 	return most
 }

@@ -73,22 +73,9 @@ func (t *invoiceTable) fit(n int) {
 	t.invoiceStore = sc
 }
 
-// The calls the seeding code (fixtures.go, generate.go, state.go) makes.
-
-// grow chooses the store for n more invoices.
+// grow chooses the store for n more invoices, for the seeding code
+// (fixtures.go, generate.go), which adds many at once.
 func (t *invoiceTable) grow(n int) { t.fit(t.Len() + n) }
-
-func (t *invoiceTable) len() int              { return t.Len() }
-func (t *invoiceTable) get(id int64) *Invoice { return t.Get(id) }
-
-// byPosition is the i-th invoice in id order.
-func (t *invoiceTable) byPosition(i int) positioned { return positioned{t.At(i)} }
-
-// positioned is an invoice as the seeding code reads it by position.
-type positioned struct{ inv *Invoice }
-
-func (p positioned) number() int64     { return p.inv.InvoiceNumber }
-func (p positioned) invoice() *Invoice { return p.inv }
 
 // plainInvoices is the invoice store of an ordinary account: the
 // invoices in id order, found by binary search, filtered and sorted as

@@ -139,8 +139,8 @@ func (st *store) fixtures(k fixtureKinds) *fixture.Document {
 		}
 	}
 	if k.has("invoices") {
-		for i := range st.invoices.len() {
-			f.Invoices = append(f.Invoices, *st.invoices.byPosition(i).invoice())
+		for i := range st.invoices.Len() {
+			f.Invoices = append(f.Invoices, *st.invoices.At(i))
 		}
 	}
 	if k.has("draftInvoices") {

@@ -195,21 +195,14 @@ func (s *Server) addInvoiceLocked(inv Invoice) (int64, error) {
 	// Copy what the caller may still hold: charge ids are assigned in place.
 	inv.Charges = slices.Clone(inv.Charges)
 	inv.PaymentSchedules = slices.Clone(inv.PaymentSchedules)
-	return s.insertInvoiceLocked(&inv, nil)
-}
-
-// packer is what the seeding code hands insertInvoiceLocked for a run of
-// invoices. The invoice stores copy what they keep, and the scale store
-// shares charge texts itself, so it carries nothing they read.
-type packer struct {
-	texts map[[3]string]string
+	return s.insertInvoiceLocked(&inv)
 }
 
 // insertInvoiceLocked assigns inv its ids and defaults, in place, and
 // stores a copy; the store keeps nothing of inv itself, so that the
 // generator can reuse one Invoice for all it makes. The caller must hold
 // s.mu.
-func (s *Server) insertInvoiceLocked(inv *Invoice, p *packer) (int64, error) {
+func (s *Server) insertInvoiceLocked(inv *Invoice) (int64, error) {
 	if err := s.checkInvoiceLocked(inv); err != nil {
 		return 0, err
 	}
@@ -247,7 +240,7 @@ func (s *Server) checkInvoiceLocked(inv *Invoice) error {
 	switch {
 	case inv.ID < 0:
 		return refuse(m, "id", "negative id %d", inv.ID)
-	case inv.ID != 0 && st.invoices.get(inv.ID) != nil:
+	case inv.ID != 0 && st.invoices.Get(inv.ID) != nil:
 		return exists(m, "invoice", "id", inv.ID)
 	}
 	if _, ok := st.customers[inv.CustomerID]; !ok {
