@@ -293,26 +293,20 @@ func (s *Server) handleListInvoices(w http.ResponseWriter, r *http.Request) {
 	s.churnBefore(RouteInvoicesList, sortedOn(invoiceSchema, lr), lr.key, invoiceChurn{s: s})
 	s.mu.RLock()
 	page := s.invoicesPage(r.Context(), lr, pred)
-	encoded := make([][]byte, len(page.items))
-	size := 2 + len(page.items)
+	body := s.pageBuffers.Get(0) // grown by append; kept at its size
+	defer s.pageBuffers.Put(body)
+	*body = append(*body, '[')
 	for i, row := range page.items {
-		if encoded[i], err = s.store.listInvoiceJSON(row); err != nil {
+		if i > 0 {
+			*body = append(*body, ',')
+		}
+		if *body, err = s.store.listInvoiceJSON(*body, row); err != nil {
 			s.mu.RUnlock()
 			s.writeError(w, http.StatusInternalServerError, errorKeyAPI, "encoding the answer: "+err.Error())
 			return
 		}
-		size += len(encoded[i])
 	}
-	s.mu.RUnlock() // encodings are never changed once made, only dropped
-	body := s.pageBuffers.Get(size)
-	defer s.pageBuffers.Put(body)
-	*body = append(*body, '[')
-	for i, b := range encoded {
-		if i > 0 {
-			*body = append(*body, ',')
-		}
-		*body = append(*body, b...)
-	}
+	s.mu.RUnlock()
 	if r.Context().Err() != nil {
 		return // the client has gone, and the page may be incomplete
 	}
@@ -337,20 +331,21 @@ func (s *Server) invoicesPage(ctx context.Context, lr listRequest, pred func(inv
 	return runList(s.store.invoiceRows(0), invoiceRow.id, invoiceSchema, lr, pred)
 }
 
-// listInvoiceJSON is row's invoice as a list-all answer writes it, from
-// the bounded cache when it holds the invoice (see scale.ListCache), else
-// unpacked and encoded. The caller holds at least the read lock; the
-// bytes are not to be modified.
-func (st *store) listInvoiceJSON(row invoiceRow) ([]byte, error) {
+// listInvoiceJSON appends row's invoice as a list-all answer writes it:
+// from the bounded cache when it holds the invoice (see scale.ListCache),
+// else unpacked and written by appendListInvoiceJSON, and offered to the
+// cache. The caller holds at least the read lock.
+func (st *store) listInvoiceJSON(dst []byte, row invoiceRow) ([]byte, error) {
 	if b, ok := st.listJSON.Load(row.rec.id); ok {
-		return b, nil
+		return append(dst, b...), nil
 	}
-	b, err := jsonwire.Marshal(flat(st.renderInvoice(row.rec.invoice(), chargesEmpty, false)))
+	start := len(dst)
+	dst, err := st.appendListInvoiceJSON(dst, row.rec.invoice())
 	if err != nil {
-		return nil, err
+		return dst, err
 	}
-	st.listJSON.Store(row.rec.id, b)
-	return b, nil
+	st.listJSON.Store(row.rec.id, dst[start:]) // copied only if kept
+	return dst, nil
 }
 
 // handleGetInvoice serves GET /v1/Invoices/{invoiceId}. With
