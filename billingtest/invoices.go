@@ -32,9 +32,9 @@ type invoiceStore interface {
 	// customer's, under the names of the list of all invoices, its
 	// filter checked already.
 	Query(ctx context.Context, q *filter.Request) filter.Page[filter.Hit]
-	// ListJSON is invoice id as a list-all answer writes it, encoded
-	// with encode or remembered; the bytes are not to be modified.
-	ListJSON(id int64, encode func(*Invoice) ([]byte, error)) ([]byte, error)
+	// AppendListJSON appends invoice id as a list-all answer writes it:
+	// written by appendJSON, or remembered.
+	AppendListJSON(dst []byte, id int64, appendJSON func(dst []byte, inv *Invoice) ([]byte, error)) ([]byte, error)
 }
 
 // invoiceTable is the store's invoices: the store that keeps them, and
@@ -120,9 +120,9 @@ func (p *plainInvoices) Delete(id int64) bool {
 	return ok
 }
 
-func (p *plainInvoices) ListJSON(id int64, encode func(*Invoice) ([]byte, error)) ([]byte, error) {
+func (p *plainInvoices) AppendListJSON(dst []byte, id int64, appendJSON func([]byte, *Invoice) ([]byte, error)) ([]byte, error) {
 	i, _ := p.find(id)
-	return encode(&p.invs[i])
+	return appendJSON(dst, &p.invs[i])
 }
 
 func (p *plainInvoices) Query(ctx context.Context, q *filter.Request) filter.Page[filter.Hit] {

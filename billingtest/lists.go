@@ -262,36 +262,25 @@ func (s *Server) handleListInvoices(w http.ResponseWriter, r *http.Request) {
 	s.churnBefore(RouteInvoicesList, sortedOn(invoiceSchema, lr), lr.Key, invoiceChurn{s: s})
 	s.mu.RLock()
 	page := s.store.invoices.Query(r.Context(), &lr.Request)
-	encoded := make([][]byte, len(page.Items))
-	size := 2 + len(page.Items)
+	body := s.pageBuffers.Get(0) // grown by append; kept at its size
+	defer s.pageBuffers.Put(body)
+	*body = append(*body, '[')
 	for i, hit := range page.Items {
-		if encoded[i], err = s.store.invoices.ListJSON(hit.ID, s.store.listInvoiceJSON); err != nil {
+		if i > 0 {
+			*body = append(*body, ',')
+		}
+		if *body, err = s.store.invoices.AppendListJSON(*body, hit.ID, s.store.appendListInvoiceJSON); err != nil {
 			s.mu.RUnlock()
 			s.writeError(w, http.StatusInternalServerError, errorKeyAPI, "encoding the answer: "+err.Error())
 			return
 		}
-		size += len(encoded[i])
 	}
-	s.mu.RUnlock() // encodings are never changed once made, only dropped
-	body := s.pageBuffers.Get(size)
-	defer s.pageBuffers.Put(body)
-	*body = append(*body, '[')
-	for i, b := range encoded {
-		if i > 0 {
-			*body = append(*body, ',')
-		}
-		*body = append(*body, b...)
-	}
+	s.mu.RUnlock()
 	if r.Context().Err() != nil {
 		return // the client has gone, and the page may be incomplete
 	}
 	setPageHeaders(w.Header(), lr, page)
 	s.writeRawJSON(w, http.StatusOK, append(*body, ']'))
-}
-
-// listInvoiceJSON encodes inv as a list-all answer writes it.
-func (st *store) listInvoiceJSON(inv *Invoice) ([]byte, error) {
-	return jsonwire.Marshal(flat(st.renderInvoice(inv, chargesEmpty, false)))
 }
 
 // handleGetInvoice serves GET /v1/Invoices/{invoiceId}. With

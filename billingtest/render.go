@@ -142,7 +142,7 @@ func (st *store) renderInvoice(inv *Invoice, mode chargeMode, showTracked bool) 
 		ID:                     inv.ID,
 		URI:                    uri("Invoices", inv.ID),
 		InvoiceNumber:          inv.InvoiceNumber,
-		InvoiceSignature:       "<p>Thank you for your business.</p>",
+		InvoiceSignature:       invoiceSignature,
 		PoNumber:               strPtr(inv.PoNumber),
 		EffectiveTimestamp:     billing.NewTimestamp(inv.EffectiveTimestamp),
 		PostedTimestamp:        billing.NewTimestamp(inv.PostedTimestamp),

@@ -87,12 +87,26 @@ func shortDecimal(raw []byte) (coef int64, exp int32, ok bool) {
 // switches and the wire format must not; as a bonus the common case (a
 // coefficient that fits in an int64) does not allocate.
 func AppendDecimal(dst []byte, d decimal.Decimal) []byte {
-	start := len(dst)
 	if d.NumDigits() <= 18 {
-		dst = strconv.AppendInt(dst, d.CoefficientInt64(), 10)
-	} else {
-		dst = d.Coefficient().Append(dst, 10)
+		return AppendFixed(dst, d.CoefficientInt64(), d.Exponent())
 	}
+	start := len(dst)
+	return placePoint(d.Coefficient().Append(dst, 10), start, d.Exponent())
+}
+
+// AppendFixed appends coef×10^exp as AppendDecimal appends the decimal of
+// that coefficient and exponent. The text depends only on the value, not
+// on how it is scaled (1.50 and 1.5 are both 1.5), so a caller that adds
+// amounts in int64s, without a decimal's big.Int, writes what adding the
+// decimals would have.
+func AppendFixed(dst []byte, coef int64, exp int32) []byte {
+	start := len(dst)
+	return placePoint(strconv.AppendInt(dst, coef, 10), start, exp)
+}
+
+// placePoint turns the integer written at dst[start:] into the
+// coefficient times 10^exp.
+func placePoint(dst []byte, start int, exp32 int32) []byte {
 	if dst[start] == '-' {
 		start++
 	}
@@ -101,7 +115,7 @@ func AppendDecimal(dst []byte, d decimal.Decimal) []byte {
 		return dst // zero is "0" whatever its exponent
 	}
 
-	exp := int(d.Exponent())
+	exp := int(exp32)
 	if exp >= 0 {
 		for range exp {
 			dst = append(dst, '0')

@@ -49,3 +49,16 @@ func TestListCacheFit(t *testing.T) {
 		t.Error("entry 2 dropped when the budget grew")
 	}
 }
+
+// TestListCacheStoreKeepsACopy checks that a stored encoding is the
+// cache's own: the caller writes the next page into the same buffer.
+func TestListCacheStoreKeepsACopy(t *testing.T) {
+	t.Parallel()
+	var c ListCache
+	buf := []byte(`{"id":1}`)
+	c.Store(1, buf)
+	copy(buf, `{"id":2}`)
+	if got, ok := c.Load(1); !ok || string(got) != `{"id":1}` {
+		t.Errorf("Load(1) = %s, %v after the caller reused its buffer, want {\"id\":1}, true", got, ok)
+	}
+}

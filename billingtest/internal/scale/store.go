@@ -124,20 +124,20 @@ func (s *Store) changed(id int64) {
 	s.gen++
 }
 
-// ListJSON returns invoice id as a list-all answer writes it: from the
-// bounded cache when it holds the invoice, else encoded by encode and
-// cached. Readers may call it concurrently; the bytes are not to be
-// modified.
-func (s *Store) ListJSON(id int64, encode func(*seed.Invoice) ([]byte, error)) ([]byte, error) {
+// AppendListJSON appends invoice id as a list-all answer writes it: from
+// the bounded cache when it holds the invoice, else written by appendJSON
+// and offered to the cache. Readers may call it concurrently.
+func (s *Store) AppendListJSON(dst []byte, id int64, appendJSON func([]byte, *seed.Invoice) ([]byte, error)) ([]byte, error) {
 	if b, ok := s.list.Load(id); ok {
-		return b, nil
+		return append(dst, b...), nil
 	}
-	b, err := encode(s.Get(id))
+	start := len(dst)
+	dst, err := appendJSON(dst, s.Get(id))
 	if err != nil {
-		return nil, err
+		return dst, err
 	}
-	s.list.Store(id, b)
-	return b, nil
+	s.list.Store(id, dst[start:]) // copied only if kept
+	return dst, nil
 }
 
 // ClearListCache drops every cached encoding, so that the next list
