@@ -220,7 +220,7 @@ func TestPreviewPriceChangeValidation(t *testing.T) {
 		_, err := c.Bulk.PreviewPriceChange(context.Background(), r.planID, r.params)
 		return err
 	}
-	testRefused(t, endpoint{http.MethodPost, "=~^/v1/Subscribers/", bkPreviewResponse}, send, []refusedCase[bkPreview]{
+	testRefused(t, endpoint{http.MethodPost, "=~^/v1/Subscribers/", bkPreviewResponse}, send, []paramsCase[bkPreview]{
 		{"nil params", bkPreview{3, nil}, "BulkPriceChangeParams"},
 		{"query filter and filter options together", bkPreview{3, &billing.BulkPriceChangeParams{
 			Query:         billing.SubscriberFilter{CompanyName: query.StartsWith("Acme")},

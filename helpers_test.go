@@ -499,63 +499,64 @@ func leakClient(t testing.TB, srv *billingtest.Server) *billing.Client {
 // and path (as wire.on takes it) gets a 200 with answer.
 type endpoint struct{ method, path, answer string }
 
-// bodyCase is a case of a write's request test: the params, and the JSON
-// body they must send.
-type bodyCase[P any] struct {
+// wire returns a new wire that answers at.
+func (at endpoint) wire(t *testing.T) *wire {
+	w := newWire(t)
+	w.on(at.method, at.path, http.StatusOK, at.answer)
+	return w
+}
+
+// paramsCase is a case of a table test of one call: the params, and what
+// they must give: for testBodies the JSON body sent, for testRefused the
+// field of the *ValidationError that refuses them before sending ("": the
+// params are accepted and sent).
+type paramsCase[P any] struct {
 	name   string
 	params P
 	want   string
 }
 
-// testBodies sends the params of each case with send, to a wire that
-// answers at, and checks that the request is a write to at carrying the
-// case's body and nothing in its query.
-func testBodies[P any](t *testing.T, at endpoint, send func(*billing.Client, P) error, tests []bodyCase[P]) {
+// onEachCase sends the params of each case with send, in a parallel
+// subtest of its own, to a wire that answers at, and hands check the wire,
+// the call's error and the case's want.
+func onEachCase[P any](t *testing.T, at endpoint, send func(*billing.Client, P) error, tests []paramsCase[P], check func(t *testing.T, w *wire, err error, want string)) {
 	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			w := newWire(t)
-			w.on(at.method, at.path, http.StatusOK, at.answer)
-			if err := send(w.client, tt.params); err != nil {
-				t.Fatalf("%s %s: %v", at.method, at.path, err)
-			}
-			assertWrite(t, w.last(), at.method, at.path, tt.want)
+			w := at.wire(t)
+			check(t, w, send(w.client, tt.params), tt.want)
 		})
 	}
 }
 
-// refusedCase is a case of a validation test: the params, and the field
-// of the *ValidationError that refuses them before sending ("": the
-// params are accepted and sent).
-type refusedCase[P any] struct {
-	name   string
-	params P
-	field  string
-}
-
-// testRefused sends the params of each case with send, to a wire that
-// answers at, and checks that the call is refused before sending with a
-// *ValidationError naming the case's field, or, for a case without one,
-// that it succeeds with exactly one request.
-func testRefused[P any](t *testing.T, at endpoint, send func(*billing.Client, P) error, tests []refusedCase[P]) {
+// testBodies checks that the params of each case are sent as a write to
+// at carrying the case's JSON body and nothing in its query.
+func testBodies[P any](t *testing.T, at endpoint, send func(*billing.Client, P) error, tests []paramsCase[P]) {
 	t.Helper()
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			w := newWire(t)
-			w.on(at.method, at.path, http.StatusOK, at.answer)
-			err := send(w.client, tt.params)
-			if tt.field == "" {
-				if err != nil {
-					t.Fatalf("err = %v, want the request accepted", err)
-				}
-				if n := w.sent(); n != 1 {
-					t.Errorf("requests sent = %d, want 1", n)
-				}
-				return
-			}
-			assertRefused(t, w, err, tt.field)
-		})
-	}
+	onEachCase(t, at, send, tests, func(t *testing.T, w *wire, err error, body string) {
+		if err != nil {
+			t.Fatalf("%s %s: %v", at.method, at.path, err)
+		}
+		assertWrite(t, w.last(), at.method, at.path, body)
+	})
+}
+
+// testRefused checks that the params of each case are refused before
+// sending with a *ValidationError naming the case's field, or, for a case
+// without one, that the call succeeds with exactly one request.
+func testRefused[P any](t *testing.T, at endpoint, send func(*billing.Client, P) error, tests []paramsCase[P]) {
+	t.Helper()
+	onEachCase(t, at, send, tests, func(t *testing.T, w *wire, err error, field string) {
+		if field != "" {
+			assertRefused(t, w, err, field)
+			return
+		}
+		if err != nil {
+			t.Fatalf("err = %v, want the request accepted", err)
+		}
+		if n := w.sent(); n != 1 {
+			t.Errorf("requests sent = %d, want 1", n)
+		}
+	})
 }

@@ -104,7 +104,7 @@ var pmCardEndpoint = endpoint{http.MethodPut, pmCardPath, pmCardResponse}
 
 func TestReplaceCreditCardRequest(t *testing.T) {
 	t.Parallel()
-	testBodies(t, pmCardEndpoint, pmReplace, []bodyCase[func() *billing.ReplaceCreditCardParams]{
+	testBodies(t, pmCardEndpoint, pmReplace, []paramsCase[func() *billing.ReplaceCreditCardParams]{
 		{
 			name:   "every field with fractional collection amount",
 			params: pmCard,
@@ -219,7 +219,7 @@ var pmWalletEndpoint = endpoint{http.MethodPost, pmWalletPath, pmWalletResponse}
 
 func TestCreateWalletAgreementRequest(t *testing.T) {
 	t.Parallel()
-	testBodies(t, pmWalletEndpoint, pmCreateWallet, []bodyCase[pmWallet]{
+	testBodies(t, pmWalletEndpoint, pmCreateWallet, []paramsCase[pmWallet]{
 		{
 			name:   "token only",
 			params: pmPaypal(&billing.WalletAgreementParams{Token: "EC-8TY45", CustomerID: 42, Source: billing.PaymentSourceManual}),
@@ -278,7 +278,7 @@ func TestReplaceCreditCardValidation(t *testing.T) {
 			return p
 		})
 	}
-	testRefused(t, pmCardEndpoint, mutated, []refusedCase[func(*billing.ReplaceCreditCardParams)]{
+	testRefused(t, pmCardEndpoint, mutated, []paramsCase[func(*billing.ReplaceCreditCardParams)]{
 		{"firstName 51 chars", func(p *billing.ReplaceCreditCardParams) { p.FirstName = long(51, "a") }, "firstName"},
 		{"lastName 51 chars", func(p *billing.ReplaceCreditCardParams) { p.LastName = long(51, "a") }, "lastName"},
 		{"address1 51 chars", func(p *billing.ReplaceCreditCardParams) { p.Address1 = long(51, "a") }, "address1"},
@@ -327,7 +327,7 @@ func TestCreateWalletAgreementValidation(t *testing.T) {
 	ok := func() *billing.WalletAgreementParams {
 		return &billing.WalletAgreementParams{Token: "EC-1", CustomerID: 42, Source: billing.PaymentSourceManual}
 	}
-	testRefused(t, pmWalletEndpoint, pmCreateWallet, []refusedCase[pmWallet]{
+	testRefused(t, pmWalletEndpoint, pmCreateWallet, []paramsCase[pmWallet]{
 		{"nil params", pmWallet{"Paypal", func() *billing.WalletAgreementParams { return nil }}, "WalletAgreementParams"},
 		{"neither token nor baid", pmWallet{"Paypal", func() *billing.WalletAgreementParams {
 			p := ok()

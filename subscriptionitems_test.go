@@ -275,7 +275,7 @@ func TestListItemsValidation(t *testing.T) {
 		_, err := c.SubscriptionItems.List(context.Background(), r.id, r.params)
 		return err
 	}
-	testRefused(t, endpoint{http.MethodGet, siPath, "[]"}, send, []refusedCase[siList]{
+	testRefused(t, endpoint{http.MethodGet, siPath, "[]"}, send, []paramsCase[siList]{
 		{"sort on enum field status", siList{5, &billing.ListSubscriptionItemsParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: "status", Order: query.Ascending}}}}, "sortExpression"},
 		{"sort on unknown field", siList{5, &billing.ListSubscriptionItemsParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: "price"}}}}, "sortExpression"},
 		{"sort order without field", siList{5, &billing.ListSubscriptionItemsParams{ListOptions: billing.ListOptions{Sort: query.Sort{Order: query.Descending}}}}, "sortOrder"},

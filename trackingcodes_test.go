@@ -24,7 +24,7 @@ var tcEndpoint = endpoint{http.MethodPost, tcPath, tcActiveResponse}
 
 func TestCreateSalesTrackingCodeRequest(t *testing.T) {
 	t.Parallel()
-	testBodies(t, tcEndpoint, tcCreate, []bodyCase[*billing.CreateSalesTrackingCodeParams]{
+	testBodies(t, tcEndpoint, tcCreate, []paramsCase[*billing.CreateSalesTrackingCodeParams]{
 		{
 			name:   "required fields only",
 			params: &billing.CreateSalesTrackingCodeParams{Type: billing.TrackingCodeType1, Code: "SUMMER24", Name: "Summer campaign"},
@@ -105,7 +105,7 @@ func TestCreateSalesTrackingCodeDecodesResponse(t *testing.T) {
 }
 func TestCreateSalesTrackingCodeValidation(t *testing.T) {
 	t.Parallel()
-	testRefused(t, tcEndpoint, tcCreate, []refusedCase[*billing.CreateSalesTrackingCodeParams]{
+	testRefused(t, tcEndpoint, tcCreate, []paramsCase[*billing.CreateSalesTrackingCodeParams]{
 		{"nil params", nil, "CreateSalesTrackingCodeParams"},
 		{"missing type", &billing.CreateSalesTrackingCodeParams{Code: "C", Name: "N"}, "type"},
 		{"missing code", &billing.CreateSalesTrackingCodeParams{Type: billing.TrackingCodeType1, Name: "N"}, "code"},
