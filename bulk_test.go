@@ -217,8 +217,7 @@ func TestPreviewPriceChangeValidation(t *testing.T) {
 		params *billing.BulkPriceChangeParams
 	}
 	send := func(c *billing.Client, r bkPreview) error {
-		_, err := c.Bulk.PreviewPriceChange(context.Background(), r.planID, r.params)
-		return err
+		return errOf(c.Bulk.PreviewPriceChange(context.Background(), r.planID, r.params))
 	}
 	testRefused(t, endpoint{http.MethodPost, "=~^/v1/Subscribers/", bkPreviewResponse}, send, []paramsCase[bkPreview]{
 		{"nil params", bkPreview{3, nil}, "BulkPriceChangeParams"},

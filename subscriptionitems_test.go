@@ -272,8 +272,7 @@ func TestListItemsValidation(t *testing.T) {
 		params *billing.ListSubscriptionItemsParams
 	}
 	send := func(c *billing.Client, r siList) error {
-		_, err := c.SubscriptionItems.List(context.Background(), r.id, r.params)
-		return err
+		return errOf(c.SubscriptionItems.List(context.Background(), r.id, r.params))
 	}
 	testRefused(t, endpoint{http.MethodGet, siPath, "[]"}, send, []paramsCase[siList]{
 		{"sort on enum field status", siList{5, &billing.ListSubscriptionItemsParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: "status", Order: query.Ascending}}}}, "sortExpression"},
