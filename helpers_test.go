@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
 	"net/url"
 	"reflect"
 	"regexp"
@@ -429,6 +430,46 @@ type leakFixture struct {
 	pageSize                                                  int // of the list rows' iterators; 0 for leakPageSize
 }
 
+// reverseProxyTo returns a reverse proxy to the server at fake, for a
+// test to change the answers of; its connections are closed when the test
+// ends.
+func reverseProxyTo(t *testing.T, fake string) *httputil.ReverseProxy {
+	t.Helper()
+	target, err := url.Parse(fake)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	return &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) { r.SetURL(target) }, Transport: tr}
+}
+
+// seeded returns a function that passes on the id a seeding call returns
+// and fails the test at once when the call failed, so that a fixture
+// reads as the list of its calls.
+func seeded(t testing.TB) func(id int64, err error) int64 {
+	return func(id int64, err error) int64 {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("seeding the fake: %v", err)
+		}
+		return id
+	}
+}
+
+// fakeWithCustomer starts a fake with opts, closed when the test ends,
+// holding customer alone; it returns the fake and the customer's id.
+func fakeWithCustomer(t testing.TB, customer billingtest.Customer, opts ...billingtest.Option) (*billingtest.Server, int64) {
+	t.Helper()
+	srv := billingtest.NewServer(opts...)
+	t.Cleanup(srv.Close)
+	cust, err := srv.AddCustomer(customer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, cust
+}
+
 // leakServer starts a fake (closed before verifyNoLeaks checks, which the
 // caller registered first) seeded with leakItems of every collection the
 // table's list rows read (listSeeds) and one of each thing the writes act
@@ -438,13 +479,7 @@ func leakServer(t *testing.T) (*billingtest.Server, leakFixture) {
 	srv := billingtest.NewServer()
 	t.Cleanup(srv.Close)
 	var f leakFixture
-	var firstErr error
-	must := func(id int64, err error) int64 {
-		if err != nil && firstErr == nil {
-			firstErr = err
-		}
-		return id
-	}
+	must := seeded(t)
 	f.customer = must(srv.AddCustomer(billingtest.Customer{FirstName: "Grace", LastName: "Hopper"}))
 	f.payer = must(srv.AddCustomer(billingtest.Customer{FirstName: "Ada", LastName: "Lovelace"}))
 	f.draft = must(srv.AddDraftInvoice(billingtest.DraftInvoice{CustomerID: f.customer, Lines: []billingtest.DraftLine{
@@ -456,9 +491,6 @@ func leakServer(t *testing.T) (*billingtest.Server, leakFixture) {
 	sub := must(srv.AddSubscription(billingtest.Subscription{CustomerID: f.customer, PlanID: f.plan, Name: "Gold", Products: []billingtest.SubscriptionProduct{
 		{PlanProductID: 901, ProductID: 902, Name: "Seat", Price: decimal.NewFromInt(10), PlanPrice: decimal.NewFromInt(12)},
 	}}))
-	if firstErr != nil {
-		t.Fatal(firstErr)
-	}
 	s, _ := srv.Subscription(sub)
 	f.product = s.Products[0].ID
 	for _, seed := range listSeeds() {
@@ -468,9 +500,6 @@ func leakServer(t *testing.T) (*billingtest.Server, leakFixture) {
 				f.invoice = id // the one the writes act on
 			}
 		}
-	}
-	if firstErr != nil {
-		t.Fatal(firstErr)
 	}
 	inv, _ := srv.Invoice(f.invoice)
 	f.balance = inv.OutstandingBalance

@@ -34,14 +34,7 @@ type writeFixture struct {
 func seedWriteFixture(t *testing.T, srv *billingtest.Server) writeFixture {
 	t.Helper()
 	var f writeFixture
-	var err error
-	must := func(id int64, e error) int64 {
-		t.Helper()
-		if e != nil && err == nil {
-			err = e
-		}
-		return id
-	}
+	must := seeded(t)
 	f.customer = must(srv.AddCustomer(billingtest.Customer{FirstName: "Ada", LastName: "Lovelace"}))
 	price := decimal.RequireFromString("120.50")
 	f.invoice = must(srv.AddInvoice(billingtest.Invoice{CustomerID: f.customer, Charges: []billingtest.Charge{
@@ -49,9 +42,6 @@ func seedWriteFixture(t *testing.T, srv *billingtest.Server) writeFixture {
 	}}))
 	f.card = must(srv.AddCreditCard(billingtest.CreditCard{CustomerID: f.customer, Last4: "0004", CardType: "Visa", ExpirationMonth: 1, ExpirationYear: 27, IsDefault: true}))
 	f.job = must(srv.AddBulkJob(billingtest.BulkJob{Type: "PriceChange", Validated: true}))
-	if err != nil {
-		t.Fatal(err)
-	}
 	inv, _ := srv.Invoice(f.invoice)
 	if f.balance = inv.OutstandingBalance; !f.balance.IsPositive() {
 		t.Fatalf("the seeded invoice has no balance to write off: %s", f.balance)
