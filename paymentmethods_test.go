@@ -99,6 +99,16 @@ func pmReplace(c *billing.Client, params func() *billing.ReplaceCreditCardParams
 	return err
 }
 
+// pmCardBody is the JSON body of pmCard's params, with isDefault and the
+// collection amount as the JSON literals given.
+func pmCardBody(isDefault, collectionAmount string) string {
+	return `{"id":1001,"customerId":42,"cardNumber":"4111111111111111","cvv":"987",
+		"firstName":"Ada","lastName":"Lovelace","expirationMonth":7,"expirationYear":29,
+		"address1":"1 Main Street","address2":"Suite 200","countryId":124,"stateId":9,
+		"city":"Toronto","postalZip":"M5V 2T6","isDefault":` + isDefault + `,
+		"paymentCollectOptions":{"collectionAmount":` + collectionAmount + `}}`
+}
+
 // pmCardEndpoint answers a replaced card.
 var pmCardEndpoint = endpoint{http.MethodPut, pmCardPath, pmCardResponse}
 
@@ -108,11 +118,7 @@ func TestReplaceCreditCardRequest(t *testing.T) {
 		{
 			name:   "every field with fractional collection amount",
 			params: pmCard,
-			want: `{"id":1001,"customerId":42,"cardNumber":"4111111111111111","cvv":"987",
-				"firstName":"Ada","lastName":"Lovelace","expirationMonth":7,"expirationYear":29,
-				"address1":"1 Main Street","address2":"Suite 200","countryId":124,"stateId":9,
-				"city":"Toronto","postalZip":"M5V 2T6","isDefault":true,
-				"paymentCollectOptions":{"collectionAmount":0.125}}`,
+			want:   pmCardBody("true", "0.125"),
 		},
 		{
 			name: "zero collection amount is sent as 0 and isDefault false is sent",
@@ -122,11 +128,7 @@ func TestReplaceCreditCardRequest(t *testing.T) {
 				p.PaymentCollectOptions = &billing.PaymentCollectOptions{CollectionAmount: decimal.Zero}
 				return p
 			},
-			want: `{"id":1001,"customerId":42,"cardNumber":"4111111111111111","cvv":"987",
-				"firstName":"Ada","lastName":"Lovelace","expirationMonth":7,"expirationYear":29,
-				"address1":"1 Main Street","address2":"Suite 200","countryId":124,"stateId":9,
-				"city":"Toronto","postalZip":"M5V 2T6","isDefault":false,
-				"paymentCollectOptions":{"collectionAmount":0}}`,
+			want: pmCardBody("false", "0"),
 		},
 		{
 			name: "many decimals are kept exactly",
@@ -135,11 +137,7 @@ func TestReplaceCreditCardRequest(t *testing.T) {
 				p.PaymentCollectOptions.CollectionAmount = decimal.RequireFromString("1234567890.123456789")
 				return p
 			},
-			want: `{"id":1001,"customerId":42,"cardNumber":"4111111111111111","cvv":"987",
-				"firstName":"Ada","lastName":"Lovelace","expirationMonth":7,"expirationYear":29,
-				"address1":"1 Main Street","address2":"Suite 200","countryId":124,"stateId":9,
-				"city":"Toronto","postalZip":"M5V 2T6","isDefault":true,
-				"paymentCollectOptions":{"collectionAmount":1234567890.123456789}}`,
+			want: pmCardBody("true", "1234567890.123456789"),
 		},
 		{
 			name: "required fields only, year 00",

@@ -382,6 +382,19 @@ func secLogLines(t *testing.T, out string) []map[string]any {
 	return lines
 }
 
+// secClientLog checks the client's log in buf: no secret in it, and n
+// JSON lines, which it returns.
+func secClientLog(t *testing.T, buf *secLockedBuffer, n int) []map[string]any {
+	t.Helper()
+	out := buf.String()
+	secAssertNoSecrets(t, "client log", out)
+	lines := secLogLines(t, out)
+	if len(lines) != n {
+		t.Fatalf("log lines = %d, want %d:\n%s", len(lines), n, out)
+	}
+	return lines
+}
+
 func secAssertAttemptLine(t *testing.T, m map[string]any, status, attempt int, level string) {
 	t.Helper()
 	if m["method"] != http.MethodPut || m["path"] != pmCardPath {
@@ -415,14 +428,9 @@ func TestSecretsClientLogs(t *testing.T) {
 		if _, err := w.client.PaymentMethods.ReplaceCreditCard(context.Background(), &p); err != nil {
 			t.Fatal(err)
 		}
-		out := buf.String()
-		secAssertNoSecrets(t, "client log", out)
-		if strings.Contains(out, "Basic") {
+		lines := secClientLog(t, buf, 1)
+		if out := buf.String(); strings.Contains(out, "Basic") {
 			t.Errorf("log holds the Authorization scheme:\n%s", out)
-		}
-		lines := secLogLines(t, out)
-		if len(lines) != 1 {
-			t.Fatalf("log lines = %d, want 1:\n%s", len(lines), out)
 		}
 		secAssertAttemptLine(t, lines[0], 200, 1, "DEBUG")
 	})
@@ -435,12 +443,7 @@ func TestSecretsClientLogs(t *testing.T) {
 		if !errors.Is(err, billing.ErrBadRequest) {
 			t.Fatalf("err = %v, want ErrBadRequest", err)
 		}
-		out := buf.String()
-		secAssertNoSecrets(t, "client log", out)
-		lines := secLogLines(t, out)
-		if len(lines) != 1 {
-			t.Fatalf("log lines = %d, want 1:\n%s", len(lines), out)
-		}
+		lines := secClientLog(t, buf, 1)
 		secAssertAttemptLine(t, lines[0], 400, 1, "WARN")
 	})
 	t.Run("retried 429 logs each attempt", func(t *testing.T) {
@@ -463,12 +466,7 @@ func TestSecretsClientLogs(t *testing.T) {
 		if _, err := w.client.PaymentMethods.ReplaceCreditCard(context.Background(), &p); err != nil {
 			t.Fatalf("ReplaceCreditCard: %v", err)
 		}
-		out := buf.String()
-		secAssertNoSecrets(t, "client log", out)
-		lines := secLogLines(t, out)
-		if len(lines) != 2 {
-			t.Fatalf("log lines = %d, want 2:\n%s", len(lines), out)
-		}
+		lines := secClientLog(t, buf, 2)
 		secAssertAttemptLine(t, lines[0], 429, 1, "WARN")
 		if lines[0]["retry"] != true {
 			t.Errorf("first attempt retry = %v, want true", lines[0]["retry"])
