@@ -43,6 +43,43 @@ func ExamplePaymentMethodsService_ReplaceCreditCard() {
 	// refused: payment method 300 was replaced by payment method 1009; the old method cannot be replaced again
 }
 
+// The reference has no read of a payment method, so a card replacement
+// whose answer is lost is recovered by sending it again: the service
+// deletes a replaced card and refuses to replace it again with 400
+// (ErrBadRequest), which proves that the first attempt landed. Params the
+// SDK checks before sending cannot be the cause of that 400. The new
+// card's id was in the lost answer; the customer's payment methods in the
+// billing application show it.
+func ExamplePaymentMethodsService_ReplaceCreditCard_unknownOutcome() {
+	srv := billingtest.NewServer(billingtest.WithSampleAccount()) // Ada Lovelace's Visa 300 has expired
+	defer srv.Close()
+	_ = srv.InjectFault(billingtest.RoutePaymentMethodsReplaceCreditCard, billingtest.Fault{Drop: billingtest.DropAfterApply})
+	c := srv.Client()
+	ctx := context.Background()
+
+	params := &billing.ReplaceCreditCardParams{
+		ID: 300, CustomerID: 100,
+		CardNumber: "4111 1111 1111 1111", CVV: "123",
+		FirstName: "Ada", LastName: "Lovelace",
+		ExpirationMonth: 12, ExpirationYear: 29,
+	}
+	_, err := c.PaymentMethods.ReplaceCreditCard(ctx, params)
+	fmt.Println("first attempt, outcome unknown:", errors.Is(err, billing.ErrOutcomeUnknown))
+
+	_, err = c.PaymentMethods.ReplaceCreditCard(ctx, params)
+	switch {
+	case errors.Is(err, billing.ErrBadRequest):
+		fmt.Println("sent again: refused, so the first attempt replaced the card")
+	case err == nil:
+		fmt.Println("sent again: replaced now")
+	default:
+		log.Fatal(err) // still unknown: try again later
+	}
+	// Output:
+	// first attempt, outcome unknown: true
+	// sent again: refused, so the first attempt replaced the card
+}
+
 // A sales tracking code's type is one of the five categories or the custom
 // name the account gave one (here "Region" for category 1). Any other type
 // is ErrBadRequest, and the message lists the valid types.
