@@ -275,14 +275,8 @@ func TestSecretsErrors(t *testing.T) {
 	echo := "Card " + secCard + " with CVV " + secCVV + " was declined for key " + testKey
 	t.Run("400 echoing card, cvv and key in the envelope", func(t *testing.T) {
 		t.Parallel()
-		w := newWire(t)
-		w.on(http.MethodPut, pmCardPath, http.StatusBadRequest, errorBody(400, "Api Error", echo))
 		p := secParams()
-		_, err := w.client.PaymentMethods.ReplaceCreditCard(context.Background(), &p)
-		var ae *billing.APIError
-		if !errors.As(err, &ae) {
-			t.Fatalf("err = %v (%T), want *billing.APIError", err, err)
-		}
+		ae, err := secRefusedCard(t, &p, errorBody(400, "Api Error", echo))
 		secAssertNoSecrets(t, "err.Error()", err.Error())
 		secAssertNoSecrets(t, "%+v of the error", fmt.Sprintf("%+v", err))
 		for i, d := range ae.Errors {
@@ -297,14 +291,7 @@ func TestSecretsErrors(t *testing.T) {
 	})
 	t.Run("400 echoing secrets in a body that is not the envelope", func(t *testing.T) {
 		t.Parallel()
-		w := newWire(t)
-		w.on(http.MethodPut, pmCardPath, http.StatusBadRequest, "<html><body>Bad request: "+echo+"</body></html>")
-		p := secParams()
-		_, err := w.client.PaymentMethods.ReplaceCreditCard(context.Background(), &p)
-		var ae *billing.APIError
-		if !errors.As(err, &ae) {
-			t.Fatalf("err = %v (%T), want *billing.APIError", err, err)
-		}
+		ae, err := secRefusedCard(t, new(secParams()), "<html><body>Bad request: "+echo+"</body></html>")
 		secAssertNoSecrets(t, "err.Error()", err.Error())
 		secAssertNoSecrets(t, "APIError.Body", ae.Body)
 		if !strings.Contains(ae.Body, "was declined") {
@@ -314,14 +301,7 @@ func TestSecretsErrors(t *testing.T) {
 	t.Run("card number cut by the excerpt limit of a non-envelope body", func(t *testing.T) {
 		// The excerpt keeps 512 bytes; the card number starts at byte 500,
 		// so the excerpt ends inside it and holds its first 12 digits.
-		w := newWire(t)
-		w.on(http.MethodPut, pmCardPath, http.StatusBadRequest, strings.Repeat("x", 500)+secCard+" declined")
-		p := secParams()
-		_, err := w.client.PaymentMethods.ReplaceCreditCard(context.Background(), &p)
-		var ae *billing.APIError
-		if !errors.As(err, &ae) {
-			t.Fatalf("err = %v (%T), want *billing.APIError", err, err)
-		}
+		ae, err := secRefusedCard(t, new(secParams()), strings.Repeat("x", 500)+secCard+" declined")
 		for _, s := range []string{ae.Body, err.Error()} {
 			if strings.Contains(s, secCard[:12]) {
 				t.Errorf("the first 12 digits of the card number survive redaction: %q", s[max(0, len(s)-40):])
@@ -330,10 +310,7 @@ func TestSecretsErrors(t *testing.T) {
 	})
 	t.Run("secrets echoed in the error key", func(t *testing.T) {
 		t.Parallel()
-		w := newWire(t)
-		w.on(http.MethodPut, pmCardPath, http.StatusBadRequest, errorBody(400, secCard, "declined"))
-		p := secParams()
-		_, err := w.client.PaymentMethods.ReplaceCreditCard(context.Background(), &p)
+		_, err := secRefusedCard(t, new(secParams()), errorBody(400, secCard, "declined"))
 		secAssertNoSecrets(t, "err.Error()", err.Error())
 	})
 	t.Run("401 echoing the api key", func(t *testing.T) {
@@ -383,6 +360,21 @@ func secLogLines(t *testing.T, out string) []map[string]any {
 		lines = append(lines, m)
 	}
 	return lines
+}
+
+// secRefusedCard replaces a card with p on a wire that answers with a 400
+// carrying body, and returns the error, which must be an *APIError, as
+// both.
+func secRefusedCard(t *testing.T, p *billing.ReplaceCreditCardParams, body string) (*billing.APIError, error) {
+	t.Helper()
+	w := newWire(t)
+	w.on(http.MethodPut, pmCardPath, http.StatusBadRequest, body)
+	_, err := w.client.PaymentMethods.ReplaceCreditCard(context.Background(), p)
+	var ae *billing.APIError
+	if !errors.As(err, &ae) {
+		t.Fatalf("err = %v (%T), want *billing.APIError", err, err)
+	}
+	return ae, err
 }
 
 // secClientLog checks the client's log in buf: no secret in it, and n
