@@ -23,21 +23,7 @@ const (
 // String returns the constant's name, or FieldKind(n) for a value outside the
 // enum.
 func (k FieldKind) String() string {
-	switch k {
-	case TextField:
-		return "TextField"
-	case IntField:
-		return "IntField"
-	case TimeField:
-		return "TimeField"
-	case DecimalField:
-		return "DecimalField"
-	case EnumField:
-		return "EnumField"
-	case BoolField:
-		return "BoolField"
-	}
-	return "FieldKind(" + strconv.Itoa(int(k)) + ")"
+	return constName("FieldKind", int(k), "TextField", "IntField", "TimeField", "DecimalField", "EnumField", "BoolField")
 }
 
 // Sortable reports whether a field of this kind may be given as
