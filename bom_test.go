@@ -8,8 +8,6 @@ import (
 	"mime"
 	"net/http"
 	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -31,31 +29,22 @@ const bom = "\xEF\xBB\xBF"
 // body chunked, so that the answers of two runs differ in the mark alone.
 func bomProxy(t *testing.T, fake string, mark bool) (string, *atomic.Int32) {
 	t.Helper()
-	target, err := url.Parse(fake)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := &http.Transport{}
-	t.Cleanup(tr.CloseIdleConnections)
 	var marked atomic.Int32
-	rp := &httputil.ReverseProxy{
-		Rewrite:   func(r *httputil.ProxyRequest) { r.SetURL(target) },
-		Transport: tr,
-		ModifyResponse: func(resp *http.Response) error {
-			body, err := io.ReadAll(resp.Body)
-			_ = resp.Body.Close()
-			if err != nil {
-				return err
-			}
-			if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mark && mt == "application/json" {
-				body = append([]byte(bom), body...)
-				marked.Add(1)
-			}
-			resp.Body = io.NopCloser(bytes.NewReader(body))
-			resp.ContentLength = -1
-			resp.Header.Del("Content-Length")
-			return nil
-		},
+	rp := reverseProxyTo(t, fake)
+	rp.ModifyResponse = func(resp *http.Response) error {
+		body, err := io.ReadAll(resp.Body)
+		_ = resp.Body.Close()
+		if err != nil {
+			return err
+		}
+		if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mark && mt == "application/json" {
+			body = append([]byte(bom), body...)
+			marked.Add(1)
+		}
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+		resp.ContentLength = -1
+		resp.Header.Del("Content-Length")
+		return nil
 	}
 	proxy := httptest.NewServer(rp)
 	t.Cleanup(proxy.Close)

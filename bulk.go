@@ -257,14 +257,9 @@ func (s *BulkService) PreviewPriceChange(ctx context.Context, planID int64, para
 	if body.PlanProductIDs == nil {
 		body.PlanProductIDs = []int64{}
 	}
-	var preview BulkPriceChangePreview
 	cl := &call{op: Operation{Name: "Bulk.PreviewPriceChange", Method: http.MethodPost, PathTemplate: "/v1/Subscribers/{planId}/PreviewBulkPriceChange"},
 		method: http.MethodPost, path: "/v1/Subscribers/" + id + "/PreviewBulkPriceChange", query: q, body: &body}
-	cl.out = &preview
-	if _, err := s.client.do(ctx, cl, opts); err != nil {
-		return nil, err
-	}
-	return &preview, nil
+	return doInto[BulkPriceChangePreview](ctx, s.client, cl, opts, nil)
 }
 
 // BulkJob is a bulk job. The API reference shows only its id; the other
@@ -301,21 +296,15 @@ func (s *BulkService) Process(ctx context.Context, jobID int64, opts ...RequestO
 	body := struct {
 		ID int64 `json:"id"`
 	}{jobID}
-	var job BulkJob
 	cl := &call{op: Operation{Name: "Bulk.Process", Method: http.MethodPost, PathTemplate: "/v1/BulkApi/Process"},
-		method: http.MethodPost, path: "/v1/BulkApi/Process", body: body, write: true,
-		answer: func() error {
-			if job.ID == 0 {
-				// The service's processed job may carry no id: an answer
-				// that names no job is about the one submitted. Only
-				// another id is another resource.
-				job.ID = jobID
-			}
-			return sameResource("bulk job", jobID, job.ID)
-		}}
-	cl.out = &job
-	if _, err := s.client.do(ctx, cl, opts); err != nil {
-		return nil, err
-	}
-	return &job, nil
+		method: http.MethodPost, path: "/v1/BulkApi/Process", body: body, write: true}
+	return doInto(ctx, s.client, cl, opts, func(job *BulkJob) error {
+		if job.ID == 0 {
+			// The service's processed job may carry no id: an answer
+			// that names no job is about the one submitted. Only
+			// another id is another resource.
+			job.ID = jobID
+		}
+		return sameResource("bulk job", jobID, job.ID)
+	})
 }

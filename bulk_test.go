@@ -211,38 +211,32 @@ func TestPreviewPriceChangeDecodesResponse(t *testing.T) {
 
 func TestPreviewPriceChangeValidation(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name   string
+	// bkPreview is the request of a preview: the plan and the params.
+	type bkPreview struct {
 		planID int64
 		params *billing.BulkPriceChangeParams
-		field  string
-	}{
-		{"nil params", 3, nil, "BulkPriceChangeParams"},
-		{"query filter and filter options together", 3, &billing.BulkPriceChangeParams{
+	}
+	send := func(c *billing.Client, r bkPreview) error {
+		return errOf(c.Bulk.PreviewPriceChange(context.Background(), r.planID, r.params))
+	}
+	testRefused(t, endpoint{http.MethodPost, "=~^/v1/Subscribers/", bkPreviewResponse}, send, []paramsCase[bkPreview]{
+		{"nil params", bkPreview{3, nil}, "BulkPriceChangeParams"},
+		{"query filter and filter options together", bkPreview{3, &billing.BulkPriceChangeParams{
 			Query:         billing.SubscriberFilter{CompanyName: query.StartsWith("Acme")},
 			FilterOptions: &billing.BulkFilterOptions{Intervals: []billing.Interval{billing.IntervalMonthly}},
-		}, "filterOptions"},
-		{"raw query and empty filter options together", 3, &billing.BulkPriceChangeParams{
+		}}, "filterOptions"},
+		{"raw query and empty filter options together", bkPreview{3, &billing.BulkPriceChangeParams{
 			Query:         billing.SubscriberFilter{Raw: "Interval:Monthly"},
 			FilterOptions: &billing.BulkFilterOptions{},
-		}, "filterOptions"},
-		{"plan id zero", 0, &billing.BulkPriceChangeParams{}, "planId"},
-		{"plan id negative", -3, &billing.BulkPriceChangeParams{}, "planId"},
-		{"non-positive plan product id", 3, &billing.BulkPriceChangeParams{PlanProductIDs: []int64{11, 0}}, "planProductIds"},
-		{"non-positive subscription id", 3, &billing.BulkPriceChangeParams{SubscriptionIDs: []int64{-1}}, "subscriptionIds"},
-		{"empty time range in query", 3, &billing.BulkPriceChangeParams{Query: billing.SubscriberFilter{
+		}}, "filterOptions"},
+		{"plan id zero", bkPreview{0, &billing.BulkPriceChangeParams{}}, "planId"},
+		{"plan id negative", bkPreview{-3, &billing.BulkPriceChangeParams{}}, "planId"},
+		{"non-positive plan product id", bkPreview{3, &billing.BulkPriceChangeParams{PlanProductIDs: []int64{11, 0}}}, "planProductIds"},
+		{"non-positive subscription id", bkPreview{3, &billing.BulkPriceChangeParams{SubscriptionIDs: []int64{-1}}}, "subscriptionIds"},
+		{"empty time range in query", bkPreview{3, &billing.BulkPriceChangeParams{Query: billing.SubscriberFilter{
 			NextBillingDate: query.TimeRange{From: time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC), To: time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)},
-		}}, "query"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			w := newWire(t)
-			w.on(http.MethodPost, "=~^/v1/Subscribers/", http.StatusOK, bkPreviewResponse)
-			_, err := w.client.Bulk.PreviewPriceChange(context.Background(), tt.planID, tt.params)
-			assertRefused(t, w, err, tt.field)
-		})
-	}
+		}}}, "query"},
+	})
 }
 
 func TestProcessBulkJob(t *testing.T) {

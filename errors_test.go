@@ -173,17 +173,14 @@ func TestErrorsBeforeSendingMatchErrInvalidParams(t *testing.T) {
 		"NewClient without a base URL": func() error { _, err := billing.NewClient(testKey); return err },
 		"NewClient with an empty key":  func() error { _, err := billing.NewClient("", billing.WithBaseURL(testBaseURL)); return err },
 		"a wallet agreement without token or baid": func() error {
-			_, err := w.client.PaymentMethods.CreateWalletAgreement(ctx, billing.WalletProviderPaypal, &billing.WalletAgreementParams{CustomerID: 1, Source: billing.PaymentSourceManual})
-			return err
+			return errOf(w.client.PaymentMethods.CreateWalletAgreement(ctx, billing.WalletProviderPaypal, &billing.WalletAgreementParams{CustomerID: 1, Source: billing.PaymentSourceManual}))
 		},
 		"a provider that is not one segment": func() error {
-			_, err := w.client.PaymentMethods.CreateWalletAgreement(ctx, "Pay/pal", &billing.WalletAgreementParams{Token: "t", CustomerID: 1, Source: billing.PaymentSourceManual})
-			return err
+			return errOf(w.client.PaymentMethods.CreateWalletAgreement(ctx, "Pay/pal", &billing.WalletAgreementParams{Token: "t", CustomerID: 1, Source: billing.PaymentSourceManual}))
 		},
 		"a negative id": func() error { _, err := w.client.Invoices.Get(ctx, -1, nil); return err },
 		"a bad request option": func() error {
-			_, err := w.client.Invoices.Get(ctx, 1, nil, billing.WithHeader("Authorization", "x"))
-			return err
+			return errOf(w.client.Invoices.Get(ctx, 1, nil, billing.WithHeader("Authorization", "x")))
 		},
 		"a bad iterator option": func() error {
 			for _, err := range w.client.Invoices.All(ctx, nil, billing.Prefetch(-1)) {
@@ -198,8 +195,7 @@ func TestErrorsBeforeSendingMatchErrInvalidParams(t *testing.T) {
 			return nil
 		},
 		"a negative page size": func() error {
-			_, err := w.client.Invoices.List(ctx, &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: -1}})
-			return err
+			return errOf(w.client.Invoices.List(ctx, &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: -1}}))
 		},
 		"a nil context": func() error {
 			//lint:ignore SA1012 the nil context is what is under test

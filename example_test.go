@@ -135,3 +135,39 @@ func ExampleInvoicesService_WriteOff() {
 	fmt.Println("outstanding", written.OutstandingBalance, "written off", written.TotalWriteoffs, "groups", len(written.ChargeGroups))
 	// Output: outstanding 0 written off 29 groups 1
 }
+
+// A write-off whose answer is lost (ErrOutcomeUnknown) may have been
+// applied. The invoice can be read: a balance of zero with the amount in
+// TotalWriteoffs proves it was; otherwise the same write-off can be sent
+// again. Here the fake applies the write-off and then cuts the connection.
+func ExampleInvoicesService_WriteOff_unknownOutcome() {
+	srv := billingtest.NewServer(billingtest.WithSampleAccount())
+	defer srv.Close()
+	c := srv.Client()
+	ctx := context.Background()
+	inv, err := c.Invoices.Get(ctx, 1004, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	_ = srv.InjectFault(billingtest.RouteInvoicesWriteOff, billingtest.Fault{Drop: billingtest.DropAfterApply})
+
+	params := &billing.WriteOffParams{InvoiceID: inv.ID, Amount: &inv.OutstandingBalance}
+	_, err = c.Invoices.WriteOff(ctx, params)
+	for errors.Is(err, billing.ErrOutcomeUnknown) {
+		now, readErr := c.Invoices.Get(ctx, inv.ID, nil)
+		if readErr != nil {
+			log.Fatal(readErr) // read again later: the write-off is not lost
+		}
+		landed := now.OutstandingBalance.IsZero() && now.TotalWriteoffs.Sub(inv.TotalWriteoffs).Equal(inv.OutstandingBalance)
+		fmt.Println("outcome unknown; read back: applied", landed)
+		if landed {
+			err = nil
+		} else {
+			_, err = c.Invoices.WriteOff(ctx, params)
+		}
+	}
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Output: outcome unknown; read back: applied true
+}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
 	"net/url"
 	"reflect"
 	"regexp"
@@ -375,17 +376,10 @@ type hostileOp struct {
 }
 
 var (
-	opGet = hostileOp{name: "Get", path: "/v1/Invoices/7", call: func(ctx context.Context, c *billing.Client) error {
-		_, err := c.Invoices.Get(ctx, 7, nil)
-		return err
-	}}
-	opList = hostileOp{name: "List", path: "/v1/Invoices", call: func(ctx context.Context, c *billing.Client) error {
-		_, err := c.Invoices.List(ctx, nil)
-		return err
-	}}
+	opGet      = hostileOp{name: "Get", path: "/v1/Invoices/7", call: func(ctx context.Context, c *billing.Client) error { return errOf(c.Invoices.Get(ctx, 7, nil)) }}
+	opList     = hostileOp{name: "List", path: "/v1/Invoices", call: func(ctx context.Context, c *billing.Client) error { return errOf(c.Invoices.List(ctx, nil)) }}
 	opWriteOff = hostileOp{name: "WriteOff", path: "/v1/invoices/writeoff", write: true, call: func(ctx context.Context, c *billing.Client) error {
-		_, err := c.Invoices.WriteOff(ctx, &billing.WriteOffParams{InvoiceID: 7, Amount: billing.Ptr(decimal.NewFromInt(5))})
-		return err
+		return errOf(c.Invoices.WriteOff(ctx, &billing.WriteOffParams{InvoiceID: 7, Amount: billing.Ptr(decimal.NewFromInt(5))}))
 	}}
 	opPDF = hostileOp{name: "PDF", path: "/v1/draftInvoices/pdf/3", call: func(ctx context.Context, c *billing.Client) error {
 		rc, err := c.DraftInvoices.PDF(ctx, 3, nil)
@@ -407,18 +401,13 @@ var (
 		return err
 	}}
 	opWallet = hostileOp{name: "CreateWalletAgreement", path: "/v1/Paypal", write: true, call: func(ctx context.Context, c *billing.Client) error {
-		_, err := c.PaymentMethods.CreateWalletAgreement(ctx, "Paypal", &billing.WalletAgreementParams{Baid: "B-7XK12345", CustomerID: 42, Source: billing.PaymentSourceAutomatic})
-		return err
+		return errOf(c.PaymentMethods.CreateWalletAgreement(ctx, "Paypal", &billing.WalletAgreementParams{Baid: "B-7XK12345", CustomerID: 42, Source: billing.PaymentSourceAutomatic}))
 	}}
 	opTrackingCode = hostileOp{name: "SalesTrackingCodes.Create", path: "/v1/salesTrackingCodes", write: true, call: func(ctx context.Context, c *billing.Client) error {
-		_, err := c.SalesTrackingCodes.Create(ctx, &billing.CreateSalesTrackingCodeParams{Type: billing.TrackingCodeType1, Code: "SPRING", Name: "Spring"})
-		return err
+		return errOf(c.SalesTrackingCodes.Create(ctx, &billing.CreateSalesTrackingCodeParams{Type: billing.TrackingCodeType1, Code: "SPRING", Name: "Spring"}))
 	}}
-	opBulkProcess = hostileOp{name: "Bulk.Process", path: "/v1/BulkApi/Process", write: true, call: func(ctx context.Context, c *billing.Client) error {
-		_, err := c.Bulk.Process(ctx, 910602)
-		return err
-	}}
-	allWrites = []hostileOp{opWriteOff, opReplaceCard, opWallet, opTrackingCode, opBulkProcess}
+	opBulkProcess = hostileOp{name: "Bulk.Process", path: "/v1/BulkApi/Process", write: true, call: func(ctx context.Context, c *billing.Client) error { return errOf(c.Bulk.Process(ctx, 910602)) }}
+	allWrites     = []hostileOp{opWriteOff, opReplaceCard, opWallet, opTrackingCode, opBulkProcess}
 )
 
 // ---------------------------------------------------------------------------
@@ -441,6 +430,46 @@ type leakFixture struct {
 	pageSize                                                  int // of the list rows' iterators; 0 for leakPageSize
 }
 
+// reverseProxyTo returns a reverse proxy to the server at fake, for a
+// test to change the answers of; its connections are closed when the test
+// ends.
+func reverseProxyTo(t *testing.T, fake string) *httputil.ReverseProxy {
+	t.Helper()
+	target, err := url.Parse(fake)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	return &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) { r.SetURL(target) }, Transport: tr}
+}
+
+// seeded returns a function that passes on the id a seeding call returns
+// and fails the test at once when the call failed, so that a fixture
+// reads as the list of its calls.
+func seeded(t testing.TB) func(id int64, err error) int64 {
+	return func(id int64, err error) int64 {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("seeding the fake: %v", err)
+		}
+		return id
+	}
+}
+
+// fakeWithCustomer starts a fake with opts, closed when the test ends,
+// holding customer alone; it returns the fake and the customer's id.
+func fakeWithCustomer(t testing.TB, customer billingtest.Customer, opts ...billingtest.Option) (*billingtest.Server, int64) {
+	t.Helper()
+	srv := billingtest.NewServer(opts...)
+	t.Cleanup(srv.Close)
+	cust, err := srv.AddCustomer(customer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, cust
+}
+
 // leakServer starts a fake (closed before verifyNoLeaks checks, which the
 // caller registered first) seeded with leakItems of every collection the
 // table's list rows read (listSeeds) and one of each thing the writes act
@@ -450,13 +479,7 @@ func leakServer(t *testing.T) (*billingtest.Server, leakFixture) {
 	srv := billingtest.NewServer()
 	t.Cleanup(srv.Close)
 	var f leakFixture
-	var firstErr error
-	must := func(id int64, err error) int64 {
-		if err != nil && firstErr == nil {
-			firstErr = err
-		}
-		return id
-	}
+	must := seeded(t)
 	f.customer = must(srv.AddCustomer(billingtest.Customer{FirstName: "Grace", LastName: "Hopper"}))
 	f.payer = must(srv.AddCustomer(billingtest.Customer{FirstName: "Ada", LastName: "Lovelace"}))
 	f.draft = must(srv.AddDraftInvoice(billingtest.DraftInvoice{CustomerID: f.customer, Lines: []billingtest.DraftLine{
@@ -468,9 +491,6 @@ func leakServer(t *testing.T) (*billingtest.Server, leakFixture) {
 	sub := must(srv.AddSubscription(billingtest.Subscription{CustomerID: f.customer, PlanID: f.plan, Name: "Gold", Products: []billingtest.SubscriptionProduct{
 		{PlanProductID: 901, ProductID: 902, Name: "Seat", Price: decimal.NewFromInt(10), PlanPrice: decimal.NewFromInt(12)},
 	}}))
-	if firstErr != nil {
-		t.Fatal(firstErr)
-	}
 	s, _ := srv.Subscription(sub)
 	f.product = s.Products[0].ID
 	for _, seed := range listSeeds() {
@@ -480,9 +500,6 @@ func leakServer(t *testing.T) (*billingtest.Server, leakFixture) {
 				f.invoice = id // the one the writes act on
 			}
 		}
-	}
-	if firstErr != nil {
-		t.Fatal(firstErr)
 	}
 	inv, _ := srv.Invoice(f.invoice)
 	f.balance = inv.OutstandingBalance
@@ -494,3 +511,73 @@ func leakServer(t *testing.T) (*billingtest.Server, leakFixture) {
 func leakClient(t testing.TB, srv *billingtest.Server) *billing.Client {
 	return contractClient(t, srv, billing.WithRetryPolicy(billing.RetryPolicy{MaxRetries: 1, MinBackoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond, MaxRetryAfter: time.Second}))
 }
+
+// endpoint is where a table test's wire answers: every request to method
+// and path (as wire.on takes it) gets a 200 with answer.
+type endpoint struct{ method, path, answer string }
+
+// wire returns a new wire that answers at.
+func (at endpoint) wire(t *testing.T) *wire {
+	w := newWire(t)
+	w.on(at.method, at.path, http.StatusOK, at.answer)
+	return w
+}
+
+// paramsCase is a case of a table test of one call: the params, and what
+// they must give: for testBodies the JSON body sent, for testRefused the
+// field of the *ValidationError that refuses them before sending ("": the
+// params are accepted and sent).
+type paramsCase[P any] struct {
+	name   string
+	params P
+	want   string
+}
+
+// onEachCase sends the params of each case with send, in a parallel
+// subtest of its own, to a wire that answers at, and hands check the wire,
+// the call's error and the case's want.
+func onEachCase[P any](t *testing.T, at endpoint, send func(*billing.Client, P) error, tests []paramsCase[P], check func(t *testing.T, w *wire, err error, want string)) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			w := at.wire(t)
+			check(t, w, send(w.client, tt.params), tt.want)
+		})
+	}
+}
+
+// testBodies checks that the params of each case are sent as a write to
+// at carrying the case's JSON body and nothing in its query.
+func testBodies[P any](t *testing.T, at endpoint, send func(*billing.Client, P) error, tests []paramsCase[P]) {
+	t.Helper()
+	onEachCase(t, at, send, tests, func(t *testing.T, w *wire, err error, body string) {
+		if err != nil {
+			t.Fatalf("%s %s: %v", at.method, at.path, err)
+		}
+		assertWrite(t, w.last(), at.method, at.path, body)
+	})
+}
+
+// testRefused checks that the params of each case are refused before
+// sending with a *ValidationError naming the case's field, or, for a case
+// without one, that the call succeeds with exactly one request.
+func testRefused[P any](t *testing.T, at endpoint, send func(*billing.Client, P) error, tests []paramsCase[P]) {
+	t.Helper()
+	onEachCase(t, at, send, tests, func(t *testing.T, w *wire, err error, field string) {
+		if field != "" {
+			assertRefused(t, w, err, field)
+			return
+		}
+		if err != nil {
+			t.Fatalf("err = %v, want the request accepted", err)
+		}
+		if n := w.sent(); n != 1 {
+			t.Errorf("requests sent = %d, want 1", n)
+		}
+	})
+}
+
+// errOf is the error of a call whose value a test does not need, so that
+// a table's call can be one expression: errOf(c.Invoices.Get(ctx, 7, nil)).
+func errOf[T any](_ T, err error) error { return err }

@@ -146,15 +146,9 @@ func (s *InvoicesService) Get(ctx context.Context, invoiceID int64, params *GetI
 	if err != nil {
 		return nil, err
 	}
-	var inv Invoice
 	cl := &call{op: Operation{Name: "Invoices.Get", Method: http.MethodGet, PathTemplate: "/v1/Invoices/{invoiceId}"},
-		method: http.MethodGet, path: "/v1/Invoices/" + id, query: q,
-		answer: func() error { return sameResource("invoice", invoiceID, inv.ID) }}
-	cl.out = &inv
-	if _, err := s.client.do(ctx, cl, opts); err != nil {
-		return nil, err
-	}
-	return &inv, nil
+		method: http.MethodGet, path: "/v1/Invoices/" + id, query: q}
+	return doInto(ctx, s.client, cl, opts, func(inv *Invoice) error { return sameResource("invoice", invoiceID, inv.ID) })
 }
 
 // WriteOffParams are the parameters of [InvoicesService.WriteOff].
@@ -204,13 +198,7 @@ func (s *InvoicesService) WriteOff(ctx context.Context, params *WriteOffParams, 
 	if err := params.validate(); err != nil {
 		return nil, err
 	}
-	var inv Invoice
 	cl := &call{op: Operation{Name: "Invoices.WriteOff", Method: http.MethodPost, PathTemplate: "/v1/invoices/writeoff"},
-		method: http.MethodPost, path: "/v1/invoices/writeoff", body: params, write: true,
-		answer: func() error { return sameResource("invoice", params.InvoiceID, inv.ID) }}
-	cl.out = &inv
-	if _, err := s.client.do(ctx, cl, opts); err != nil {
-		return nil, err
-	}
-	return &inv, nil
+		method: http.MethodPost, path: "/v1/invoices/writeoff", body: params, write: true}
+	return doInto(ctx, s.client, cl, opts, func(inv *Invoice) error { return sameResource("invoice", params.InvoiceID, inv.ID) })
 }

@@ -269,6 +269,22 @@ func invValidation(t *testing.T, err error, field string) {
 	}
 }
 
+// invAssertRead checks a read: GET of path exactly as given, with the
+// headers every request carries, asking for JSON, without a body.
+func invAssertRead(t *testing.T, r recorded, path string) {
+	t.Helper()
+	if r.Method != http.MethodGet || r.Path != path {
+		t.Errorf("request = %s %s, want GET %s (trailing slash and casing kept)", r.Method, r.Path, path)
+	}
+	assertCommonHeaders(t, r, false)
+	if got := r.Header.Get("Accept"); got != "application/json" {
+		t.Errorf("Accept = %q, want application/json", got)
+	}
+	if len(r.Body) != 0 {
+		t.Errorf("GET carried a body: %q", r.Body)
+	}
+}
+
 func invRequireQuery(t *testing.T, r recorded, want url.Values) {
 	t.Helper()
 	if !reflect.DeepEqual(r.Query, want) {
@@ -337,16 +353,7 @@ func TestInvoicesListRequest(t *testing.T) {
 				t.Fatalf("page = %+v, want an empty page", page)
 			}
 			r := w.last()
-			if r.Method != http.MethodGet || r.Path != "/v1/Invoices" {
-				t.Errorf("request = %s %s, want GET /v1/Invoices", r.Method, r.Path)
-			}
-			assertCommonHeaders(t, r, false)
-			if got := r.Header.Get("Accept"); got != "application/json" {
-				t.Errorf("Accept = %q, want application/json", got)
-			}
-			if len(r.Body) != 0 {
-				t.Errorf("GET carried a body: %q", r.Body)
-			}
+			invAssertRead(t, r, "/v1/Invoices")
 			invRequireQuery(t, r, tt.want)
 		})
 	}
@@ -656,28 +663,22 @@ func TestInvoicesSortOnNonSortableField(t *testing.T) {
 		call func(c *billing.Client) error
 	}{
 		{"List on customerId (integer filter)", func(c *billing.Client) error {
-			_, err := c.Invoices.List(context.Background(), &billing.ListInvoicesParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: "customerId"}}})
-			return err
+			return errOf(c.Invoices.List(context.Background(), &billing.ListInvoicesParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: "customerId"}}}))
 		}},
 		{"List on openingArBalance (decimal filter)", func(c *billing.Client) error {
-			_, err := c.Invoices.List(context.Background(), &billing.ListInvoicesParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: "openingArBalance", Order: query.Descending}}})
-			return err
+			return errOf(c.Invoices.List(context.Background(), &billing.ListInvoicesParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: "openingArBalance", Order: query.Descending}}}))
 		}},
 		{"List on Customer.Status (enum filter)", func(c *billing.Client) error {
-			_, err := c.Invoices.List(context.Background(), &billing.ListInvoicesParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: "Customer.Status"}}})
-			return err
+			return errOf(c.Invoices.List(context.Background(), &billing.ListInvoicesParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: "Customer.Status"}}}))
 		}},
 		{"List on a name that is no filter", func(c *billing.Client) error {
-			_, err := c.Invoices.List(context.Background(), &billing.ListInvoicesParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: "invoiceAmount"}}})
-			return err
+			return errOf(c.Invoices.List(context.Background(), &billing.ListInvoicesParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: "invoiceAmount"}}}))
 		}},
 		{"ListByCustomer on invoiceNumber", func(c *billing.Client) error {
-			_, err := c.Invoices.ListByCustomer(context.Background(), 42, &billing.ListCustomerInvoicesParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: "invoiceNumber"}}})
-			return err
+			return errOf(c.Invoices.ListByCustomer(context.Background(), 42, &billing.ListCustomerInvoicesParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: "invoiceNumber"}}}))
 		}},
 		{"ListSummaries on customerId", func(c *billing.Client) error {
-			_, err := c.InvoiceSummaries.List(context.Background(), 42, &billing.ListInvoiceSummariesParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: "customerId"}}})
-			return err
+			return errOf(c.InvoiceSummaries.List(context.Background(), 42, &billing.ListInvoiceSummariesParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: "customerId"}}}))
 		}},
 		{"All on customerId", func(c *billing.Client) error {
 			for _, err := range c.Invoices.All(context.Background(), &billing.ListInvoicesParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: "customerId"}}}) {
@@ -686,8 +687,7 @@ func TestInvoicesSortOnNonSortableField(t *testing.T) {
 			return errors.New("All yielded nothing")
 		}},
 		{"Count on customerId", func(c *billing.Client) error {
-			_, err := c.Invoices.Count(context.Background(), &billing.ListInvoicesParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: "customerId"}}})
-			return err
+			return errOf(c.Invoices.Count(context.Background(), &billing.ListInvoicesParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: "customerId"}}}))
 		}},
 	}
 	for _, tt := range tests {
@@ -714,79 +714,48 @@ func TestInvoicesValidationSendsNothing(t *testing.T) {
 		field string
 		call  func(c *billing.Client) error
 	}{
-		{"ListByCustomer customerId 0", "customerId", func(c *billing.Client) error {
-			_, err := c.Invoices.ListByCustomer(ctx, 0, nil)
-			return err
-		}},
-		{"ListByCustomer customerId -1", "customerId", func(c *billing.Client) error {
-			_, err := c.Invoices.ListByCustomer(ctx, -1, nil)
-			return err
-		}},
+		{"ListByCustomer customerId 0", "customerId", func(c *billing.Client) error { return errOf(c.Invoices.ListByCustomer(ctx, 0, nil)) }},
+		{"ListByCustomer customerId -1", "customerId", func(c *billing.Client) error { return errOf(c.Invoices.ListByCustomer(ctx, -1, nil)) }},
 		{"AllByCustomer customerId 0", "customerId", func(c *billing.Client) error {
 			for _, err := range c.Invoices.AllByCustomer(ctx, 0, nil) {
 				return err
 			}
 			return errors.New("AllByCustomer yielded nothing")
 		}},
-		{"CountByCustomer customerId -5", "customerId", func(c *billing.Client) error {
-			_, err := c.Invoices.CountByCustomer(ctx, -5, nil)
-			return err
-		}},
-		{"Get invoiceId 0", "invoiceId", func(c *billing.Client) error {
-			_, err := c.Invoices.Get(ctx, 0, nil)
-			return err
-		}},
+		{"CountByCustomer customerId -5", "customerId", func(c *billing.Client) error { return errOf(c.Invoices.CountByCustomer(ctx, -5, nil)) }},
+		{"Get invoiceId 0", "invoiceId", func(c *billing.Client) error { return errOf(c.Invoices.Get(ctx, 0, nil)) }},
 		{"Get invoiceId -7", "invoiceId", func(c *billing.Client) error {
-			_, err := c.Invoices.Get(ctx, -7, &billing.GetInvoiceParams{GroupCharges: true})
-			return err
+			return errOf(c.Invoices.Get(ctx, -7, &billing.GetInvoiceParams{GroupCharges: true}))
 		}},
-		{"ListSummaries customerId 0", "customerId", func(c *billing.Client) error {
-			_, err := c.InvoiceSummaries.List(ctx, 0, nil)
-			return err
-		}},
-		{"CountSummaries customerId -1", "customerId", func(c *billing.Client) error {
-			_, err := c.InvoiceSummaries.Count(ctx, -1, nil)
-			return err
-		}},
-		{"WriteOff nil params", "WriteOffParams", func(c *billing.Client) error {
-			_, err := c.Invoices.WriteOff(ctx, nil)
-			return err
-		}},
+		{"ListSummaries customerId 0", "customerId", func(c *billing.Client) error { return errOf(c.InvoiceSummaries.List(ctx, 0, nil)) }},
+		{"CountSummaries customerId -1", "customerId", func(c *billing.Client) error { return errOf(c.InvoiceSummaries.Count(ctx, -1, nil)) }},
+		{"WriteOff nil params", "WriteOffParams", func(c *billing.Client) error { return errOf(c.Invoices.WriteOff(ctx, nil)) }},
 		{"WriteOff invoiceId 0", "invoiceId", func(c *billing.Client) error {
-			_, err := c.Invoices.WriteOff(ctx, &billing.WriteOffParams{Amount: &amount})
-			return err
+			return errOf(c.Invoices.WriteOff(ctx, &billing.WriteOffParams{Amount: &amount}))
 		}},
 		{"WriteOff invoiceId -3", "invoiceId", func(c *billing.Client) error {
-			_, err := c.Invoices.WriteOff(ctx, &billing.WriteOffParams{InvoiceID: -3, Amount: &amount})
-			return err
+			return errOf(c.Invoices.WriteOff(ctx, &billing.WriteOffParams{InvoiceID: -3, Amount: &amount}))
 		}},
 		{"WriteOff nil Amount", "amount", func(c *billing.Client) error {
-			_, err := c.Invoices.WriteOff(ctx, &billing.WriteOffParams{InvoiceID: 7})
-			return err
+			return errOf(c.Invoices.WriteOff(ctx, &billing.WriteOffParams{InvoiceID: 7}))
 		}},
 		{"WriteOff negative Amount", "amount", func(c *billing.Client) error {
-			_, err := c.Invoices.WriteOff(ctx, &billing.WriteOffParams{InvoiceID: 7, Amount: &negative})
-			return err
+			return errOf(c.Invoices.WriteOff(ctx, &billing.WriteOffParams{InvoiceID: 7, Amount: &negative}))
 		}},
 		{"List negative pageNumber", "pageNumber", func(c *billing.Client) error {
-			_, err := c.Invoices.List(ctx, &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageNumber: -1}})
-			return err
+			return errOf(c.Invoices.List(ctx, &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageNumber: -1}}))
 		}},
 		{"List negative pageSize", "pageSize", func(c *billing.Client) error {
-			_, err := c.Invoices.List(ctx, &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: -10}})
-			return err
+			return errOf(c.Invoices.List(ctx, &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: -10}}))
 		}},
 		{"List unknown sort order", "sortOrder", func(c *billing.Client) error {
-			_, err := c.Invoices.List(ctx, &billing.ListInvoicesParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: "erpId", Order: "Sideways"}}})
-			return err
+			return errOf(c.Invoices.List(ctx, &billing.ListInvoicesParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: "erpId", Order: "Sideways"}}}))
 		}},
 		{"List invalid Raw filter", "query", func(c *billing.Client) error {
-			_, err := c.Invoices.List(ctx, &billing.ListInvoicesParams{Filter: billing.InvoiceFilter{Raw: "customerId"}})
-			return err
+			return errOf(c.Invoices.List(ctx, &billing.ListInvoicesParams{Filter: billing.InvoiceFilter{Raw: "customerId"}}))
 		}},
 		{"List Raw filter with an unescaped bracket", "query", func(c *billing.Client) error {
-			_, err := c.Invoices.List(ctx, &billing.ListInvoicesParams{Filter: billing.InvoiceFilter{Raw: "erpId:[x]"}})
-			return err
+			return errOf(c.Invoices.List(ctx, &billing.ListInvoicesParams{Filter: billing.InvoiceFilter{Raw: "erpId:[x]"}}))
 		}},
 		{"List empty date range", "query", func(c *billing.Client) error {
 			d := invUTC(2024, 3, 1, 0, 0, 0, 0)
@@ -794,16 +763,13 @@ func TestInvoicesValidationSendsNothing(t *testing.T) {
 			return err
 		}},
 		{"List text value that is not UTF-8", "query", func(c *billing.Client) error {
-			_, err := c.Invoices.List(ctx, &billing.ListInvoicesParams{Filter: billing.InvoiceFilter{ErpID: query.Equals("ab\xffcd")}})
-			return err
+			return errOf(c.Invoices.List(ctx, &billing.ListInvoicesParams{Filter: billing.InvoiceFilter{ErpID: query.Equals("ab\xffcd")}}))
 		}},
 		{"ListByCustomer invalid Raw filter", "query", func(c *billing.Client) error {
-			_, err := c.Invoices.ListByCustomer(ctx, 42, &billing.ListCustomerInvoicesParams{Filter: billing.CustomerInvoiceFilter{Raw: ";;"}})
-			return err
+			return errOf(c.Invoices.ListByCustomer(ctx, 42, &billing.ListCustomerInvoicesParams{Filter: billing.CustomerInvoiceFilter{Raw: ";;"}}))
 		}},
 		{"ListSummaries invalid Raw filter", "query", func(c *billing.Client) error {
-			_, err := c.InvoiceSummaries.List(ctx, 42, &billing.ListInvoiceSummariesParams{Filter: billing.InvoiceSummaryFilter{Raw: "1bad:x"}})
-			return err
+			return errOf(c.InvoiceSummaries.List(ctx, 42, &billing.ListInvoiceSummariesParams{Filter: billing.InvoiceSummaryFilter{Raw: "1bad:x"}}))
 		}},
 		{"ListSummaries empty decimal range", "query", func(c *billing.Client) error {
 			_, err := c.InvoiceSummaries.List(ctx, 42, &billing.ListInvoiceSummariesParams{Filter: billing.InvoiceSummaryFilter{
@@ -863,13 +829,7 @@ func TestInvoicesListByCustomer(t *testing.T) {
 				t.Fatalf("ListByCustomer: %v", err)
 			}
 			r := w.last()
-			if r.Method != http.MethodGet || r.Path != tt.path {
-				t.Errorf("request = %s %s, want GET %s (trailing slash and casing kept)", r.Method, r.Path, tt.path)
-			}
-			assertCommonHeaders(t, r, false)
-			if got := r.Header.Get("Accept"); got != "application/json" {
-				t.Errorf("Accept = %q", got)
-			}
+			invAssertRead(t, r, tt.path)
 			invRequireQuery(t, r, tt.want)
 			if d := diff([]billing.Invoice{invWant()}, page.Items); d != "" {
 				t.Errorf("items differ from the fixture's:\n%s", d)
@@ -916,13 +876,7 @@ func TestInvoicesGet(t *testing.T) {
 				t.Fatalf("Get: %v", err)
 			}
 			r := w.last()
-			if r.Method != http.MethodGet || r.Path != "/v1/Invoices/7" {
-				t.Errorf("request = %s %s, want GET /v1/Invoices/7", r.Method, r.Path)
-			}
-			assertCommonHeaders(t, r, false)
-			if got := r.Header.Get("Accept"); got != "application/json" {
-				t.Errorf("Accept = %q", got)
-			}
+			invAssertRead(t, r, "/v1/Invoices/7")
 			if len(tt.want) == 0 && r.RawQuery != "" {
 				t.Errorf("query = %q, want none", r.RawQuery)
 			} else if len(tt.want) > 0 {
@@ -1195,28 +1149,21 @@ func TestInvoicesErrors(t *testing.T) {
 	ctx := context.Background()
 	amount := decimal.RequireFromString("10.125")
 	list := func(c *billing.Client) error {
-		_, err := c.Invoices.List(ctx, &billing.ListInvoicesParams{Filter: billing.InvoiceFilter{ErpID: query.Equals("secret-filter-value")}})
-		return err
+		return errOf(c.Invoices.List(ctx, &billing.ListInvoicesParams{Filter: billing.InvoiceFilter{ErpID: query.Equals("secret-filter-value")}}))
 	}
 	byCustomer := func(c *billing.Client) error {
-		_, err := c.Invoices.ListByCustomer(ctx, 404404, &billing.ListCustomerInvoicesParams{ShowTrackedItems: true})
-		return err
+		return errOf(c.Invoices.ListByCustomer(ctx, 404404, &billing.ListCustomerInvoicesParams{ShowTrackedItems: true}))
 	}
 	get := func(c *billing.Client) error {
-		_, err := c.Invoices.Get(ctx, 7, &billing.GetInvoiceParams{GroupCharges: true})
-		return err
+		return errOf(c.Invoices.Get(ctx, 7, &billing.GetInvoiceParams{GroupCharges: true}))
 	}
-	summaries := func(c *billing.Client) error {
-		_, err := c.InvoiceSummaries.List(ctx, 42, nil)
-		return err
-	}
+	summaries := func(c *billing.Client) error { return errOf(c.InvoiceSummaries.List(ctx, 42, nil)) }
 	writeOff := func(c *billing.Client) error {
-		_, err := c.Invoices.WriteOff(ctx, &billing.WriteOffParams{InvoiceID: 7, Amount: &amount})
-		return err
+		return errOf(c.Invoices.WriteOff(ctx, &billing.WriteOffParams{InvoiceID: 7, Amount: &amount}))
 	}
 	const html502 = "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n"
 
-	tests := []struct {
+	type errCase struct {
 		name      string
 		method    string
 		path      string
@@ -1230,63 +1177,40 @@ func TestInvoicesErrors(t *testing.T) {
 		value     string
 		bodyHas   string // excerpt expected in APIError.Body
 		notInMsgs []string
-	}{
-		{
-			name: "400 invalid query on List", method: http.MethodGet, path: "/v1/Invoices", status: 400,
-			body: errorBody(400, "Api Error", "The query parameter is not valid: unknown field 'foo'"),
-			call: list, category: billing.ErrBadRequest, errorID: 1234, key: "Api Error",
-			value: "The query parameter is not valid: unknown field 'foo'", notInMsgs: []string{"secret-filter-value", "?"},
-		},
-		{
-			name: "400 invalid query on ListByCustomer", method: http.MethodGet, path: "/v1/Customers/404404/Invoices/", status: 400,
-			body: errorBody(400, "Api Error", "Invalid query"), call: byCustomer, category: billing.ErrBadRequest,
-			errorID: 1234, key: "Api Error", value: "Invalid query", notInMsgs: []string{"showTrackedItems"},
-		},
-		{
-			name: "404 unknown customer on ListByCustomer", method: http.MethodGet, path: "/v1/Customers/404404/Invoices/", status: 404,
-			body: errorBody(404, "Api Error", "Customer 404404 does not exist"), call: byCustomer, category: billing.ErrNotFound,
-			errorID: 1234, key: "Api Error", value: "Customer 404404 does not exist",
-		},
-		{
-			name: "404 unknown invoice on Get", method: http.MethodGet, path: "/v1/Invoices/7", status: 404,
-			body: errorBody(404, "Api Error", "Invoice 7 not found"), call: get, category: billing.ErrNotFound,
-			errorID: 1234, key: "Api Error", value: "Invoice 7 not found", notInMsgs: []string{"groupCharges"},
-		},
-		{
-			name: "404 unknown customer on ListSummaries", method: http.MethodGet, path: "/v1/customers/42/invoiceSummaries", status: 404,
-			body: errorBody(404, "Api Error", "Customer not found"), call: summaries, category: billing.ErrNotFound,
-			errorID: 1234, key: "Api Error", value: "Customer not found",
-		},
-		{
-			name: "400 write-off amount differs from the balance", method: http.MethodPost, path: "/v1/invoices/writeoff", status: 400,
-			body: errorBody(400, "Api Error", "Amount must equal the outstanding balance of 118.933"), call: writeOff,
-			category: billing.ErrBadRequest, errorID: 1234, key: "Api Error", value: "Amount must equal the outstanding balance of 118.933",
-		},
+	}
+	// enveloped is a case whose answer is the service's error envelope
+	// (errorBody), with one "Api Error" whose value is message.
+	enveloped := func(name, method, path string, status int, message string, call func(*billing.Client) error, category error, notInMsgs ...string) errCase {
+		return errCase{
+			name: name, method: method, path: path, status: status, body: errorBody(status, "Api Error", message),
+			call: call, category: category, errorID: 1234, key: "Api Error", value: message, notInMsgs: notInMsgs,
+		}
+	}
+	tests := []errCase{
+		enveloped("400 invalid query on List", http.MethodGet, "/v1/Invoices", 400,
+			"The query parameter is not valid: unknown field 'foo'", list, billing.ErrBadRequest, "secret-filter-value", "?"),
+		enveloped("400 invalid query on ListByCustomer", http.MethodGet, "/v1/Customers/404404/Invoices/", 400,
+			"Invalid query", byCustomer, billing.ErrBadRequest, "showTrackedItems"),
+		enveloped("404 unknown customer on ListByCustomer", http.MethodGet, "/v1/Customers/404404/Invoices/", 404,
+			"Customer 404404 does not exist", byCustomer, billing.ErrNotFound),
+		enveloped("404 unknown invoice on Get", http.MethodGet, "/v1/Invoices/7", 404,
+			"Invoice 7 not found", get, billing.ErrNotFound, "groupCharges"),
+		enveloped("404 unknown customer on ListSummaries", http.MethodGet, "/v1/customers/42/invoiceSummaries", 404,
+			"Customer not found", summaries, billing.ErrNotFound),
+		enveloped("400 write-off amount differs from the balance", http.MethodPost, "/v1/invoices/writeoff", 400,
+			"Amount must equal the outstanding balance of 118.933", writeOff, billing.ErrBadRequest),
 		{
 			name: "404 write-off without the permission (no key)", method: http.MethodPost, path: "/v1/invoices/writeoff", status: 404,
 			body: `{"ErrorId":98765,"HttpStatusCode":404,"Errors":[]}`, call: writeOff, category: billing.ErrNotFound, errorID: 98765,
 		},
-		{
-			name: "401 unauthorized", method: http.MethodGet, path: "/v1/Invoices", status: 401,
-			body: errorBody(401, "Api Error", "Authorization has been denied for this request."), call: list,
-			category: billing.ErrUnauthorized, errorID: 1234, key: "Api Error", value: "Authorization has been denied for this request.",
-			notInMsgs: []string{testKey},
-		},
-		{
-			name: "409 conflict on write-off", method: http.MethodPost, path: "/v1/invoices/writeoff", status: 409,
-			body: errorBody(409, "Api Error", "Invoice is locked"), call: writeOff, category: billing.ErrConflict,
-			errorID: 1234, key: "Api Error", value: "Invoice is locked",
-		},
-		{
-			name: "500 server error on Get", method: http.MethodGet, path: "/v1/Invoices/7", status: 500,
-			body: errorBody(500, "Api Error", "An unexpected error occurred"), call: get, category: billing.ErrServer,
-			errorID: 1234, key: "Api Error", value: "An unexpected error occurred",
-		},
-		{
-			name: "500 on write-off", method: http.MethodPost, path: "/v1/invoices/writeoff", status: 500,
-			body: errorBody(500, "Api Error", "boom"), call: writeOff, category: billing.ErrServer,
-			errorID: 1234, key: "Api Error", value: "boom",
-		},
+		enveloped("401 unauthorized", http.MethodGet, "/v1/Invoices", 401,
+			"Authorization has been denied for this request.", list, billing.ErrUnauthorized, testKey),
+		enveloped("409 conflict on write-off", http.MethodPost, "/v1/invoices/writeoff", 409,
+			"Invoice is locked", writeOff, billing.ErrConflict),
+		enveloped("500 server error on Get", http.MethodGet, "/v1/Invoices/7", 500,
+			"An unexpected error occurred", get, billing.ErrServer),
+		enveloped("500 on write-off", http.MethodPost, "/v1/invoices/writeoff", 500,
+			"boom", writeOff, billing.ErrServer),
 		{
 			name: "HTML 502 from a proxy", method: http.MethodGet, path: "/v1/Invoices", status: 502, body: html502,
 			headers: []string{"Content-Type", "text/html"}, call: list, category: billing.ErrServer,

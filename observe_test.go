@@ -280,12 +280,7 @@ func TestWithAttemptObserver(t *testing.T) {
 // concurrently).
 func TestAttemptObserverUnderPrefetch(t *testing.T) {
 	t.Parallel()
-	srv := billingtest.NewServer(billingtest.WithAPIKey(sweepKey))
-	t.Cleanup(srv.Close)
-	cust, err := srv.AddCustomer(billingtest.Customer{FirstName: "Ada"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, cust := fakeWithCustomer(t, billingtest.Customer{FirstName: "Ada"}, billingtest.WithAPIKey(sweepKey))
 	for i := range 40 {
 		fee := decimal.NewFromInt(int64(10 + i))
 		if _, err := srv.AddInvoice(billingtest.Invoice{CustomerID: cust,

@@ -430,8 +430,7 @@ func apiOperations() []apiOperation {
 				return r, nil, err
 			},
 			call: func(ctx context.Context, c *billing.Client, f leakFixture) error {
-				_, err := c.Invoices.List(ctx, &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: leakPageSize}})
-				return err
+				return errOf(c.Invoices.List(ctx, &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: leakPageSize}}))
 			},
 			list: listOf(invoiceSeed, invoiceID,
 				func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[billing.Invoice, error] {
@@ -489,8 +488,7 @@ func apiOperations() []apiOperation {
 				return r, nil, err
 			},
 			call: func(ctx context.Context, c *billing.Client, f leakFixture) error {
-				_, err := c.Invoices.ListByCustomer(ctx, f.customer, nil)
-				return err
+				return errOf(c.Invoices.ListByCustomer(ctx, f.customer, nil))
 			},
 			list: listOf(invoiceSeed, invoiceID,
 				func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[billing.Invoice, error] {
@@ -548,8 +546,7 @@ func apiOperations() []apiOperation {
 				return r, nil, err
 			},
 			call: func(ctx context.Context, c *billing.Client, f leakFixture) error {
-				_, err := c.Invoices.Get(ctx, f.invoice, &billing.GetInvoiceParams{GroupCharges: true})
-				return err
+				return errOf(c.Invoices.Get(ctx, f.invoice, &billing.GetInvoiceParams{GroupCharges: true}))
 			},
 			sweep: []sweepOp{
 				{
@@ -574,8 +571,7 @@ func apiOperations() []apiOperation {
 				return r, nil, err
 			},
 			call: func(ctx context.Context, c *billing.Client, f leakFixture) error {
-				_, err := c.InvoiceSummaries.List(ctx, f.customer, nil)
-				return err
+				return errOf(c.InvoiceSummaries.List(ctx, f.customer, nil))
 			},
 			list: listOf(invoiceSeed, summaryID,
 				func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[billing.InvoiceSummary, error] {
@@ -674,8 +670,7 @@ func apiOperations() []apiOperation {
 				return r, nil, err
 			},
 			call: func(ctx context.Context, c *billing.Client, f leakFixture) error {
-				_, err := c.Invoices.WriteOff(ctx, &billing.WriteOffParams{InvoiceID: f.invoice, Amount: &f.balance})
-				return err
+				return errOf(c.Invoices.WriteOff(ctx, &billing.WriteOffParams{InvoiceID: f.invoice, Amount: &f.balance}))
 			},
 			sweep: []sweepOp{
 				{
@@ -726,8 +721,7 @@ func apiOperations() []apiOperation {
 				return r, nil, err
 			},
 			call: func(ctx context.Context, c *billing.Client, f leakFixture) error {
-				_, err := c.PaymentMethods.CreateWalletAgreement(ctx, "Paypal", &billing.WalletAgreementParams{Token: "tok-1", CustomerID: f.payer, Source: billing.PaymentSourceManual})
-				return err
+				return errOf(c.PaymentMethods.CreateWalletAgreement(ctx, "Paypal", &billing.WalletAgreementParams{Token: "tok-1", CustomerID: f.payer, Source: billing.PaymentSourceManual}))
 			},
 			sweep: []sweepOp{
 				{
@@ -757,8 +751,7 @@ func apiOperations() []apiOperation {
 				return r, nil, err
 			},
 			call: func(ctx context.Context, c *billing.Client, f leakFixture) error {
-				_, err := c.SalesTrackingCodes.Create(ctx, &billing.CreateSalesTrackingCodeParams{Type: billing.TrackingCodeType2, Code: "LEAK", Name: "Leak check"})
-				return err
+				return errOf(c.SalesTrackingCodes.Create(ctx, &billing.CreateSalesTrackingCodeParams{Type: billing.TrackingCodeType2, Code: "LEAK", Name: "Leak check"}))
 			},
 			sweep: []sweepOp{
 				{
@@ -783,8 +776,7 @@ func apiOperations() []apiOperation {
 				return r, nil, err
 			},
 			call: func(ctx context.Context, c *billing.Client, f leakFixture) error {
-				_, err := c.SubscriptionItems.List(ctx, f.product, nil)
-				return err
+				return errOf(c.SubscriptionItems.List(ctx, f.product, nil))
 			},
 			list: listOf(itemSeed, itemID,
 				func(ctx context.Context, c *billing.Client, f leakFixture, opts ...billing.IterOption) iter.Seq2[billing.SubscriptionProductItem, error] {
@@ -842,8 +834,7 @@ func apiOperations() []apiOperation {
 				return r, nil, err
 			},
 			call: func(ctx context.Context, c *billing.Client, f leakFixture) error {
-				_, err := c.Bulk.PreviewPriceChange(ctx, f.plan, &billing.BulkPriceChangeParams{SelectAll: true})
-				return err
+				return errOf(c.Bulk.PreviewPriceChange(ctx, f.plan, &billing.BulkPriceChangeParams{SelectAll: true}))
 			},
 			sweep: []sweepOp{
 				{
@@ -870,8 +861,7 @@ func apiOperations() []apiOperation {
 				return r, nil, err
 			},
 			call: func(ctx context.Context, c *billing.Client, f leakFixture) error {
-				_, err := c.Bulk.Process(ctx, f.job)
-				return err
+				return errOf(c.Bulk.Process(ctx, f.job))
 			},
 			sweep: []sweepOp{
 				{

@@ -165,12 +165,7 @@ func (s *PaymentMethodsService) ReplaceCreditCard(ctx context.Context, params *R
 		method: http.MethodPut, path: "/v1/paymentMethods/creditCard", body: (*replaceCardWire)(params), write: true,
 		secrets: newCallSecrets(params.CardNumber, params.CVV),
 	}
-	var card CreditCard
-	cl.out = &card
-	if _, err := s.client.do(ctx, cl, opts); err != nil {
-		return nil, err
-	}
-	return &card, nil
+	return doInto[CreditCard](ctx, s.client, cl, opts, nil)
 }
 
 // WalletAgreementParams are the parameters of
@@ -256,12 +251,7 @@ func (s *PaymentMethodsService) CreateWalletAgreement(ctx context.Context, provi
 	if err := params.validate(); err != nil {
 		return nil, err
 	}
-	var pm WalletPaymentMethod
 	cl := &call{op: Operation{Name: "PaymentMethods.CreateWalletAgreement", Method: http.MethodPost, PathTemplate: "/v1/{provider}"},
 		method: http.MethodPost, path: "/v1/" + string(provider), body: params, write: true}
-	cl.out = &pm
-	if _, err := s.client.do(ctx, cl, opts); err != nil {
-		return nil, err
-	}
-	return &pm, nil
+	return doInto[WalletPaymentMethod](ctx, s.client, cl, opts, nil)
 }

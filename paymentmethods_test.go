@@ -92,21 +92,33 @@ func pmAPIError(t *testing.T, err error, status int, category error) *billing.AP
 	return ae
 }
 
+// pmReplace is PaymentMethods.ReplaceCreditCard, as the table tests send
+// it: params builds the params afresh for each case.
+func pmReplace(c *billing.Client, params func() *billing.ReplaceCreditCardParams) error {
+	_, err := c.PaymentMethods.ReplaceCreditCard(context.Background(), params())
+	return err
+}
+
+// pmCardBody is the JSON body of pmCard's params, with isDefault and the
+// collection amount as the JSON literals given.
+func pmCardBody(isDefault, collectionAmount string) string {
+	return `{"id":1001,"customerId":42,"cardNumber":"4111111111111111","cvv":"987",
+		"firstName":"Ada","lastName":"Lovelace","expirationMonth":7,"expirationYear":29,
+		"address1":"1 Main Street","address2":"Suite 200","countryId":124,"stateId":9,
+		"city":"Toronto","postalZip":"M5V 2T6","isDefault":` + isDefault + `,
+		"paymentCollectOptions":{"collectionAmount":` + collectionAmount + `}}`
+}
+
+// pmCardEndpoint answers a replaced card.
+var pmCardEndpoint = endpoint{http.MethodPut, pmCardPath, pmCardResponse}
+
 func TestReplaceCreditCardRequest(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name   string
-		params func() *billing.ReplaceCreditCardParams
-		want   string
-	}{
+	testBodies(t, pmCardEndpoint, pmReplace, []paramsCase[func() *billing.ReplaceCreditCardParams]{
 		{
 			name:   "every field with fractional collection amount",
 			params: pmCard,
-			want: `{"id":1001,"customerId":42,"cardNumber":"4111111111111111","cvv":"987",
-				"firstName":"Ada","lastName":"Lovelace","expirationMonth":7,"expirationYear":29,
-				"address1":"1 Main Street","address2":"Suite 200","countryId":124,"stateId":9,
-				"city":"Toronto","postalZip":"M5V 2T6","isDefault":true,
-				"paymentCollectOptions":{"collectionAmount":0.125}}`,
+			want:   pmCardBody("true", "0.125"),
 		},
 		{
 			name: "zero collection amount is sent as 0 and isDefault false is sent",
@@ -116,11 +128,7 @@ func TestReplaceCreditCardRequest(t *testing.T) {
 				p.PaymentCollectOptions = &billing.PaymentCollectOptions{CollectionAmount: decimal.Zero}
 				return p
 			},
-			want: `{"id":1001,"customerId":42,"cardNumber":"4111111111111111","cvv":"987",
-				"firstName":"Ada","lastName":"Lovelace","expirationMonth":7,"expirationYear":29,
-				"address1":"1 Main Street","address2":"Suite 200","countryId":124,"stateId":9,
-				"city":"Toronto","postalZip":"M5V 2T6","isDefault":false,
-				"paymentCollectOptions":{"collectionAmount":0}}`,
+			want: pmCardBody("false", "0"),
 		},
 		{
 			name: "many decimals are kept exactly",
@@ -129,11 +137,7 @@ func TestReplaceCreditCardRequest(t *testing.T) {
 				p.PaymentCollectOptions.CollectionAmount = decimal.RequireFromString("1234567890.123456789")
 				return p
 			},
-			want: `{"id":1001,"customerId":42,"cardNumber":"4111111111111111","cvv":"987",
-				"firstName":"Ada","lastName":"Lovelace","expirationMonth":7,"expirationYear":29,
-				"address1":"1 Main Street","address2":"Suite 200","countryId":124,"stateId":9,
-				"city":"Toronto","postalZip":"M5V 2T6","isDefault":true,
-				"paymentCollectOptions":{"collectionAmount":1234567890.123456789}}`,
+			want: pmCardBody("true", "1234567890.123456789"),
 		},
 		{
 			name: "required fields only, year 00",
@@ -146,18 +150,7 @@ func TestReplaceCreditCardRequest(t *testing.T) {
 			want: `{"id":1001,"customerId":42,"cardNumber":"4111111111111111","cvv":"987",
 				"expirationMonth":12,"expirationYear":0}`,
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			w := newWire(t)
-			w.on(http.MethodPut, pmCardPath, http.StatusOK, pmCardResponse)
-			if _, err := w.client.PaymentMethods.ReplaceCreditCard(context.Background(), tt.params()); err != nil {
-				t.Fatalf("ReplaceCreditCard: %v", err)
-			}
-			assertWrite(t, w.last(), http.MethodPut, pmCardPath, tt.want)
-		})
-	}
+	})
 }
 
 func TestReplaceCreditCardDecodesResponse(t *testing.T) {
@@ -200,51 +193,58 @@ func TestReplaceCreditCardDecodesResponse(t *testing.T) {
 	}
 }
 
+// pmWallet is the request of a wallet agreement: the provider, and the
+// params built afresh for each case.
+type pmWallet struct {
+	provider billing.WalletProvider
+	params   func() *billing.WalletAgreementParams
+}
+
+// pmCreateWallet is PaymentMethods.CreateWalletAgreement, as the table
+// tests send it.
+func pmCreateWallet(c *billing.Client, r pmWallet) error {
+	_, err := c.PaymentMethods.CreateWalletAgreement(context.Background(), r.provider, r.params())
+	return err
+}
+
+// pmPaypal is a wallet agreement with Paypal on params.
+func pmPaypal(params *billing.WalletAgreementParams) pmWallet {
+	return pmWallet{"Paypal", func() *billing.WalletAgreementParams { return params }}
+}
+
+// pmWalletEndpoint answers a created wallet payment method.
+var pmWalletEndpoint = endpoint{http.MethodPost, pmWalletPath, pmWalletResponse}
+
 func TestCreateWalletAgreementRequest(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name   string
-		params *billing.WalletAgreementParams
-		want   string
-	}{
+	testBodies(t, pmWalletEndpoint, pmCreateWallet, []paramsCase[pmWallet]{
 		{
 			name:   "token only",
-			params: &billing.WalletAgreementParams{Token: "EC-8TY45", CustomerID: 42, Source: billing.PaymentSourceManual},
+			params: pmPaypal(&billing.WalletAgreementParams{Token: "EC-8TY45", CustomerID: 42, Source: billing.PaymentSourceManual}),
 			want:   `{"token":"EC-8TY45","customerId":42,"source":"Manual"}`,
 		},
 		{
 			name:   "baid only",
-			params: &billing.WalletAgreementParams{Baid: "B-5YH21", CustomerID: 42, Source: billing.PaymentSourceSelfServicePortal},
+			params: pmPaypal(&billing.WalletAgreementParams{Baid: "B-5YH21", CustomerID: 42, Source: billing.PaymentSourceSelfServicePortal}),
 			want:   `{"baid":"B-5YH21","customerId":42,"source":"SelfServicePortal"}`,
 		},
 		{
 			name: "baid with collection amount",
-			params: &billing.WalletAgreementParams{
+			params: pmPaypal(&billing.WalletAgreementParams{
 				Baid: "B-5YH21", CustomerID: 42, Source: billing.PaymentSourceAutomatic,
 				PaymentCollectOptions: &billing.PaymentCollectOptions{CollectionAmount: decimal.RequireFromString("19.995")},
-			},
+			}),
 			want: `{"baid":"B-5YH21","customerId":42,"source":"Automatic","paymentCollectOptions":{"collectionAmount":19.995}}`,
 		},
 		{
 			name: "token and baid with zero collection amount",
-			params: &billing.WalletAgreementParams{
+			params: pmPaypal(&billing.WalletAgreementParams{
 				Token: "EC-1", Baid: "B-1", CustomerID: 7, Source: billing.PaymentSourceImport,
 				PaymentCollectOptions: &billing.PaymentCollectOptions{},
-			},
+			}),
 			want: `{"token":"EC-1","baid":"B-1","customerId":7,"source":"Import","paymentCollectOptions":{"collectionAmount":0}}`,
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			w := newWire(t)
-			w.on(http.MethodPost, pmWalletPath, http.StatusOK, pmWalletResponse)
-			if _, err := w.client.PaymentMethods.CreateWalletAgreement(context.Background(), "Paypal", tt.params); err != nil {
-				t.Fatalf("CreateWalletAgreement: %v", err)
-			}
-			assertWrite(t, w.last(), http.MethodPost, pmWalletPath, tt.want)
-		})
-	}
+	})
 }
 
 func TestCreateWalletAgreementDecodesResponse(t *testing.T) {
@@ -268,11 +268,15 @@ func TestCreateWalletAgreementDecodesResponse(t *testing.T) {
 func TestReplaceCreditCardValidation(t *testing.T) {
 	t.Parallel()
 	long := func(n int, r string) string { return strings.Repeat(r, n) }
-	tests := []struct {
-		name   string
-		mutate func(p *billing.ReplaceCreditCardParams)
-		field  string // "" means accepted
-	}{
+	// Each case changes pmCard's valid params.
+	mutated := func(c *billing.Client, mutate func(*billing.ReplaceCreditCardParams)) error {
+		return pmReplace(c, func() *billing.ReplaceCreditCardParams {
+			p := pmCard()
+			mutate(p)
+			return p
+		})
+	}
+	testRefused(t, pmCardEndpoint, mutated, []paramsCase[func(*billing.ReplaceCreditCardParams)]{
 		{"firstName 51 chars", func(p *billing.ReplaceCreditCardParams) { p.FirstName = long(51, "a") }, "firstName"},
 		{"lastName 51 chars", func(p *billing.ReplaceCreditCardParams) { p.LastName = long(51, "a") }, "lastName"},
 		{"address1 51 chars", func(p *billing.ReplaceCreditCardParams) { p.Address1 = long(51, "a") }, "address1"},
@@ -307,27 +311,7 @@ func TestReplaceCreditCardValidation(t *testing.T) {
 		{"negative collection amount", func(p *billing.ReplaceCreditCardParams) {
 			p.PaymentCollectOptions.CollectionAmount = decimal.RequireFromString("-0.01")
 		}, "paymentCollectOptions.collectionAmount"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			w := newWire(t)
-			w.on(http.MethodPut, pmCardPath, http.StatusOK, pmCardResponse)
-			p := pmCard()
-			tt.mutate(p)
-			_, err := w.client.PaymentMethods.ReplaceCreditCard(context.Background(), p)
-			if tt.field == "" {
-				if err != nil {
-					t.Fatalf("err = %v, want the request accepted", err)
-				}
-				if n := w.sent(); n != 1 {
-					t.Errorf("requests sent = %d, want 1", n)
-				}
-				return
-			}
-			assertRefused(t, w, err, tt.field)
-		})
-	}
+	})
 	t.Run("nil params", func(t *testing.T) {
 		t.Parallel()
 		w := newWire(t)
@@ -341,49 +325,35 @@ func TestCreateWalletAgreementValidation(t *testing.T) {
 	ok := func() *billing.WalletAgreementParams {
 		return &billing.WalletAgreementParams{Token: "EC-1", CustomerID: 42, Source: billing.PaymentSourceManual}
 	}
-	tests := []struct {
-		name     string
-		provider string
-		params   func() *billing.WalletAgreementParams
-		field    string
-	}{
-		{"nil params", "Paypal", func() *billing.WalletAgreementParams { return nil }, "WalletAgreementParams"},
-		{"neither token nor baid", "Paypal", func() *billing.WalletAgreementParams {
+	testRefused(t, pmWalletEndpoint, pmCreateWallet, []paramsCase[pmWallet]{
+		{"nil params", pmWallet{"Paypal", func() *billing.WalletAgreementParams { return nil }}, "WalletAgreementParams"},
+		{"neither token nor baid", pmWallet{"Paypal", func() *billing.WalletAgreementParams {
 			p := ok()
 			p.Token = ""
 			return p
-		}, "token"},
-		{"provider with slash", "Pay/pal", ok, "provider"},
-		{"provider path traversal", "../x", ok, "provider"},
-		{"empty provider", "", ok, "provider"},
-		{"provider with escaped dots", "%2e%2e", ok, "provider"},
-		{"provider with query", "Paypal?x=1", ok, "provider"},
-		{"provider with space", "Pay pal", ok, "provider"},
-		{"customerId zero", "Paypal", func() *billing.WalletAgreementParams {
+		}}, "token"},
+		{"provider with slash", pmWallet{"Pay/pal", ok}, "provider"},
+		{"provider path traversal", pmWallet{"../x", ok}, "provider"},
+		{"empty provider", pmWallet{"", ok}, "provider"},
+		{"provider with escaped dots", pmWallet{"%2e%2e", ok}, "provider"},
+		{"provider with query", pmWallet{"Paypal?x=1", ok}, "provider"},
+		{"provider with space", pmWallet{"Pay pal", ok}, "provider"},
+		{"customerId zero", pmWallet{"Paypal", func() *billing.WalletAgreementParams {
 			p := ok()
 			p.CustomerID = 0
 			return p
-		}, "customerId"},
-		{"missing source", "Paypal", func() *billing.WalletAgreementParams {
+		}}, "customerId"},
+		{"missing source", pmWallet{"Paypal", func() *billing.WalletAgreementParams {
 			p := ok()
 			p.Source = ""
 			return p
-		}, "source"},
-		{"negative collection amount", "Paypal", func() *billing.WalletAgreementParams {
+		}}, "source"},
+		{"negative collection amount", pmWallet{"Paypal", func() *billing.WalletAgreementParams {
 			p := ok()
 			p.PaymentCollectOptions = &billing.PaymentCollectOptions{CollectionAmount: decimal.RequireFromString("-1")}
 			return p
-		}, "paymentCollectOptions.collectionAmount"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			w := newWire(t)
-			w.on(http.MethodPost, pmWalletPath, http.StatusOK, pmWalletResponse)
-			_, err := w.client.PaymentMethods.CreateWalletAgreement(context.Background(), billing.WalletProvider(tt.provider), tt.params())
-			assertRefused(t, w, err, tt.field)
-		})
-	}
+		}}, "paymentCollectOptions.collectionAmount"},
+	})
 	t.Run("other provider names are used as the path segment", func(t *testing.T) {
 		t.Parallel()
 		w := newWire(t)

@@ -14,8 +14,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
 	"reflect"
 	"regexp"
 	"slices"
@@ -164,13 +162,7 @@ func newSweepEnv(t *testing.T, wrongKey, echo bool) *sweepEnv {
 // the proxy's URL.
 func sweepEchoingProxy(t *testing.T, fake string) string {
 	t.Helper()
-	target, err := url.Parse(fake)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := &http.Transport{}
-	t.Cleanup(tr.CloseIdleConnections)
-	rp := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) { r.SetURL(target) }, Transport: tr}
+	rp := reverseProxyTo(t, fake)
 	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(bytes.NewReader(body))
@@ -194,13 +186,7 @@ func sweepEchoingProxy(t *testing.T, fake string) string {
 
 func sweepSeed(t *testing.T, srv *billingtest.Server) sweepFixture {
 	t.Helper()
-	must := func(id int64, err error) int64 {
-		t.Helper()
-		if err != nil {
-			t.Fatalf("seeding the fake: %v", err)
-		}
-		return id
-	}
+	must := seeded(t)
 	d := decimal.RequireFromString
 	var fx sweepFixture
 	fx.customer = must(srv.AddCustomer(billingtest.Customer{

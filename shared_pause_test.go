@@ -299,14 +299,8 @@ type pausedOp struct {
 }
 
 var pausedOps = []pausedOp{
-	{"read", false, func(ctx context.Context, c *billing.Client) error {
-		_, err := c.Invoices.Get(ctx, 7, nil)
-		return err
-	}},
-	{"write", true, func(ctx context.Context, c *billing.Client) error {
-		_, err := c.Bulk.Process(ctx, 7)
-		return err
-	}},
+	{"read", false, func(ctx context.Context, c *billing.Client) error { return errOf(c.Invoices.Get(ctx, 7, nil)) }},
+	{"write", true, func(ctx context.Context, c *billing.Client) error { return errOf(c.Bulk.Process(ctx, 7)) }},
 	{"iteration", false, func(ctx context.Context, c *billing.Client) error {
 		for _, err := range c.Invoices.All(ctx, nil) {
 			if err != nil {

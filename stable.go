@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"iter"
 	"net/url"
 	"reflect"
 	"strings"
@@ -95,24 +96,37 @@ type stableKey struct {
 	splits []string
 }
 
+// taggedFilters yields, in the order of the struct, the filter name (the
+// `query` tag) and the value of tag of each field of a filter struct (or a
+// pointer to one) that has tag; anything else yields nothing.
+func taggedFilters(filter any, tag string) iter.Seq2[string, string] {
+	return func(yield func(string, string) bool) {
+		t := reflect.TypeOf(filter)
+		if t != nil && t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		if t == nil || t.Kind() != reflect.Struct {
+			return
+		}
+		for i := range t.NumField() {
+			f := t.Field(i)
+			value, ok := f.Tag.Lookup(tag)
+			if !ok {
+				continue
+			}
+			name, _, _ := strings.Cut(f.Tag.Get("query"), ",")
+			if !yield(name, value) {
+				return
+			}
+		}
+	}
+}
+
 // stableKeysOf reads the `stable:"<item field>[,default]"` tags of a filter
 // struct: the date filters that stable iteration may key on.
 func stableKeysOf(filter any) []stableKey {
-	t := reflect.TypeOf(filter)
-	if t != nil && t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t == nil || t.Kind() != reflect.Struct {
-		return nil
-	}
 	var keys []stableKey
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag, ok := f.Tag.Lookup("stable")
-		if !ok {
-			continue
-		}
-		name, _, _ := strings.Cut(f.Tag.Get("query"), ",")
+	for name, tag := range taggedFilters(filter, "stable") {
 		entity, opt, _ := strings.Cut(tag, ",")
 		keys = append(keys, stableKey{name: name, entity: entity, def: opt == "default"})
 	}
@@ -123,21 +137,8 @@ func stableKeysOf(filter any) []stableKey {
 // decimal range filters on which stable iteration splits a second that
 // holds more items than a page, in the order of the struct.
 func splitsOf[T any](filter any) ([]pager.Split[T], error) {
-	t := reflect.TypeOf(filter)
-	if t != nil && t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t == nil || t.Kind() != reflect.Struct {
-		return nil, nil
-	}
 	var splits []pager.Split[T]
-	for i := range t.NumField() {
-		f := t.Field(i)
-		entity, ok := f.Tag.Lookup("split")
-		if !ok {
-			continue
-		}
-		name, _, _ := strings.Cut(f.Tag.Get("query"), ",")
+	for name, entity := range taggedFilters(filter, "split") {
 		read, err := fieldReader[T, decimal.Decimal](entity)
 		if err != nil {
 			return nil, err

@@ -2,6 +2,7 @@ package billing_test
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"iter"
@@ -41,18 +42,19 @@ func stableFake(t testing.TB) (*billingtest.Server, int64, []int64) {
 // for the fake.
 func stableFakeWith(t testing.TB, customer billingtest.Customer, opts ...billingtest.Option) (*billingtest.Server, int64, []int64) {
 	t.Helper()
-	clock := stableBase.Add(time.Hour)
-	srv := billingtest.NewServer(append([]billingtest.Option{billingtest.WithClock(func() time.Time { return clock })}, opts...)...)
-	t.Cleanup(srv.Close)
-	cust, err := srv.AddCustomer(customer)
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, cust := fakeWithCustomer(t, customer, append([]billingtest.Option{stableClock()}, opts...)...)
 	var ids []int64
 	for _, p := range stablePostings() {
 		ids = append(ids, addInvoice(t, srv, cust, p))
 	}
 	return srv, cust, ids
+}
+
+// stableClock stops the fake's clock an hour after stableBase, after
+// every posting of the seeded invoices.
+func stableClock() billingtest.Option {
+	clock := stableBase.Add(time.Hour)
+	return billingtest.WithClock(func() time.Time { return clock })
 }
 
 // stablePostings are the instants of stableSeconds's items, at varied
@@ -356,13 +358,7 @@ func TestStablePagesMoveTheCursorPastEachPage(t *testing.T) {
 
 func TestStableOnEveryEndpoint(t *testing.T) {
 	t.Parallel()
-	clock := stableBase.Add(time.Hour)
-	srv := billingtest.NewServer(billingtest.WithClock(func() time.Time { return clock }))
-	t.Cleanup(srv.Close)
-	cust, err := srv.AddCustomer(billingtest.Customer{FirstName: "Ada"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, cust := fakeWithCustomer(t, billingtest.Customer{FirstName: "Ada"}, stableClock())
 	// Every collection the table's list rows read, at stablePostings;
 	// every list endpoint in pages of 3.
 	f := leakFixture{customer: cust, product: 777, pageSize: 3}
@@ -774,12 +770,7 @@ func TestStablePrefetchOnShortLists(t *testing.T) {
 		for _, n := range []int{2, 8} {
 			t.Run(fmt.Sprintf("%d invoices, prefetch %d", total, n), func(t *testing.T) {
 				t.Parallel()
-				srv := billingtest.NewServer()
-				t.Cleanup(srv.Close)
-				cust, err := srv.AddCustomer(billingtest.Customer{FirstName: "Ada"})
-				if err != nil {
-					t.Fatal(err)
-				}
+				srv, cust := fakeWithCustomer(t, billingtest.Customer{FirstName: "Ada"})
 				var want []int64
 				for i := range total {
 					// Two invoices a second, so that pages end inside one.
@@ -793,6 +784,35 @@ func TestStablePrefetchOnShortLists(t *testing.T) {
 					t.Fatalf("got %v, want %v", got, want)
 				}
 			})
+		}
+	}
+}
+
+// TestCursorTextJSON checks how a cursor's JSON is read: strictly, one
+// value and nothing after it (encoding/json's Decoder let a stray ] or }
+// through), names matched as encoding/json matches them.
+func TestCursorTextJSON(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		json string
+		ok   bool
+	}{
+		{`{}`, true},
+		{`{} `, true},
+		{`{"p":"/v1/Invoices","F":"0123456789abcdef0123456789abcdef"}`, true},
+		{`{}]`, false},
+		{`{}}`, false},
+		{`{} {}`, false},
+		{`{"x":1}`, false},
+		{`{"t":"1"}`, false},
+		{``, false},
+	} {
+		text := "bc1." + base64.RawURLEncoding.EncodeToString([]byte(tt.json))
+		var c billing.Cursor
+		err := c.UnmarshalText([]byte(text))
+		var ve *billing.ValidationError
+		if tt.ok && err != nil || !tt.ok && !errors.As(err, &ve) {
+			t.Errorf("%q: %v, want ok = %v (or a *ValidationError)", tt.json, err, tt.ok)
 		}
 	}
 }

@@ -222,13 +222,7 @@ func TestStableSilentPageCap(t *testing.T) {
 // invoice of a second at the same instant: ties everywhere.
 func tiedFake(t testing.TB, perSecond []int, opts ...billingtest.Option) (*billingtest.Server, int64, []int64) {
 	t.Helper()
-	clock := stableBase.Add(time.Hour)
-	srv := billingtest.NewServer(append([]billingtest.Option{billingtest.WithClock(func() time.Time { return clock })}, opts...)...)
-	t.Cleanup(srv.Close)
-	cust, err := srv.AddCustomer(billingtest.Customer{FirstName: "Ada"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, cust := fakeWithCustomer(t, billingtest.Customer{FirstName: "Ada"}, append([]billingtest.Option{stableClock()}, opts...)...)
 	var ids []int64
 	for s, n := range perSecond {
 		for range n {
@@ -283,13 +277,7 @@ func summariesInOneSecond(t testing.TB, n int) (*billingtest.Server, int64, []in
 func summariesApart(t testing.TB, n int, gap time.Duration) (*billingtest.Server, int64, []int64, time.Time) {
 	t.Helper()
 	sec := stableBase.Add(10 * time.Second)
-	clock := stableBase.Add(time.Hour)
-	srv := billingtest.NewServer(billingtest.WithClock(func() time.Time { return clock }))
-	t.Cleanup(srv.Close)
-	cust, err := srv.AddCustomer(billingtest.Customer{FirstName: "Ada"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, cust := fakeWithCustomer(t, billingtest.Customer{FirstName: "Ada"}, stableClock())
 	var ids []int64
 	for k := range n {
 		id, err := srv.AddInvoice(billingtest.Invoice{

@@ -265,33 +265,28 @@ func TestItemReferenceJSON(t *testing.T) {
 
 func TestListItemsValidation(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name   string
+	// siList is the request of a list: the subscription product and the
+	// params.
+	type siList struct {
 		id     int64
 		params *billing.ListSubscriptionItemsParams
-		field  string
-	}{
-		{"sort on enum field status", 5, &billing.ListSubscriptionItemsParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: "status", Order: query.Ascending}}}, "sortExpression"},
-		{"sort on unknown field", 5, &billing.ListSubscriptionItemsParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: "price"}}}, "sortExpression"},
-		{"sort order without field", 5, &billing.ListSubscriptionItemsParams{ListOptions: billing.ListOptions{Sort: query.Sort{Order: query.Descending}}}, "sortOrder"},
-		{"bad sort order", 5, &billing.ListSubscriptionItemsParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: "name", Order: "Up"}}}, "sortOrder"},
-		{"negative page number", 5, &billing.ListSubscriptionItemsParams{ListOptions: billing.ListOptions{PageNumber: -1}}, "pageNumber"},
-		{"negative page size", 5, &billing.ListSubscriptionItemsParams{ListOptions: billing.ListOptions{PageSize: -1}}, "pageSize"},
-		{"empty time range", 5, &billing.ListSubscriptionItemsParams{Filter: billing.SubscriptionProductItemFilter{
+	}
+	send := func(c *billing.Client, r siList) error {
+		return errOf(c.SubscriptionItems.List(context.Background(), r.id, r.params))
+	}
+	testRefused(t, endpoint{http.MethodGet, siPath, "[]"}, send, []paramsCase[siList]{
+		{"sort on enum field status", siList{5, &billing.ListSubscriptionItemsParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: "status", Order: query.Ascending}}}}, "sortExpression"},
+		{"sort on unknown field", siList{5, &billing.ListSubscriptionItemsParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: "price"}}}}, "sortExpression"},
+		{"sort order without field", siList{5, &billing.ListSubscriptionItemsParams{ListOptions: billing.ListOptions{Sort: query.Sort{Order: query.Descending}}}}, "sortOrder"},
+		{"bad sort order", siList{5, &billing.ListSubscriptionItemsParams{ListOptions: billing.ListOptions{Sort: query.Sort{Field: "name", Order: "Up"}}}}, "sortOrder"},
+		{"negative page number", siList{5, &billing.ListSubscriptionItemsParams{ListOptions: billing.ListOptions{PageNumber: -1}}}, "pageNumber"},
+		{"negative page size", siList{5, &billing.ListSubscriptionItemsParams{ListOptions: billing.ListOptions{PageSize: -1}}}, "pageSize"},
+		{"empty time range", siList{5, &billing.ListSubscriptionItemsParams{Filter: billing.SubscriptionProductItemFilter{
 			CreatedTimestamp: query.TimeRange{From: time.Date(2024, 2, 1, 0, 0, 0, 0, time.UTC), To: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)},
-		}}, "query"},
-		{"subscription product id zero", 0, nil, "subscriptionProductId"},
-		{"subscription product id negative", -5, nil, "subscriptionProductId"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			w := newWire(t)
-			w.on(http.MethodGet, siPath, http.StatusOK, "[]")
-			_, err := w.client.SubscriptionItems.List(context.Background(), tt.id, tt.params)
-			assertRefused(t, w, err, tt.field)
-		})
-	}
+		}}}, "query"},
+		{"subscription product id zero", siList{0, nil}, "subscriptionProductId"},
+		{"subscription product id negative", siList{-5, nil}, "subscriptionProductId"},
+	})
 	for _, field := range []string{"name", "description", "reference", "createdTimestamp", "modifiedTimestamp"} {
 		t.Run("sort on "+field+" accepted", func(t *testing.T) {
 			t.Parallel()

@@ -71,12 +71,7 @@ func (s *SalesTrackingCodesService) Create(ctx context.Context, params *CreateSa
 	if err := params.validate(); err != nil {
 		return nil, err
 	}
-	var code SalesTrackingCode
 	cl := &call{op: Operation{Name: "SalesTrackingCodes.Create", Method: http.MethodPost, PathTemplate: "/v1/salesTrackingCodes"},
 		method: http.MethodPost, path: "/v1/salesTrackingCodes", body: params, write: true}
-	cl.out = &code
-	if _, err := s.client.do(ctx, cl, opts); err != nil {
-		return nil, err
-	}
-	return &code, nil
+	return doInto[SalesTrackingCode](ctx, s.client, cl, opts, nil)
 }

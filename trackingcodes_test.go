@@ -13,13 +13,18 @@ const tcPath = "/v1/salesTrackingCodes"
 
 const tcActiveResponse = `{"type":"Sales Tracking Code 1","code":"SUMMER24","name":"Summer campaign","description":null,"email":null,"status":"Active","deletable":true,"id":501,"uri":"https://billing.example.test/v1/salesTrackingCodes/501"}`
 
+// tcCreate is SalesTrackingCodes.Create, as the table tests send it.
+func tcCreate(c *billing.Client, p *billing.CreateSalesTrackingCodeParams) error {
+	_, err := c.SalesTrackingCodes.Create(context.Background(), p)
+	return err
+}
+
+// tcEndpoint answers a created active code.
+var tcEndpoint = endpoint{http.MethodPost, tcPath, tcActiveResponse}
+
 func TestCreateSalesTrackingCodeRequest(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name   string
-		params *billing.CreateSalesTrackingCodeParams
-		want   string
-	}{
+	testBodies(t, tcEndpoint, tcCreate, []paramsCase[*billing.CreateSalesTrackingCodeParams]{
 		{
 			name:   "required fields only",
 			params: &billing.CreateSalesTrackingCodeParams{Type: billing.TrackingCodeType1, Code: "SUMMER24", Name: "Summer campaign"},
@@ -48,18 +53,7 @@ func TestCreateSalesTrackingCodeRequest(t *testing.T) {
 			params: &billing.CreateSalesTrackingCodeParams{Type: "Region", Code: `A&B "1"`, Name: "Nord <Ost>"},
 			want:   `{"type":"Region","code":"A&B \"1\"","name":"Nord <Ost>"}`,
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			w := newWire(t)
-			w.on(http.MethodPost, tcPath, http.StatusOK, tcActiveResponse)
-			if _, err := w.client.SalesTrackingCodes.Create(context.Background(), tt.params); err != nil {
-				t.Fatalf("Create: %v", err)
-			}
-			assertWrite(t, w.last(), http.MethodPost, tcPath, tt.want)
-		})
-	}
+	})
 }
 
 func TestCreateSalesTrackingCodeDecodesResponse(t *testing.T) {
@@ -111,26 +105,13 @@ func TestCreateSalesTrackingCodeDecodesResponse(t *testing.T) {
 }
 func TestCreateSalesTrackingCodeValidation(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name   string
-		params *billing.CreateSalesTrackingCodeParams
-		field  string
-	}{
+	testRefused(t, tcEndpoint, tcCreate, []paramsCase[*billing.CreateSalesTrackingCodeParams]{
 		{"nil params", nil, "CreateSalesTrackingCodeParams"},
 		{"missing type", &billing.CreateSalesTrackingCodeParams{Code: "C", Name: "N"}, "type"},
 		{"missing code", &billing.CreateSalesTrackingCodeParams{Type: billing.TrackingCodeType1, Name: "N"}, "code"},
 		{"missing name", &billing.CreateSalesTrackingCodeParams{Type: billing.TrackingCodeType1, Code: "C"}, "name"},
 		{"all missing reports type first", &billing.CreateSalesTrackingCodeParams{Description: "d"}, "type"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			w := newWire(t)
-			w.on(http.MethodPost, tcPath, http.StatusOK, tcActiveResponse)
-			_, err := w.client.SalesTrackingCodes.Create(context.Background(), tt.params)
-			assertRefused(t, w, err, tt.field)
-		})
-	}
+	})
 }
 
 func TestCreateSalesTrackingCodeErrors(t *testing.T) {

@@ -120,6 +120,22 @@ func (c *Client) do(ctx context.Context, cl *call, opts []RequestOption) (*http.
 	return resp, nil
 }
 
+// doInto performs cl, decoding its 2xx answer into a new T that it returns.
+// check, when not nil, is cl's answer check (see call.answer), run on the
+// decoded value. It is the one place the resource calls that return what
+// the service answered do so, so that each states only its request.
+func doInto[T any](ctx context.Context, c *Client, cl *call, opts []RequestOption, check func(*T) error) (*T, error) {
+	out := new(T)
+	cl.out = out
+	if check != nil {
+		cl.answer = func() error { return check(out) }
+	}
+	if _, err := c.do(ctx, cl, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // newRequest builds the request of every attempt, with the headers the
 // client manages set last so that no request option can replace them.
 func (c *Client) newRequest(ctx context.Context, cl *call, extra http.Header) (*retryablehttp.Request, error) {

@@ -24,17 +24,17 @@ const (
 
 // String returns the constant's name, or Kind(n) for a value outside the enum.
 func (k Kind) String() string {
-	switch k {
-	case Match:
-		return "Match"
-	case Empty:
-		return "Empty"
-	case Set:
-		return "Set"
-	case Range:
-		return "Range"
+	return constName("Kind", int(k), "Match", "Empty", "Set", "Range")
+}
+
+// constName is the name of value v of an enumeration of type typ whose
+// constants, named names in order, count from 1 (iota + 1); any other
+// value is typ(v).
+func constName(typ string, v int, names ...string) string {
+	if v >= 1 && v <= len(names) {
+		return names[v-1]
 	}
-	return "Kind(" + strconv.Itoa(int(k)) + ")"
+	return typ + "(" + strconv.Itoa(v) + ")"
 }
 
 // Condition is one name:value pair of an expression. All strings hold the

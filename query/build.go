@@ -23,21 +23,7 @@ const (
 // String returns the constant's name, or FieldKind(n) for a value outside the
 // enum.
 func (k FieldKind) String() string {
-	switch k {
-	case TextField:
-		return "TextField"
-	case IntField:
-		return "IntField"
-	case TimeField:
-		return "TimeField"
-	case DecimalField:
-		return "DecimalField"
-	case EnumField:
-		return "EnumField"
-	case BoolField:
-		return "BoolField"
-	}
-	return "FieldKind(" + strconv.Itoa(int(k)) + ")"
+	return constName("FieldKind", int(k), "TextField", "IntField", "TimeField", "DecimalField", "EnumField", "BoolField")
 }
 
 // Sortable reports whether a field of this kind may be given as
@@ -159,6 +145,14 @@ func fieldError(goName string, err error) error {
 	return &contextError{context: "query: field " + goName, err: err}
 }
 
+// rangeValue is what TimeRange and DecimalRange have in common: a range
+// with no bound is no condition, and a range whose bounds are out of order
+// is refused.
+type rangeValue interface {
+	IsZero() bool
+	condition(name string) (Condition, error)
+}
+
 // condition returns the condition that the field's value v expresses; ok is
 // false when v is zero.
 func (f structField) condition(v reflect.Value) (c Condition, ok bool, err error) {
@@ -172,15 +166,8 @@ func (f structField) condition(v reflect.Value) (c Condition, ok bool, err error
 			return Condition{}, false, nil
 		}
 		return ints.condition(f.Name), true, nil
-	case TimeField:
-		r := v.Interface().(TimeRange)
-		if r.IsZero() {
-			return Condition{}, false, nil
-		}
-		c, err = r.condition(f.Name)
-		return c, true, err
-	case DecimalField:
-		r := v.Interface().(DecimalRange)
+	case TimeField, DecimalField:
+		r := v.Interface().(rangeValue)
 		if r.IsZero() {
 			return Condition{}, false, nil
 		}

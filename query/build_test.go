@@ -263,6 +263,7 @@ func TestFieldKind(t *testing.T) {
 		{query.EnumField, "EnumField", false},
 		{query.BoolField, "BoolField", false},
 		{0, "FieldKind(0)", false},
+		{7, "FieldKind(7)", false},
 	}
 	for _, tt := range tests {
 		if got := tt.k.String(); got != tt.name {

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"flag"
-	"io"
 	"net/http"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/billingapi/billing-go/billingtest"
@@ -34,19 +31,10 @@ func TestChurnFlags(t *testing.T) {
 		{args: []string{"-churn-aim"}, bad: "need a count"},
 		{args: []string{"-churn-every", "2"}, bad: "need a count"},
 	} {
-		fs := flag.NewFlagSet("billing-fake", flag.ContinueOnError)
-		fs.SetOutput(io.Discard)
-		c := addChurnFlags(fs)
-		if err := fs.Parse(tt.args); err != nil {
-			t.Fatal(err)
-		}
-		opt, err := c.option()
+		opt, err := parseFlags(t, tt.args, addChurnFlags).option()
 		switch {
-		case tt.bad != "" && (err == nil || !strings.Contains(err.Error(), tt.bad)):
-			t.Errorf("%q: %v, want an error naming %s", tt.args, err, tt.bad)
-		case tt.bad == "" && err != nil:
-			t.Errorf("%q: %v", tt.args, err)
-		case tt.bad == "" && (opt != nil) != tt.churn:
+		case flagErrorChecked(t, tt.args, err, tt.bad):
+		case (opt != nil) != tt.churn:
 			t.Errorf("%q: option %v, want one: %v", tt.args, opt != nil, tt.churn)
 		case opt != nil:
 			if _, err := billingtest.NewHandler(opt); err != nil {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"io"
 	"net/http"
 	"os"
@@ -35,6 +36,33 @@ func startFake(t *testing.T, args ...string) (string, func() error) {
 	}
 	go func() { _, _ = io.Copy(io.Discard, pr) }()
 	return strings.TrimSpace(line), func() error { cancel(); return <-done }
+}
+
+// parseFlags parses args with the flags add defines on a new flag set, and
+// returns what add returned.
+func parseFlags[T any](t *testing.T, args []string, add func(*flag.FlagSet) T) T {
+	t.Helper()
+	fs := flag.NewFlagSet("billing-fake", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	v := add(fs)
+	if err := fs.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// flagErrorChecked checks the error of turning args into options: one
+// naming bad when bad is set, none otherwise. It reports whether the case
+// ends there (an error was wanted, or one came).
+func flagErrorChecked(t *testing.T, args []string, err error, bad string) bool {
+	t.Helper()
+	switch {
+	case bad != "" && (err == nil || !strings.Contains(err.Error(), bad)):
+		t.Errorf("%q: %v, want an error naming %s", args, err, bad)
+	case bad == "" && err != nil:
+		t.Errorf("%q: %v", args, err)
+	}
+	return bad != "" || err != nil
 }
 
 func TestServesGeneratedDataAndStopsCleanly(t *testing.T) {

@@ -1,11 +1,6 @@
 package main
 
-import (
-	"flag"
-	"io"
-	"strings"
-	"testing"
-)
+import "testing"
 
 // TestVariationFlags: each flag turns into an option the fake accepts,
 // and a value it cannot mean is an error naming the flag.
@@ -26,19 +21,11 @@ func TestVariationFlags(t *testing.T) {
 		{args: []string{"-timestamp-zone", "Z"}, bad: "-timestamp-zone"},
 		{args: []string{"-all-variations", "-3"}, bad: "-all-variations"},
 	} {
-		fs := flag.NewFlagSet("billing-fake", flag.ContinueOnError)
-		fs.SetOutput(io.Discard)
-		v := addVariationFlags(fs)
-		if err := fs.Parse(tt.args); err != nil {
-			t.Fatal(err)
+		opts, err := parseFlags(t, tt.args, addVariationFlags).options()
+		if flagErrorChecked(t, tt.args, err, tt.bad) {
+			continue
 		}
-		opts, err := v.options()
-		switch {
-		case tt.bad != "" && (err == nil || !strings.Contains(err.Error(), tt.bad)):
-			t.Errorf("%q: %v, want an error naming %s", tt.args, err, tt.bad)
-		case tt.bad == "" && err != nil:
-			t.Errorf("%q: %v", tt.args, err)
-		case tt.bad == "" && len(opts) != tt.options:
+		if len(opts) != tt.options {
 			t.Errorf("%q: %d options, want %d", tt.args, len(opts), tt.options)
 		}
 	}

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -464,4 +466,15 @@ func idRange(from, to int64) []int64 {
 		out = append(out, id)
 	}
 	return out
+}
+
+// runInBubble runs test as a parallel subtest named name, inside a
+// synctest bubble, whose fake clock lets the pipeline's waits and the
+// fake source's latencies pass at once and in a fixed order.
+func runInBubble(t *testing.T, name string, test func(t *testing.T)) {
+	t.Helper()
+	t.Run(name, func(t *testing.T) {
+		t.Parallel()
+		synctest.Test(t, test)
+	})
 }

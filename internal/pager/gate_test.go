@@ -55,51 +55,48 @@ func taskClaim(g *Gate) (*Claim, chan struct{}) {
 func TestGateBoundsRequestsAndKeepsOneForTheHead(t *testing.T) {
 	t.Parallel()
 	for _, n := range []int{2, 3, 5} {
-		t.Run(fmt.Sprint("n=", n), func(t *testing.T) {
-			t.Parallel()
-			synctest.Test(t, func(t *testing.T) {
-				ctx := t.Context()
-				g := NewGate(n)
-				var others []*Claim
-				for range n - 1 {
-					c := g.Claim(false)
-					c.Acquire(ctx) // n-1 slots are free for the others
-					others = append(others, c)
-				}
-				late := g.Claim(false)
-				lateDone := acquiring(ctx, late)
-				synctest.Wait()
-				if lateDone.Load() {
-					t.Fatalf("a request not of the head went out with %d others on the wire", n-1)
-				}
-				head := g.Claim(true)
-				head.Acquire(ctx) // the kept slot: returns at once
-				assertGate(t, g, gateState{Slots: n, Others: n - 1}, "with the head's and n-1 others' requests out")
-				head2 := g.Claim(true)
-				head2Done := acquiring(ctx, head2)
-				synctest.Wait()
-				if head2Done.Load() {
-					t.Fatalf("a request went out with %d on the wire", n)
-				}
-				// One slot frees: exactly one of the two waiting goes.
-				others[0].Done()
-				synctest.Wait()
-				if lateDone.Load() == head2Done.Load() {
-					t.Fatalf("after one release: late other went %v, second head went %v; want exactly one", lateDone.Load(), head2Done.Load())
-				}
-				if got := stateOf(g).Slots; got != n {
-					t.Fatalf("slots held = %d, want %d", got, n)
-				}
-				head.Done()
-				synctest.Wait()
-				if !lateDone.Load() || !head2Done.Load() {
-					t.Fatalf("after two releases: late other went %v, second head went %v; want both", lateDone.Load(), head2Done.Load())
-				}
-				for _, c := range append(others[1:], late, head2) {
-					c.Done()
-				}
-				assertGate(t, g, gateState{}, "after every claim is done")
-			})
+		runInBubble(t, fmt.Sprint("n=", n), func(t *testing.T) {
+			ctx := t.Context()
+			g := NewGate(n)
+			var others []*Claim
+			for range n - 1 {
+				c := g.Claim(false)
+				c.Acquire(ctx) // n-1 slots are free for the others
+				others = append(others, c)
+			}
+			late := g.Claim(false)
+			lateDone := acquiring(ctx, late)
+			synctest.Wait()
+			if lateDone.Load() {
+				t.Fatalf("a request not of the head went out with %d others on the wire", n-1)
+			}
+			head := g.Claim(true)
+			head.Acquire(ctx) // the kept slot: returns at once
+			assertGate(t, g, gateState{Slots: n, Others: n - 1}, "with the head's and n-1 others' requests out")
+			head2 := g.Claim(true)
+			head2Done := acquiring(ctx, head2)
+			synctest.Wait()
+			if head2Done.Load() {
+				t.Fatalf("a request went out with %d on the wire", n)
+			}
+			// One slot frees: exactly one of the two waiting goes.
+			others[0].Done()
+			synctest.Wait()
+			if lateDone.Load() == head2Done.Load() {
+				t.Fatalf("after one release: late other went %v, second head went %v; want exactly one", lateDone.Load(), head2Done.Load())
+			}
+			if got := stateOf(g).Slots; got != n {
+				t.Fatalf("slots held = %d, want %d", got, n)
+			}
+			head.Done()
+			synctest.Wait()
+			if !lateDone.Load() || !head2Done.Load() {
+				t.Fatalf("after two releases: late other went %v, second head went %v; want both", lateDone.Load(), head2Done.Load())
+			}
+			for _, c := range append(others[1:], late, head2) {
+				c.Done()
+			}
+			assertGate(t, g, gateState{}, "after every claim is done")
 		})
 	}
 }
@@ -109,33 +106,30 @@ func TestGateBoundsRequestsAndKeepsOneForTheHead(t *testing.T) {
 func TestGateNeverExceedsItsBounds(t *testing.T) {
 	t.Parallel()
 	for _, n := range []int{2, 3, 8} {
-		t.Run(fmt.Sprint("n=", n), func(t *testing.T) {
-			t.Parallel()
-			synctest.Test(t, func(t *testing.T) {
-				g := NewGate(n)
-				var all, others, maxAll, maxOthers atomic.Int64
-				var wg sync.WaitGroup
-				for w := range 4 * n {
-					wg.Go(func() {
-						for range 50 {
-							c := g.Claim(w == 0) // one head, as in a pipeline
-							c.Acquire(t.Context())
-							raise(&maxAll, all.Add(1))
-							if w != 0 {
-								raise(&maxOthers, others.Add(1))
-								others.Add(-1)
-							}
-							all.Add(-1)
-							c.Done()
+		runInBubble(t, fmt.Sprint("n=", n), func(t *testing.T) {
+			g := NewGate(n)
+			var all, others, maxAll, maxOthers atomic.Int64
+			var wg sync.WaitGroup
+			for w := range 4 * n {
+				wg.Go(func() {
+					for range 50 {
+						c := g.Claim(w == 0) // one head, as in a pipeline
+						c.Acquire(t.Context())
+						raise(&maxAll, all.Add(1))
+						if w != 0 {
+							raise(&maxOthers, others.Add(1))
+							others.Add(-1)
 						}
-					})
-				}
-				wg.Wait()
-				if maxAll.Load() > int64(n) || maxOthers.Load() > int64(n-1) {
-					t.Fatalf("held at once: %d in all (bound %d), %d not of the head (bound %d)", maxAll.Load(), n, maxOthers.Load(), n-1)
-				}
-				assertGate(t, g, gateState{}, "after every claim is done")
-			})
+						all.Add(-1)
+						c.Done()
+					}
+				})
+			}
+			wg.Wait()
+			if maxAll.Load() > int64(n) || maxOthers.Load() > int64(n-1) {
+				t.Fatalf("held at once: %d in all (bound %d), %d not of the head (bound %d)", maxAll.Load(), n, maxOthers.Load(), n-1)
+			}
+			assertGate(t, g, gateState{}, "after every claim is done")
 		})
 	}
 }
@@ -239,27 +233,24 @@ func TestClaimAcquireReturnsWhenTheContextIsDone(t *testing.T) {
 		},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			synctest.Test(t, func(t *testing.T) {
-				g := NewGate(2)
-				c := tt.setup(t.Context(), g)
-				ctx, cancel := context.WithCancel(t.Context())
-				done := acquiring(ctx, c)
-				synctest.Wait()
-				if done.Load() {
-					t.Fatal("did not wait")
-				}
-				cancel()
-				synctest.Wait()
-				if !done.Load() {
-					t.Fatal("still waiting with its context done")
-				}
-				c.Release()
-				if d := cmp.Diff(tt.held, stateOf(g)); d != "" {
-					t.Fatalf("the gate after the cancelled claim's release:\n%s", d)
-				}
-			})
+		runInBubble(t, tt.name, func(t *testing.T) {
+			g := NewGate(2)
+			c := tt.setup(t.Context(), g)
+			ctx, cancel := context.WithCancel(t.Context())
+			done := acquiring(ctx, c)
+			synctest.Wait()
+			if done.Load() {
+				t.Fatal("did not wait")
+			}
+			cancel()
+			synctest.Wait()
+			if !done.Load() {
+				t.Fatal("still waiting with its context done")
+			}
+			c.Release()
+			if d := cmp.Diff(tt.held, stateOf(g)); d != "" {
+				t.Fatalf("the gate after the cancelled claim's release:\n%s", d)
+			}
 		})
 	}
 }

@@ -85,42 +85,39 @@ func TestPagesYieldsEveryItemOnceInOrder(t *testing.T) {
 	t.Parallel()
 	for _, sv := range pageServices {
 		for _, n := range []int{0, 1, 9, 10, 23, 100} {
-			t.Run(fmt.Sprintf("%s, %d items", sv.name, n), func(t *testing.T) {
-				t.Parallel()
-				synctest.Test(t, func(t *testing.T) {
-					want := inPages(idRange(1, int64(n)), servedSize(sv.svc, sv.size))
-					sequentialCalls := 0
-					for _, prefetch := range prefetches {
-						f := newFakeSource(sv.svc, keysEvery(n, time.Second))
-						f.size = sv.size
-						got, err := runPages(t.Context(), f.source(), 0, prefetch, nil)
-						if err != nil {
-							t.Fatalf("prefetch %d: %v", prefetch, err)
-						}
-						if d := cmp.Diff(want, got); d != "" {
-							t.Fatalf("prefetch %d: pages:\n%s", prefetch, d)
-						}
-						if prefetch == 0 {
-							sequentialCalls = f.calledTimes()
-						} else if got := f.calledTimes(); got != sequentialCalls {
-							t.Errorf("prefetch %d: %d requests, sequential %d: prefetching wastes requests", prefetch, got, sequentialCalls)
-						}
-						if f.inFlight.Load() != 0 {
-							t.Fatalf("prefetch %d: %d requests still running after the loop", prefetch, f.inFlight.Load())
-						}
-						if most := f.maxOnWire.Load(); most > int64(max(prefetch, 1)) {
-							t.Errorf("prefetch %d: %d requests on the wire at once", prefetch, most)
-						}
-						// Pages after the first go through the pipeline,
-						// where the headers tell how many there are.
-						pipelined := prefetch >= 2 && sv.svc.headers != headersNone && len(want) >= 2
-						for i, r := range f.requests()[1:] {
-							if r.Gated != pipelined {
-								t.Errorf("prefetch %d: request %d (%+v) passed a gate: %v, want %v", prefetch, i+1, r.Request, r.Gated, pipelined)
-							}
+			runInBubble(t, fmt.Sprintf("%s, %d items", sv.name, n), func(t *testing.T) {
+				want := inPages(idRange(1, int64(n)), servedSize(sv.svc, sv.size))
+				sequentialCalls := 0
+				for _, prefetch := range prefetches {
+					f := newFakeSource(sv.svc, keysEvery(n, time.Second))
+					f.size = sv.size
+					got, err := runPages(t.Context(), f.source(), 0, prefetch, nil)
+					if err != nil {
+						t.Fatalf("prefetch %d: %v", prefetch, err)
+					}
+					if d := cmp.Diff(want, got); d != "" {
+						t.Fatalf("prefetch %d: pages:\n%s", prefetch, d)
+					}
+					if prefetch == 0 {
+						sequentialCalls = f.calledTimes()
+					} else if got := f.calledTimes(); got != sequentialCalls {
+						t.Errorf("prefetch %d: %d requests, sequential %d: prefetching wastes requests", prefetch, got, sequentialCalls)
+					}
+					if f.inFlight.Load() != 0 {
+						t.Fatalf("prefetch %d: %d requests still running after the loop", prefetch, f.inFlight.Load())
+					}
+					if most := f.maxOnWire.Load(); most > int64(max(prefetch, 1)) {
+						t.Errorf("prefetch %d: %d requests on the wire at once", prefetch, most)
+					}
+					// Pages after the first go through the pipeline,
+					// where the headers tell how many there are.
+					pipelined := prefetch >= 2 && sv.svc.headers != headersNone && len(want) >= 2
+					for i, r := range f.requests()[1:] {
+						if r.Gated != pipelined {
+							t.Errorf("prefetch %d: request %d (%+v) passed a gate: %v, want %v", prefetch, i+1, r.Request, r.Gated, pipelined)
 						}
 					}
-				})
+				}
 			})
 		}
 	}
@@ -146,25 +143,22 @@ func TestPagesFromAPageNumber(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for _, prefetch := range prefetches {
-			t.Run(fmt.Sprintf("%s, prefetch %d", tt.name, prefetch), func(t *testing.T) {
-				t.Parallel()
-				synctest.Test(t, func(t *testing.T) {
-					f := newFakeSource(tt.svc, keysEvery(23, time.Second))
-					f.size = tt.size
-					got, err := runPages(t.Context(), f.source(), tt.first, prefetch, nil)
-					if tt.want == nil {
-						if !errors.Is(err, ErrPagination) || len(got) != 0 {
-							t.Fatalf("pages %v, error %v; want no page and ErrPagination", got, err)
-						}
-						return
+			runInBubble(t, fmt.Sprintf("%s, prefetch %d", tt.name, prefetch), func(t *testing.T) {
+				f := newFakeSource(tt.svc, keysEvery(23, time.Second))
+				f.size = tt.size
+				got, err := runPages(t.Context(), f.source(), tt.first, prefetch, nil)
+				if tt.want == nil {
+					if !errors.Is(err, ErrPagination) || len(got) != 0 {
+						t.Fatalf("pages %v, error %v; want no page and ErrPagination", got, err)
 					}
-					if err != nil {
-						t.Fatal(err)
-					}
-					if d := cmp.Diff(tt.want, got); d != "" {
-						t.Fatalf("pages:\n%s", d)
-					}
-				})
+					return
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d := cmp.Diff(tt.want, got); d != "" {
+					t.Fatalf("pages:\n%s", d)
+				}
 			})
 		}
 	}
@@ -198,23 +192,20 @@ func TestPagesRefusesAServerThatRepeatsOrSkipsPages(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for _, prefetch := range prefetches {
-			t.Run(fmt.Sprintf("%s, prefetch %d", tt.name, prefetch), func(t *testing.T) {
-				t.Parallel()
-				synctest.Test(t, func(t *testing.T) {
-					f := newFakeSource(tt.svc, keysEvery(35, time.Second))
-					f.size = 10
-					f.failFrom = 100 // the guard of an iteration that does not end
-					got, err := runPages(t.Context(), f.source(), 0, prefetch, nil)
-					if !errors.Is(err, ErrPagination) {
-						t.Fatalf("error %v, want ErrPagination", err)
-					}
-					if d := cmp.Diff([][]int64{idRange(1, 10)}, got); d != "" {
-						t.Fatalf("pages before the error:\n%s", d)
-					}
-					if f.inFlight.Load() != 0 {
-						t.Fatalf("%d requests still running after the loop", f.inFlight.Load())
-					}
-				})
+			runInBubble(t, fmt.Sprintf("%s, prefetch %d", tt.name, prefetch), func(t *testing.T) {
+				f := newFakeSource(tt.svc, keysEvery(35, time.Second))
+				f.size = 10
+				f.failFrom = 100 // the guard of an iteration that does not end
+				got, err := runPages(t.Context(), f.source(), 0, prefetch, nil)
+				if !errors.Is(err, ErrPagination) {
+					t.Fatalf("error %v, want ErrPagination", err)
+				}
+				if d := cmp.Diff([][]int64{idRange(1, 10)}, got); d != "" {
+					t.Fatalf("pages before the error:\n%s", d)
+				}
+				if f.inFlight.Load() != 0 {
+					t.Fatalf("%d requests still running after the loop", f.inFlight.Load())
+				}
 			})
 		}
 	}
@@ -259,38 +250,35 @@ func TestPagesWhileTheListChanges(t *testing.T) {
 	for _, sv := range pageServices {
 		for _, ch := range changes {
 			for _, prefetch := range prefetches {
-				t.Run(fmt.Sprintf("%s, %s, prefetch %d", sv.name, ch.name, prefetch), func(t *testing.T) {
-					t.Parallel()
-					synctest.Test(t, func(t *testing.T) {
-						f := newFakeSource(sv.svc, keysEvery(43, time.Second))
-						f.size = sv.size
-						f.mutate = func(call int, f *fakeSource) {
-							if call == 2 {
-								ch.change(f)
-							}
+				runInBubble(t, fmt.Sprintf("%s, %s, prefetch %d", sv.name, ch.name, prefetch), func(t *testing.T) {
+					f := newFakeSource(sv.svc, keysEvery(43, time.Second))
+					f.size = sv.size
+					f.mutate = func(call int, f *fakeSource) {
+						if call == 2 {
+							ch.change(f)
 						}
-						got, err := runPages(t.Context(), f.source(), 0, prefetch, nil)
-						if err != nil {
-							t.Fatal(err)
+					}
+					got, err := runPages(t.Context(), f.source(), 0, prefetch, nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					// The first page as it was, then what is left
+					// after it.
+					size := servedSize(sv.svc, sv.size)
+					want := idRange(1, int64(size))
+					for _, id := range ids(f.snapshot()) {
+						if id > int64(size) {
+							want = append(want, id)
 						}
-						// The first page as it was, then what is left
-						// after it.
-						size := servedSize(sv.svc, sv.size)
-						want := idRange(1, int64(size))
-						for _, id := range ids(f.snapshot()) {
-							if id > int64(size) {
-								want = append(want, id)
-							}
+					}
+					if d := cmp.Diff(want, slices.Concat(got...)); d != "" {
+						t.Fatalf("items:\n%s", d)
+					}
+					for i, p := range got {
+						if len(p) == 0 {
+							t.Fatalf("page %d of %d is empty", i, len(got))
 						}
-						if d := cmp.Diff(want, slices.Concat(got...)); d != "" {
-							t.Fatalf("items:\n%s", d)
-						}
-						for i, p := range got {
-							if len(p) == 0 {
-								t.Fatalf("page %d of %d is empty", i, len(got))
-							}
-						}
-					})
+					}
 				})
 			}
 		}
@@ -303,40 +291,37 @@ func TestPagesStopsWhenTheLoopBreaks(t *testing.T) {
 	t.Parallel()
 	for _, prefetch := range []int{2, 3, 8} {
 		for _, at := range []int{0, 1, 4} {
-			t.Run(fmt.Sprintf("prefetch %d, break after page %d", prefetch, at), func(t *testing.T) {
-				t.Parallel()
-				synctest.Test(t, func(t *testing.T) {
-					f := newFakeSource(service{}, keysEvery(300, time.Second))
-					f.size = 10
-					f.block = func(ctx context.Context, r Request) error {
-						if r.Page <= at+1 {
-							return nil
-						}
-						<-ctx.Done() // on the wire until the iteration stops
-						return ctx.Err()
+			runInBubble(t, fmt.Sprintf("prefetch %d, break after page %d", prefetch, at), func(t *testing.T) {
+				f := newFakeSource(service{}, keysEvery(300, time.Second))
+				f.size = 10
+				f.block = func(ctx context.Context, r Request) error {
+					if r.Page <= at+1 {
+						return nil
 					}
-					running := int64(0)
-					got, err := runPages(t.Context(), f.source(), 0, prefetch, func(i int, p *Page[item]) bool {
-						if i < at {
-							return true
-						}
-						synctest.Wait() // the pipeline has sent what it can
-						running = f.inFlight.Load()
-						return false
-					})
-					if err != nil {
-						t.Fatal(err)
+					<-ctx.Done() // on the wire until the iteration stops
+					return ctx.Err()
+				}
+				running := int64(0)
+				got, err := runPages(t.Context(), f.source(), 0, prefetch, func(i int, p *Page[item]) bool {
+					if i < at {
+						return true
 					}
-					if left := f.inFlight.Load(); left != 0 {
-						t.Fatalf("%d requests still running after the loop ended", left)
-					}
-					if running < int64(prefetch) {
-						t.Fatalf("%d requests running at the break, want at least %d: the test proves nothing", running, prefetch)
-					}
-					if d := cmp.Diff(inPages(idRange(1, int64(10*(at+1))), 10), got); d != "" {
-						t.Fatalf("pages:\n%s", d)
-					}
+					synctest.Wait() // the pipeline has sent what it can
+					running = f.inFlight.Load()
+					return false
 				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if left := f.inFlight.Load(); left != 0 {
+					t.Fatalf("%d requests still running after the loop ended", left)
+				}
+				if running < int64(prefetch) {
+					t.Fatalf("%d requests running at the break, want at least %d: the test proves nothing", running, prefetch)
+				}
+				if d := cmp.Diff(inPages(idRange(1, int64(10*(at+1))), 10), got); d != "" {
+					t.Fatalf("pages:\n%s", d)
+				}
 			})
 		}
 	}
@@ -363,39 +348,36 @@ func TestPagesEndsOnAnError(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for _, prefetch := range prefetches {
-			t.Run(fmt.Sprintf("%s, prefetch %d", tt.name, prefetch), func(t *testing.T) {
-				t.Parallel()
-				synctest.Test(t, func(t *testing.T) {
-					ctx, cancel := context.WithCancel(t.Context())
-					defer cancel()
-					f := newFakeSource(service{}, keysEvery(100, time.Second))
-					f.size = 10
-					f.block = func(ctx context.Context, r Request) error {
-						if r.Page == tt.failAt {
-							return errBroken
-						}
-						return nil
+			runInBubble(t, fmt.Sprintf("%s, prefetch %d", tt.name, prefetch), func(t *testing.T) {
+				ctx, cancel := context.WithCancel(t.Context())
+				defer cancel()
+				f := newFakeSource(service{}, keysEvery(100, time.Second))
+				f.size = 10
+				f.block = func(ctx context.Context, r Request) error {
+					if r.Page == tt.failAt {
+						return errBroken
 					}
-					got, err := runPages(ctx, f.source(), 0, prefetch, func(i int, p *Page[item]) bool {
-						if i == tt.cancelAt {
-							cancel()
-						}
-						return true
-					})
-					if !errors.Is(err, tt.want) {
-						t.Fatalf("error %v, want %v", err, tt.want)
+					return nil
+				}
+				got, err := runPages(ctx, f.source(), 0, prefetch, func(i int, p *Page[item]) bool {
+					if i == tt.cancelAt {
+						cancel()
 					}
-					var want [][]int64
-					for i := range max(tt.cancelAt+1, tt.failAt) {
-						want = append(want, idRange(int64(10*i+1), int64(10*i+10)))
-					}
-					if d := cmp.Diff(want, got); d != "" {
-						t.Fatalf("pages before the error:\n%s", d)
-					}
-					if left := f.inFlight.Load(); left != 0 {
-						t.Fatalf("%d requests still running after the loop ended", left)
-					}
+					return true
 				})
+				if !errors.Is(err, tt.want) {
+					t.Fatalf("error %v, want %v", err, tt.want)
+				}
+				var want [][]int64
+				for i := range max(tt.cancelAt+1, tt.failAt) {
+					want = append(want, idRange(int64(10*i+1), int64(10*i+10)))
+				}
+				if d := cmp.Diff(want, got); d != "" {
+					t.Fatalf("pages before the error:\n%s", d)
+				}
+				if left := f.inFlight.Load(); left != 0 {
+					t.Fatalf("%d requests still running after the loop ended", left)
+				}
 			})
 		}
 	}
@@ -406,44 +388,41 @@ func TestPagesEndsOnAnError(t *testing.T) {
 func TestPagesKeepsNRequestsOnTheWire(t *testing.T) {
 	t.Parallel()
 	for _, n := range []int{2, 3, 8} {
-		t.Run(fmt.Sprint("prefetch ", n), func(t *testing.T) {
-			t.Parallel()
-			synctest.Test(t, func(t *testing.T) {
-				f := newFakeSource(service{}, keysEvery(300, time.Second))
-				f.size = 10
-				release := make(chan struct{})
-				f.block = func(ctx context.Context, r Request) error {
-					if r.Page > 0 {
-						select {
-						case <-release:
-						case <-ctx.Done():
-							return ctx.Err()
-						}
+		runInBubble(t, fmt.Sprint("prefetch ", n), func(t *testing.T) {
+			f := newFakeSource(service{}, keysEvery(300, time.Second))
+			f.size = 10
+			release := make(chan struct{})
+			f.block = func(ctx context.Context, r Request) error {
+				if r.Page > 0 {
+					select {
+					case <-release:
+					case <-ctx.Done():
+						return ctx.Err()
 					}
-					return nil
 				}
-				type run struct {
-					got [][]int64
-					err error
-				}
-				done := make(chan run)
-				go func() {
-					got, err := runPages(t.Context(), f.source(), 0, n, nil)
-					done <- run{got, err}
-				}()
-				synctest.Wait()
-				if got := f.onWire.Load(); got != int64(n) {
-					t.Errorf("%d requests on the wire while the consumer waits, want %d", got, n)
-				}
-				close(release)
-				r := <-done
-				if r.err != nil {
-					t.Fatal(r.err)
-				}
-				if d := cmp.Diff(inPages(idRange(1, 300), 10), r.got); d != "" {
-					t.Fatalf("pages:\n%s", d)
-				}
-			})
+				return nil
+			}
+			type run struct {
+				got [][]int64
+				err error
+			}
+			done := make(chan run)
+			go func() {
+				got, err := runPages(t.Context(), f.source(), 0, n, nil)
+				done <- run{got, err}
+			}()
+			synctest.Wait()
+			if got := f.onWire.Load(); got != int64(n) {
+				t.Errorf("%d requests on the wire while the consumer waits, want %d", got, n)
+			}
+			close(release)
+			r := <-done
+			if r.err != nil {
+				t.Fatal(r.err)
+			}
+			if d := cmp.Diff(inPages(idRange(1, 300), 10), r.got); d != "" {
+				t.Fatalf("pages:\n%s", d)
+			}
 		})
 	}
 }

@@ -63,53 +63,50 @@ func TestPipelineDeliversInTaskOrderWhateverOrderTasksFinish(t *testing.T) {
 		{"in task order", []int{1, 0, 2, 3}, 2, Config{Tasks: 4, Ahead: 8, InOrder: true}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			synctest.Test(t, func(t *testing.T) {
-				n := len(tt.finish)
-				release := make([]chan struct{}, n)
-				var mu sync.Mutex
-				var finished []int
-				var tasks []Task[res]
-				for i := range n {
-					release[i] = make(chan struct{})
-					tasks = append(tasks, func(ctx context.Context, _ *Claim, emit func(res) bool) {
-						<-release[i]
-						for j := range tt.each {
-							if !emit(res{i, j}) {
-								return
-							}
-						}
-						mu.Lock()
-						finished = append(finished, i)
-						mu.Unlock()
-					})
-				}
-				var calls atomic.Int64
-				p := Start(t.Context(), NewGate(2), tt.cfg, taskList(tasks, &calls))
-				defer p.Stop()
-				got := make(chan []res)
-				go func() { got <- drain(p) }()
-				for _, i := range tt.finish {
-					close(release[i])
-					synctest.Wait()
-				}
-				var want []res
-				for i := range n {
+		runInBubble(t, tt.name, func(t *testing.T) {
+			n := len(tt.finish)
+			release := make([]chan struct{}, n)
+			var mu sync.Mutex
+			var finished []int
+			var tasks []Task[res]
+			for i := range n {
+				release[i] = make(chan struct{})
+				tasks = append(tasks, func(ctx context.Context, _ *Claim, emit func(res) bool) {
+					<-release[i]
 					for j := range tt.each {
-						want = append(want, res{i, j})
+						if !emit(res{i, j}) {
+							return
+						}
 					}
+					mu.Lock()
+					finished = append(finished, i)
+					mu.Unlock()
+				})
+			}
+			var calls atomic.Int64
+			p := Start(t.Context(), NewGate(2), tt.cfg, taskList(tasks, &calls))
+			defer p.Stop()
+			got := make(chan []res)
+			go func() { got <- drain(p) }()
+			for _, i := range tt.finish {
+				close(release[i])
+				synctest.Wait()
+			}
+			var want []res
+			for i := range n {
+				for j := range tt.each {
+					want = append(want, res{i, j})
 				}
-				if d := cmp.Diff(want, <-got); d != "" {
-					t.Fatalf("results:\n%s", d)
+			}
+			if d := cmp.Diff(want, <-got); d != "" {
+				t.Fatalf("results:\n%s", d)
+			}
+			if tt.cfg.Ahead >= n*tt.each {
+				// Nothing waited for a place: they finished when told.
+				if d := cmp.Diff(tt.finish, finished); d != "" {
+					t.Fatalf("the test did not control the order of finishing:\n%s", d)
 				}
-				if tt.cfg.Ahead >= n*tt.each {
-					// Nothing waited for a place: they finished when told.
-					if d := cmp.Diff(tt.finish, finished); d != "" {
-						t.Fatalf("the test did not control the order of finishing:\n%s", d)
-					}
-				}
-			})
+			}
 		})
 	}
 }
@@ -118,54 +115,51 @@ func TestPipelineRunsAtMostConfigTasks(t *testing.T) {
 	t.Parallel()
 	const n = 10
 	for _, tasks := range []int{1, 2, 4, 12} {
-		t.Run(fmt.Sprint("tasks=", tasks), func(t *testing.T) {
-			t.Parallel()
-			synctest.Test(t, func(t *testing.T) {
-				var mu sync.Mutex
-				var running []int // the tasks running, in order of starting
-				var most int
-				release := make([]chan struct{}, n)
-				var list []Task[int]
-				for i := range n {
-					release[i] = make(chan struct{})
-					list = append(list, func(ctx context.Context, _ *Claim, emit func(int) bool) {
-						mu.Lock()
-						running = append(running, i)
-						most = max(most, len(running))
-						mu.Unlock()
-						<-release[i]
-						mu.Lock()
-						running = slices.DeleteFunc(running, func(j int) bool { return j == i })
-						mu.Unlock()
-						emit(i)
-					})
-				}
-				var calls atomic.Int64
-				p := Start(t.Context(), NewGate(2), Config{Tasks: tasks, Ahead: n}, taskList(list, &calls))
-				defer p.Stop()
-				for done := 0; done < n; done++ {
-					synctest.Wait()
-					var want []int
-					for i := done; i < min(done+tasks, n); i++ {
-						want = append(want, i)
-					}
+		runInBubble(t, fmt.Sprint("tasks=", tasks), func(t *testing.T) {
+			var mu sync.Mutex
+			var running []int // the tasks running, in order of starting
+			var most int
+			release := make([]chan struct{}, n)
+			var list []Task[int]
+			for i := range n {
+				release[i] = make(chan struct{})
+				list = append(list, func(ctx context.Context, _ *Claim, emit func(int) bool) {
 					mu.Lock()
-					now := slices.Clone(running)
+					running = append(running, i)
+					most = max(most, len(running))
 					mu.Unlock()
-					slices.Sort(now) // they start in order, run in any
-					d := cmp.Diff(want, now)
-					if d != "" {
-						t.Fatalf("after %d tasks finished, running:\n%s", done, d)
-					}
-					close(release[done])
+					<-release[i]
+					mu.Lock()
+					running = slices.DeleteFunc(running, func(j int) bool { return j == i })
+					mu.Unlock()
+					emit(i)
+				})
+			}
+			var calls atomic.Int64
+			p := Start(t.Context(), NewGate(2), Config{Tasks: tasks, Ahead: n}, taskList(list, &calls))
+			defer p.Stop()
+			for done := 0; done < n; done++ {
+				synctest.Wait()
+				var want []int
+				for i := done; i < min(done+tasks, n); i++ {
+					want = append(want, i)
 				}
-				if d := cmp.Diff(idRangeInt(0, n-1), drain(p)); d != "" {
-					t.Fatalf("results:\n%s", d)
+				mu.Lock()
+				now := slices.Clone(running)
+				mu.Unlock()
+				slices.Sort(now) // they start in order, run in any
+				d := cmp.Diff(want, now)
+				if d != "" {
+					t.Fatalf("after %d tasks finished, running:\n%s", done, d)
 				}
-				if most != min(tasks, n) {
-					t.Fatalf("at most %d tasks ran at once, want %d", most, min(tasks, n))
-				}
-			})
+				close(release[done])
+			}
+			if d := cmp.Diff(idRangeInt(0, n-1), drain(p)); d != "" {
+				t.Fatalf("results:\n%s", d)
+			}
+			if most != min(tasks, n) {
+				t.Fatalf("at most %d tasks ran at once, want %d", most, min(tasks, n))
+			}
 		})
 	}
 }
@@ -188,60 +182,57 @@ func TestPipelineBoundsResultsHeldAhead(t *testing.T) {
 	t.Parallel()
 	const tasks, each = 4, 5
 	for _, ahead := range []int{0, 1, 3, 8, 20} {
-		t.Run(fmt.Sprint("ahead=", ahead), func(t *testing.T) {
-			t.Parallel()
-			synctest.Test(t, func(t *testing.T) {
-				var mu sync.Mutex
-				head := -1 // the task the consumer reads from
-				held, most := 0, 0
-				aheadOf := map[int]bool{} // results counted as held ahead
-				var list []Task[int]
-				for i := range tasks {
-					list = append(list, func(ctx context.Context, _ *Claim, emit func(int) bool) {
-						for j := range each {
-							k := i*each + j
-							if !emit(k) {
-								return
-							}
-							mu.Lock()
-							if i > head {
-								aheadOf[k] = true
-								held++
-								most = max(most, held)
-							}
-							mu.Unlock()
+		runInBubble(t, fmt.Sprint("ahead=", ahead), func(t *testing.T) {
+			var mu sync.Mutex
+			head := -1 // the task the consumer reads from
+			held, most := 0, 0
+			aheadOf := map[int]bool{} // results counted as held ahead
+			var list []Task[int]
+			for i := range tasks {
+				list = append(list, func(ctx context.Context, _ *Claim, emit func(int) bool) {
+					for j := range each {
+						k := i*each + j
+						if !emit(k) {
+							return
 						}
-					})
-				}
-				var calls atomic.Int64
-				p := Start(t.Context(), NewGate(2), Config{Tasks: tasks, Ahead: ahead}, taskList(list, &calls))
-				defer p.Stop()
-				synctest.Wait()
+						mu.Lock()
+						if i > head {
+							aheadOf[k] = true
+							held++
+							most = max(most, held)
+						}
+						mu.Unlock()
+					}
+				})
+			}
+			var calls atomic.Int64
+			p := Start(t.Context(), NewGate(2), Config{Tasks: tasks, Ahead: ahead}, taskList(list, &calls))
+			defer p.Stop()
+			synctest.Wait()
+			mu.Lock()
+			if held != min(ahead, tasks*each) {
+				t.Errorf("before the first Next, %d results are held, want %d", held, min(ahead, tasks*each))
+			}
+			mu.Unlock()
+			for k := range tasks * each {
 				mu.Lock()
-				if held != min(ahead, tasks*each) {
-					t.Errorf("before the first Next, %d results are held, want %d", held, min(ahead, tasks*each))
+				head = k / each
+				if aheadOf[k] {
+					held--
 				}
 				mu.Unlock()
-				for k := range tasks * each {
-					mu.Lock()
-					head = k / each
-					if aheadOf[k] {
-						held--
-					}
-					mu.Unlock()
-					got, ok := p.Next()
-					if !ok || got != k {
-						t.Fatalf("Next = %d, %v; want %d, true", got, ok, k)
-					}
-					synctest.Wait()
+				got, ok := p.Next()
+				if !ok || got != k {
+					t.Fatalf("Next = %d, %v; want %d, true", got, ok, k)
 				}
-				if _, ok := p.Next(); ok {
-					t.Fatal("a result after the last")
-				}
-				if most > ahead {
-					t.Fatalf("%d results held ahead at once, bound %d", most, ahead)
-				}
-			})
+				synctest.Wait()
+			}
+			if _, ok := p.Next(); ok {
+				t.Fatal("a result after the last")
+			}
+			if most > ahead {
+				t.Fatalf("%d results held ahead at once, bound %d", most, ahead)
+			}
 		})
 	}
 }
@@ -301,43 +292,40 @@ func TestPipelineStopCancelsAndWaits(t *testing.T) {
 		},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			synctest.Test(t, func(t *testing.T) {
-				var started, ended, inNext atomic.Int64
-				given := 0
-				next := func(ctx context.Context) (Task[int], bool) {
-					inNext.Add(1)
-					defer inNext.Add(-1)
-					if given == tt.tasks {
-						<-ctx.Done() // next itself waiting for something
-						return nil, false
-					}
-					given++
-					return func(ctx context.Context, c *Claim, emit func(int) bool) {
-						started.Add(1)
-						defer ended.Add(1)
-						tt.task(ctx, c, emit)
-					}, true
+		runInBubble(t, tt.name, func(t *testing.T) {
+			var started, ended, inNext atomic.Int64
+			given := 0
+			next := func(ctx context.Context) (Task[int], bool) {
+				inNext.Add(1)
+				defer inNext.Add(-1)
+				if given == tt.tasks {
+					<-ctx.Done() // next itself waiting for something
+					return nil, false
 				}
-				p := Start(t.Context(), NewGate(2), tt.cfg, next)
-				for range tt.read {
-					if _, ok := p.Next(); !ok {
-						t.Fatal("Next ended early")
-					}
+				given++
+				return func(ctx context.Context, c *Claim, emit func(int) bool) {
+					started.Add(1)
+					defer ended.Add(1)
+					tt.task(ctx, c, emit)
+				}, true
+			}
+			p := Start(t.Context(), NewGate(2), tt.cfg, next)
+			for range tt.read {
+				if _, ok := p.Next(); !ok {
+					t.Fatal("Next ended early")
 				}
-				synctest.Wait()
-				if r, n := started.Load()-ended.Load(), inNext.Load(); r != tt.running || n != tt.inNext {
-					t.Fatalf("before Stop: %d tasks running and %d in next, want %d and %d", r, n, tt.running, tt.inNext)
-				}
-				p.Stop()
-				if s, e, n := started.Load(), ended.Load(), inNext.Load(); s != e || n != 0 {
-					t.Fatalf("after Stop: %d tasks started, %d ended, %d in next", s, e, n)
-				}
-				if _, ok := p.Next(); ok {
-					t.Fatal("Next returned a result after Stop")
-				}
-			})
+			}
+			synctest.Wait()
+			if r, n := started.Load()-ended.Load(), inNext.Load(); r != tt.running || n != tt.inNext {
+				t.Fatalf("before Stop: %d tasks running and %d in next, want %d and %d", r, n, tt.running, tt.inNext)
+			}
+			p.Stop()
+			if s, e, n := started.Load(), ended.Load(), inNext.Load(); s != e || n != 0 {
+				t.Fatalf("after Stop: %d tasks started, %d ended, %d in next", s, e, n)
+			}
+			if _, ok := p.Next(); ok {
+				t.Fatal("Next returned a result after Stop")
+			}
 		})
 	}
 }
@@ -385,47 +373,44 @@ func TestPipelineStopsOnADoneContext(t *testing.T) {
 		{"past its deadline", 7, context.DeadlineExceeded},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			synctest.Test(t, func(t *testing.T) {
-				ctx := newEndingContext(t.Context())
-				var emitted atomic.Int64
-				var list []Task[int]
-				for i := range 4 {
-					list = append(list, func(ctx context.Context, _ *Claim, emit func(int) bool) {
-						for j := range 3 {
-							if emit(i*3 + j) {
-								emitted.Add(1)
-							}
+		runInBubble(t, tt.name, func(t *testing.T) {
+			ctx := newEndingContext(t.Context())
+			var emitted atomic.Int64
+			var list []Task[int]
+			for i := range 4 {
+				list = append(list, func(ctx context.Context, _ *Claim, emit func(int) bool) {
+					for j := range 3 {
+						if emit(i*3 + j) {
+							emitted.Add(1)
 						}
-					})
-				}
-				var calls atomic.Int64
-				p := Start(ctx, NewGate(2), Config{Tasks: 4, Ahead: 12}, taskList(list, &calls))
-				defer p.Stop()
-				var got []int
-				for range tt.read {
-					r, _ := p.Next()
-					got = append(got, r)
-				}
-				synctest.Wait()
-				if emitted.Load() != 12 {
-					t.Fatalf("%d results emitted before the context ended, want all 12", emitted.Load())
-				}
-				ctx.end(tt.err)
-				// The pipeline's own context, a child of one of another
-				// type, ends on a goroutine of package context.
-				synctest.Wait()
-				if r, ok := p.Next(); ok {
-					t.Fatalf("Next = %d after the context ended", r)
-				}
-				if err := ctx.Err(); !errors.Is(err, tt.err) {
-					t.Fatalf("the caller's ctx.Err() = %v, want %v", err, tt.err)
-				}
-				if d := cmp.Diff(idRangeInt(0, tt.read-1), got); d != "" {
-					t.Fatalf("results before the end:\n%s", d)
-				}
-			})
+					}
+				})
+			}
+			var calls atomic.Int64
+			p := Start(ctx, NewGate(2), Config{Tasks: 4, Ahead: 12}, taskList(list, &calls))
+			defer p.Stop()
+			var got []int
+			for range tt.read {
+				r, _ := p.Next()
+				got = append(got, r)
+			}
+			synctest.Wait()
+			if emitted.Load() != 12 {
+				t.Fatalf("%d results emitted before the context ended, want all 12", emitted.Load())
+			}
+			ctx.end(tt.err)
+			// The pipeline's own context, a child of one of another
+			// type, ends on a goroutine of package context.
+			synctest.Wait()
+			if r, ok := p.Next(); ok {
+				t.Fatalf("Next = %d after the context ended", r)
+			}
+			if err := ctx.Err(); !errors.Is(err, tt.err) {
+				t.Fatalf("the caller's ctx.Err() = %v, want %v", err, tt.err)
+			}
+			if d := cmp.Diff(idRangeInt(0, tt.read-1), got); d != "" {
+				t.Fatalf("results before the end:\n%s", d)
+			}
 		})
 	}
 }
@@ -453,71 +438,68 @@ func TestPipelineInOrderGivesFirstSlotsInTaskOrder(t *testing.T) {
 		{"as ready, at random", false, []int{2, 0, 3, 1}, nil, []int{2, 0, 3, 1}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			synctest.Test(t, func(t *testing.T) {
-				const n = 4
-				ready := make([]chan struct{}, n)
-				finish := make([]chan struct{}, n)
-				var mu sync.Mutex
-				var took []int
-				tookNow := func() []int {
+		runInBubble(t, tt.name, func(t *testing.T) {
+			const n = 4
+			ready := make([]chan struct{}, n)
+			finish := make([]chan struct{}, n)
+			var mu sync.Mutex
+			var took []int
+			tookNow := func() []int {
+				mu.Lock()
+				defer mu.Unlock()
+				return slices.Clone(took)
+			}
+			var list []Task[int]
+			for i := range n {
+				ready[i], finish[i] = make(chan struct{}), make(chan struct{})
+				list = append(list, func(ctx context.Context, c *Claim, emit func(int) bool) {
+					<-ready[i]
+					if tt.skip[i] {
+						return
+					}
+					c.Acquire(ctx)
 					mu.Lock()
-					defer mu.Unlock()
-					return slices.Clone(took)
-				}
-				var list []Task[int]
-				for i := range n {
-					ready[i], finish[i] = make(chan struct{}), make(chan struct{})
-					list = append(list, func(ctx context.Context, c *Claim, emit func(int) bool) {
-						<-ready[i]
-						if tt.skip[i] {
-							return
-						}
-						c.Acquire(ctx)
-						mu.Lock()
-						took = append(took, i)
-						mu.Unlock()
-						<-finish[i]
-					})
-				}
-				var calls atomic.Int64
-				p := Start(t.Context(), NewGate(2), Config{Tasks: n, InOrder: tt.inOrder}, taskList(list, &calls))
-				defer p.Stop()
-				isReady := map[int]bool{}
-				for _, i := range tt.ready {
-					close(ready[i])
-					isReady[i] = true
-					synctest.Wait()
-					if !tt.inOrder {
-						// The ready one went at once; let it finish.
-						if d := cmp.Diff(tt.want[:len(isReady)], tookNow()); d != "" {
-							t.Fatalf("first slots once %v are ready:\n%s", tt.ready[:len(isReady)], d)
-						}
-						close(finish[i])
-						continue
-					}
-					// Only the first to send can have gone: it holds the
-					// one slot until it finishes.
-					var want []int
-					if isReady[tt.want[0]] && (tt.want[0] == 0 || allOf(isReady, tt.skip, tt.want[0])) {
-						want = tt.want[:1]
-					}
-					if d := cmp.Diff(want, tookNow()); d != "" {
+					took = append(took, i)
+					mu.Unlock()
+					<-finish[i]
+				})
+			}
+			var calls atomic.Int64
+			p := Start(t.Context(), NewGate(2), Config{Tasks: n, InOrder: tt.inOrder}, taskList(list, &calls))
+			defer p.Stop()
+			isReady := map[int]bool{}
+			for _, i := range tt.ready {
+				close(ready[i])
+				isReady[i] = true
+				synctest.Wait()
+				if !tt.inOrder {
+					// The ready one went at once; let it finish.
+					if d := cmp.Diff(tt.want[:len(isReady)], tookNow()); d != "" {
 						t.Fatalf("first slots once %v are ready:\n%s", tt.ready[:len(isReady)], d)
 					}
+					close(finish[i])
+					continue
 				}
-				if !tt.inOrder {
-					return
+				// Only the first to send can have gone: it holds the
+				// one slot until it finishes.
+				var want []int
+				if isReady[tt.want[0]] && (tt.want[0] == 0 || allOf(isReady, tt.skip, tt.want[0])) {
+					want = tt.want[:1]
 				}
-				for k := 0; k < len(tt.want); k++ {
-					synctest.Wait()
-					if d := cmp.Diff(tt.want[:k+1], tookNow()); d != "" {
-						t.Fatalf("first slots after %d tasks finished:\n%s", k, d)
-					}
-					close(finish[tt.want[k]])
+				if d := cmp.Diff(want, tookNow()); d != "" {
+					t.Fatalf("first slots once %v are ready:\n%s", tt.ready[:len(isReady)], d)
 				}
-			})
+			}
+			if !tt.inOrder {
+				return
+			}
+			for k := 0; k < len(tt.want); k++ {
+				synctest.Wait()
+				if d := cmp.Diff(tt.want[:k+1], tookNow()); d != "" {
+					t.Fatalf("first slots after %d tasks finished:\n%s", k, d)
+				}
+				close(finish[tt.want[k]])
+			}
 		})
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"testing/synctest"
 	"time"
 )
 
@@ -52,17 +51,14 @@ func TestStableRequestsForADenseSecond(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for m, prefetch := range []int{0, 2, 8} {
-			t.Run(fmt.Sprintf("%s, prefetch %d", tt.name, prefetch), func(t *testing.T) {
-				t.Parallel()
-				synctest.Test(t, func(t *testing.T) {
-					f := newFakeSource(tt.svc, denseList(tt.spread, tt.dense))
-					initial := f.snapshot()
-					got, err := runStable(t.Context(), f.source(), &Cursor{}, tt.w, prefetch, nil)
-					checkStable(t, f, initial, got, err, false)
-					if n := f.calledTimes(); n != tt.want[m] {
-						t.Errorf("%d requests, want %d", n, tt.want[m])
-					}
-				})
+			runInBubble(t, fmt.Sprintf("%s, prefetch %d", tt.name, prefetch), func(t *testing.T) {
+				f := newFakeSource(tt.svc, denseList(tt.spread, tt.dense))
+				initial := f.snapshot()
+				got, err := runStable(t.Context(), f.source(), &Cursor{}, tt.w, prefetch, nil)
+				checkStable(t, f, initial, got, err, false)
+				if n := f.calledTimes(); n != tt.want[m] {
+					t.Errorf("%d requests, want %d", n, tt.want[m])
+				}
 			})
 		}
 	}
@@ -90,40 +86,37 @@ func denseMonths(months, spread, dense int) []time.Time {
 func TestStableRequestsForDenseSecondsInARow(t *testing.T) {
 	t.Parallel()
 	for m, prefetch := range []int{0, 2, 8} {
-		t.Run(fmt.Sprintf("prefetch %d", prefetch), func(t *testing.T) {
-			t.Parallel()
-			synctest.Test(t, func(t *testing.T) {
-				f := newFakeSource(service{pageCap: 1000}, denseMonths(4, 200, 2500))
-				initial := f.snapshot()
-				got, err := runStable(t.Context(), f.source(), &Cursor{}, 1000, prefetch, nil)
-				checkStable(t, f, initial, got, err, false)
-				var whole, counts int
-				for _, c := range f.requests() {
-					if len(c.Parts) > 0 || c.Lower.IsZero() || c.Upper.Sub(c.Lower) != time.Second {
-						continue
-					}
-					switch {
-					case c.Size == 1:
-						counts++
-					case c.Size > 1000:
-						whole++
-					}
+		runInBubble(t, fmt.Sprintf("prefetch %d", prefetch), func(t *testing.T) {
+			f := newFakeSource(service{pageCap: 1000}, denseMonths(4, 200, 2500))
+			initial := f.snapshot()
+			got, err := runStable(t.Context(), f.source(), &Cursor{}, 1000, prefetch, nil)
+			checkStable(t, f, initial, got, err, false)
+			var whole, counts int
+			for _, c := range f.requests() {
+				if len(c.Parts) > 0 || c.Lower.IsZero() || c.Upper.Sub(c.Lower) != time.Second {
+					continue
 				}
-				// Before: 25, 34 and 34 requests, 4 of them asking a
-				// second whole.
-				want := [3]int{25, 34, 34}[m]
-				n := f.calledTimes()
 				switch {
-				case n != want || whole+counts != 4:
-					t.Errorf("%d requests, %d asking a second whole and %d counting one; want %d, and 4 of both", n, whole, counts, want)
-				case prefetch == 0 && whole != 1:
-					t.Errorf("%d seconds asked whole, want 1: the first", whole)
+				case c.Size == 1:
+					counts++
+				case c.Size > 1000:
+					whole++
 				}
-				// With Prefetch, windows read their dense seconds at the
-				// same time, so how many of them the first cap reaches
-				// depends on the order they run in: only the sum is
-				// fixed.
-			})
+			}
+			// Before: 25, 34 and 34 requests, 4 of them asking a
+			// second whole.
+			want := [3]int{25, 34, 34}[m]
+			n := f.calledTimes()
+			switch {
+			case n != want || whole+counts != 4:
+				t.Errorf("%d requests, %d asking a second whole and %d counting one; want %d, and 4 of both", n, whole, counts, want)
+			case prefetch == 0 && whole != 1:
+				t.Errorf("%d seconds asked whole, want 1: the first", whole)
+			}
+			// With Prefetch, windows read their dense seconds at the
+			// same time, so how many of them the first cap reaches
+			// depends on the order they run in: only the sum is
+			// fixed.
 		})
 	}
 }
@@ -155,39 +148,36 @@ func TestStableRequestsUnderChange(t *testing.T) {
 	for _, ch := range changes {
 		for _, prefetch := range []int{0, 2, 8} {
 			for _, kill := range []int{0, 1300} {
-				t.Run(fmt.Sprintf("%s, prefetch %d, killed after %d", ch.name, prefetch, kill), func(t *testing.T) {
-					t.Parallel()
-					synctest.Test(t, func(t *testing.T) {
-						keys := denseList(200, 2500)
-						dense := keys[200]
-						f := newFakeSource(service{pageCap: 1000}, keys)
-						initial := f.snapshot()
-						f.mutate = func(call int, f *fakeSource) { ch.change(f, dense, call) }
-						cur := &Cursor{}
-						var body func(p *Page[item]) bool
-						if kill > 0 {
-							seen := 0
-							body = func(p *Page[item]) bool {
-								for i := range p.Items {
-									if seen++; seen == kill {
-										p.Cursor.Reached(i + 1)
-										return false
-									}
+				runInBubble(t, fmt.Sprintf("%s, prefetch %d, killed after %d", ch.name, prefetch, kill), func(t *testing.T) {
+					keys := denseList(200, 2500)
+					dense := keys[200]
+					f := newFakeSource(service{pageCap: 1000}, keys)
+					initial := f.snapshot()
+					f.mutate = func(call int, f *fakeSource) { ch.change(f, dense, call) }
+					cur := &Cursor{}
+					var body func(p *Page[item]) bool
+					if kill > 0 {
+						seen := 0
+						body = func(p *Page[item]) bool {
+							for i := range p.Items {
+								if seen++; seen == kill {
+									p.Cursor.Reached(i + 1)
+									return false
 								}
-								return true
 							}
+							return true
 						}
-						got, err := runStable(t.Context(), f.source(), cur, 1000, prefetch, body)
-						if err == nil && kill > 0 {
-							var rest []item
-							rest, err = runStable(t.Context(), f.source(), cur, 1000, prefetch, nil)
-							got = append(got, rest...)
-						}
-						checkStable(t, f, initial, got, err, false)
-						if n, most := f.calledTimes(), 3*quiet+4; n > most {
-							t.Errorf("%d requests, want at most %d", n, most)
-						}
-					})
+					}
+					got, err := runStable(t.Context(), f.source(), cur, 1000, prefetch, body)
+					if err == nil && kill > 0 {
+						var rest []item
+						rest, err = runStable(t.Context(), f.source(), cur, 1000, prefetch, nil)
+						got = append(got, rest...)
+					}
+					checkStable(t, f, initial, got, err, false)
+					if n, most := f.calledTimes(), 3*quiet+4; n > most {
+						t.Errorf("%d requests, want at most %d", n, most)
+					}
 				})
 			}
 		}
@@ -215,26 +205,23 @@ func TestStableSecondThatNoSplitCloses(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for _, prefetch := range []int{0, 3} {
-			t.Run(fmt.Sprintf("%s, prefetch %d", tt.name, prefetch), func(t *testing.T) {
-				t.Parallel()
-				synctest.Test(t, func(t *testing.T) {
-					f := newFakeSource(service{pageCap: 10}, denseList(5, 40))
-					f.splits, f.vals = tt.splits, tt.vals
-					initial := f.snapshot()
-					got, err := runStable(t.Context(), f.source(), &Cursor{}, 10, prefetch, nil)
-					if tt.group == 0 {
-						checkStable(t, f, initial, got, err, false)
-						return
-					}
-					if !errors.Is(err, ErrPagination) {
-						t.Fatalf("after %d items: %v, want ErrPagination", len(got), err)
-					}
-					second := initial[5].Key.Format(keyLayout)
-					if msg := err.Error(); !strings.Contains(msg, second) || !strings.Contains(msg, fmt.Sprintf(" %d ", tt.group)) {
-						t.Fatalf("the error does not name second %s and its group of %d: %v", second, tt.group, err)
-					}
-					checkStable(t, f, nil, got, nil, false)
-				})
+			runInBubble(t, fmt.Sprintf("%s, prefetch %d", tt.name, prefetch), func(t *testing.T) {
+				f := newFakeSource(service{pageCap: 10}, denseList(5, 40))
+				f.splits, f.vals = tt.splits, tt.vals
+				initial := f.snapshot()
+				got, err := runStable(t.Context(), f.source(), &Cursor{}, 10, prefetch, nil)
+				if tt.group == 0 {
+					checkStable(t, f, initial, got, err, false)
+					return
+				}
+				if !errors.Is(err, ErrPagination) {
+					t.Fatalf("after %d items: %v, want ErrPagination", len(got), err)
+				}
+				second := initial[5].Key.Format(keyLayout)
+				if msg := err.Error(); !strings.Contains(msg, second) || !strings.Contains(msg, fmt.Sprintf(" %d ", tt.group)) {
+					t.Fatalf("the error does not name second %s and its group of %d: %v", second, tt.group, err)
+				}
+				checkStable(t, f, nil, got, nil, false)
 			})
 		}
 	}
@@ -250,50 +237,47 @@ func TestStableKeepsAnOpenSecond(t *testing.T) {
 	t.Parallel()
 	for _, prefetch := range []int{0, 2, 8} {
 		for _, step := range []time.Duration{0, 10 * time.Millisecond} {
-			t.Run(fmt.Sprintf("prefetch %d, clock step %v", prefetch, step), func(t *testing.T) {
-				t.Parallel()
-				synctest.Test(t, func(t *testing.T) {
-					keys := keysEvery(30, 100*time.Millisecond) // 3 s
-					now := keys[len(keys)-1].Add(time.Millisecond)
-					f := newFakeSource(service{pageCap: 5}, keys)
-					f.clock = func() time.Time { return now }
-					initial := f.snapshot()
-					changed := map[int64]time.Time{}
-					f.mutate = func(call int, f *fakeSource) {
-						now = now.Add(step)
-						if call%3 == 0 && call < 40 {
-							id := int64(call/3) % 30
-							f.move(id+1, now)
-							changed[id+1] = now
-						}
+			runInBubble(t, fmt.Sprintf("prefetch %d, clock step %v", prefetch, step), func(t *testing.T) {
+				keys := keysEvery(30, 100*time.Millisecond) // 3 s
+				now := keys[len(keys)-1].Add(time.Millisecond)
+				f := newFakeSource(service{pageCap: 5}, keys)
+				f.clock = func() time.Time { return now }
+				initial := f.snapshot()
+				changed := map[int64]time.Time{}
+				f.mutate = func(call int, f *fakeSource) {
+					now = now.Add(step)
+					if call%3 == 0 && call < 40 {
+						id := int64(call/3) % 30
+						f.move(id+1, now)
+						changed[id+1] = now
 					}
-					cur := &Cursor{}
-					got, err := runStable(t.Context(), f.source(), cur, 4, prefetch, nil)
-					if err != nil {
-						t.Fatal(err)
+				}
+				cur := &Cursor{}
+				got, err := runStable(t.Context(), f.source(), cur, 4, prefetch, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				// Changes after the run, in the second the clock is in.
+				f.mu.Lock()
+				f.mutate = nil
+				for id := int64(1); id <= 3; id++ {
+					now = now.Add(step)
+					f.move(id, now)
+					changed[id] = now
+				}
+				f.mu.Unlock()
+				rest, err := runStable(t.Context(), f.source(), cur, 4, prefetch, nil)
+				got = append(got, rest...)
+				checkStable(t, f, initial, got, err, false)
+				last := map[int64]time.Time{}
+				for _, it := range got {
+					last[it.ID] = it.Key
+				}
+				for id, at := range changed {
+					if !last[id].Equal(at) {
+						t.Errorf("item %d changed to %s, last yielded at %s", id, at.Format("05.000"), last[id].Format("05.000"))
 					}
-					// Changes after the run, in the second the clock is in.
-					f.mu.Lock()
-					f.mutate = nil
-					for id := int64(1); id <= 3; id++ {
-						now = now.Add(step)
-						f.move(id, now)
-						changed[id] = now
-					}
-					f.mu.Unlock()
-					rest, err := runStable(t.Context(), f.source(), cur, 4, prefetch, nil)
-					got = append(got, rest...)
-					checkStable(t, f, initial, got, err, false)
-					last := map[int64]time.Time{}
-					for _, it := range got {
-						last[it.ID] = it.Key
-					}
-					for id, at := range changed {
-						if !last[id].Equal(at) {
-							t.Errorf("item %d changed to %s, last yielded at %s", id, at.Format("05.000"), last[id].Format("05.000"))
-						}
-					}
-				})
+				}
 			})
 		}
 	}
@@ -304,24 +288,21 @@ func TestStableKeepsAnOpenSecond(t *testing.T) {
 func TestStableReKeyedBackIsNotYieldedTwice(t *testing.T) {
 	t.Parallel()
 	for _, prefetch := range []int{0, 3} {
-		t.Run(fmt.Sprintf("prefetch %d", prefetch), func(t *testing.T) {
-			t.Parallel()
-			synctest.Test(t, func(t *testing.T) {
-				keys := tiedKeys([]int{2, 12, 3}, false)
-				f := newFakeSource(service{pageCap: 4}, keys)
-				initial := f.snapshot()
-				a, b := keys[3], keys[3].Add(500*time.Millisecond)
-				f.mutate = func(call int, f *fakeSource) {
-					switch call % 2 {
-					case 0:
-						f.move(4, b)
-					case 1:
-						f.move(4, a)
-					}
+		runInBubble(t, fmt.Sprintf("prefetch %d", prefetch), func(t *testing.T) {
+			keys := tiedKeys([]int{2, 12, 3}, false)
+			f := newFakeSource(service{pageCap: 4}, keys)
+			initial := f.snapshot()
+			a, b := keys[3], keys[3].Add(500*time.Millisecond)
+			f.mutate = func(call int, f *fakeSource) {
+				switch call % 2 {
+				case 0:
+					f.move(4, b)
+				case 1:
+					f.move(4, a)
 				}
-				got, err := runStable(t.Context(), f.source(), &Cursor{}, 4, prefetch, nil)
-				checkStable(t, f, initial, got, err, false) // fails on an item twice at one key
-			})
+			}
+			got, err := runStable(t.Context(), f.source(), &Cursor{}, 4, prefetch, nil)
+			checkStable(t, f, initial, got, err, false) // fails on an item twice at one key
 		})
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -120,31 +119,28 @@ func TestStableYieldsEveryItemOnce(t *testing.T) {
 	for _, sv := range stableServices {
 		for _, l := range stableLists {
 			for _, w := range []int{4, 7} {
-				t.Run(fmt.Sprintf("%s, %s, pages of %d", sv.name, l.name, w), func(t *testing.T) {
-					t.Parallel()
-					synctest.Test(t, func(t *testing.T) {
-						for _, prefetch := range prefetches {
-							f := newFakeSource(sv.svc, l.keys)
-							initial := f.snapshot()
-							cur := &Cursor{}
-							got, err := runStable(t.Context(), f.source(), cur, w, prefetch, nil)
-							checkStable(t, f, initial, got, err, false)
-							if err != nil {
-								continue
-							}
-							if left := f.inFlight.Load(); left != 0 {
-								t.Fatalf("prefetch %d: %d requests still running after the loop", prefetch, left)
-							}
-							if most := f.maxOnWire.Load(); most > int64(max(prefetch, 1)) {
-								t.Fatalf("prefetch %d: %d requests on the wire at once", prefetch, most)
-							}
-							// The cursor at the end resumes with nothing.
-							more, err := runStable(t.Context(), f.source(), &Cursor{State: cloneState(cur.State)}, w, prefetch, nil)
-							if err != nil || len(more) != 0 {
-								t.Fatalf("prefetch %d: resumed at the end: %v, %v; want nothing", prefetch, more, err)
-							}
+				runInBubble(t, fmt.Sprintf("%s, %s, pages of %d", sv.name, l.name, w), func(t *testing.T) {
+					for _, prefetch := range prefetches {
+						f := newFakeSource(sv.svc, l.keys)
+						initial := f.snapshot()
+						cur := &Cursor{}
+						got, err := runStable(t.Context(), f.source(), cur, w, prefetch, nil)
+						checkStable(t, f, initial, got, err, false)
+						if err != nil {
+							continue
 						}
-					})
+						if left := f.inFlight.Load(); left != 0 {
+							t.Fatalf("prefetch %d: %d requests still running after the loop", prefetch, left)
+						}
+						if most := f.maxOnWire.Load(); most > int64(max(prefetch, 1)) {
+							t.Fatalf("prefetch %d: %d requests on the wire at once", prefetch, most)
+						}
+						// The cursor at the end resumes with nothing.
+						more, err := runStable(t.Context(), f.source(), &Cursor{State: cloneState(cur.State)}, w, prefetch, nil)
+						if err != nil || len(more) != 0 {
+							t.Fatalf("prefetch %d: resumed at the end: %v, %v; want nothing", prefetch, more, err)
+						}
+					}
 				})
 			}
 		}
@@ -241,22 +237,19 @@ func TestStableYieldsEveryItemOnceWhileTheListChanges(t *testing.T) {
 		for _, l := range stableLists[1:] {
 			for _, w := range []int{4, 7} {
 				for _, prefetch := range prefetches {
-					t.Run(fmt.Sprintf("%s, %s, pages of %d, prefetch %d", sv.name, l.name, w, prefetch), func(t *testing.T) {
-						t.Parallel()
-						synctest.Test(t, func(t *testing.T) {
-							for seed := range uint64(4) {
-								f := newFakeSource(sv.svc, l.keys)
-								initial := f.snapshot()
-								apart := sv.svc.ties == tieShuffled
-								m := &mutator{rng: rand.New(rand.NewPCG(seed, uint64(w))), victims: victimsOf(initial, apart), limit: 40, apart: apart}
-								f.mutate = m.mutate
-								got, err := runStable(t.Context(), f.source(), &Cursor{}, w, prefetch, nil)
-								checkStable(t, f, initial, got, err, false)
-								if left := f.inFlight.Load(); left != 0 {
-									t.Fatalf("%d requests still running after the loop", left)
-								}
+					runInBubble(t, fmt.Sprintf("%s, %s, pages of %d, prefetch %d", sv.name, l.name, w, prefetch), func(t *testing.T) {
+						for seed := range uint64(4) {
+							f := newFakeSource(sv.svc, l.keys)
+							initial := f.snapshot()
+							apart := sv.svc.ties == tieShuffled
+							m := &mutator{rng: rand.New(rand.NewPCG(seed, uint64(w))), victims: victimsOf(initial, apart), limit: 40, apart: apart}
+							f.mutate = m.mutate
+							got, err := runStable(t.Context(), f.source(), &Cursor{}, w, prefetch, nil)
+							checkStable(t, f, initial, got, err, false)
+							if left := f.inFlight.Load(); left != 0 {
+								t.Fatalf("%d requests still running after the loop", left)
 							}
-						})
+						}
 					})
 				}
 			}
@@ -287,48 +280,45 @@ func TestStableResumesFromACursor(t *testing.T) {
 		for _, l := range stableLists[1:] {
 			for _, stop := range stops {
 				for _, prefetch := range prefetches {
-					t.Run(fmt.Sprintf("%s, %s, %s, prefetch %d", sv.name, l.name, stop.name, prefetch), func(t *testing.T) {
-						t.Parallel()
-						synctest.Test(t, func(t *testing.T) {
-							const w = 4
-							for _, at := range stopsIn(len(l.keys)) {
-								f := newFakeSource(sv.svc, l.keys)
-								initial := f.snapshot()
-								cur := &Cursor{}
-								n := 0
-								first, err := runStable(t.Context(), f.source(), cur, w, prefetch, func(p *Page[item]) bool {
-									for i := range p.Items {
-										if stop.pageLoop {
-											n++
-											continue
-										}
-										if n == at {
-											if stop.took {
-												p.Cursor.Reached(i + 1)
-											} else {
-												p.Cursor.Reached(i)
-											}
-											return false
-										}
-										p.Cursor.Reached(i + 1)
+					runInBubble(t, fmt.Sprintf("%s, %s, %s, prefetch %d", sv.name, l.name, stop.name, prefetch), func(t *testing.T) {
+						const w = 4
+						for _, at := range stopsIn(len(l.keys)) {
+							f := newFakeSource(sv.svc, l.keys)
+							initial := f.snapshot()
+							cur := &Cursor{}
+							n := 0
+							first, err := runStable(t.Context(), f.source(), cur, w, prefetch, func(p *Page[item]) bool {
+								for i := range p.Items {
+									if stop.pageLoop {
 										n++
+										continue
 									}
-									return !stop.pageLoop || n <= at
-								})
-								if err != nil {
-									checkStable(t, f, initial, first, err, false)
-									continue
-								}
-								saved := cloneState(cur.State)
-								if stop.earlier {
-									for i := range saved.Keys {
-										saved.Keys[i] = AnyKey
+									if n == at {
+										if stop.took {
+											p.Cursor.Reached(i + 1)
+										} else {
+											p.Cursor.Reached(i)
+										}
+										return false
 									}
+									p.Cursor.Reached(i + 1)
+									n++
 								}
-								rest, err := runStable(t.Context(), f.source(), &Cursor{State: saved}, w, prefetch, nil)
-								checkStable(t, f, initial, append(first, rest...), err, false)
+								return !stop.pageLoop || n <= at
+							})
+							if err != nil {
+								checkStable(t, f, initial, first, err, false)
+								continue
 							}
-						})
+							saved := cloneState(cur.State)
+							if stop.earlier {
+								for i := range saved.Keys {
+									saved.Keys[i] = AnyKey
+								}
+							}
+							rest, err := runStable(t.Context(), f.source(), &Cursor{State: saved}, w, prefetch, nil)
+							checkStable(t, f, initial, append(first, rest...), err, false)
+						}
 					})
 				}
 			}
@@ -368,19 +358,16 @@ func TestStableRefusesABrokenServer(t *testing.T) {
 	for _, tt := range tests {
 		for _, w := range []int{4, 7} {
 			for _, prefetch := range prefetches {
-				t.Run(fmt.Sprintf("%s, pages of %d, prefetch %d", tt.name, w, prefetch), func(t *testing.T) {
-					t.Parallel()
-					synctest.Test(t, func(t *testing.T) {
-						f := newFakeSource(tt.svc, tt.keys)
-						got, err := runStable(t.Context(), f.source(), &Cursor{}, w, prefetch, nil)
-						if !errors.Is(err, ErrPagination) {
-							t.Fatalf("after %d items: %v, want ErrPagination", len(got), err)
-						}
-						checkStable(t, f, nil, got, nil, false)
-						if left := f.inFlight.Load(); left != 0 {
-							t.Fatalf("%d requests still running after the loop", left)
-						}
-					})
+				runInBubble(t, fmt.Sprintf("%s, pages of %d, prefetch %d", tt.name, w, prefetch), func(t *testing.T) {
+					f := newFakeSource(tt.svc, tt.keys)
+					got, err := runStable(t.Context(), f.source(), &Cursor{}, w, prefetch, nil)
+					if !errors.Is(err, ErrPagination) {
+						t.Fatalf("after %d items: %v, want ErrPagination", len(got), err)
+					}
+					checkStable(t, f, nil, got, nil, false)
+					if left := f.inFlight.Load(); left != 0 {
+						t.Fatalf("%d requests still running after the loop", left)
+					}
 				})
 			}
 		}
@@ -396,14 +383,11 @@ func TestStableReadsWhatAServerMovesAmongEqualKeys(t *testing.T) {
 	for _, svc := range []service{{hide: 20}, {hide: 20, ties: tieShuffled}, {hide: 20, pageCap: 5}, {hide: 20, pageCap: 5, honestCap: true}} {
 		for _, w := range []int{4, 7} {
 			for _, prefetch := range prefetches {
-				t.Run(fmt.Sprintf("%+v, pages of %d, prefetch %d", svc, w, prefetch), func(t *testing.T) {
-					t.Parallel()
-					synctest.Test(t, func(t *testing.T) {
-						f := newFakeSource(svc, tiedKeys([]int{3, 30, 4}, true))
-						initial := f.snapshot()
-						got, err := runStable(t.Context(), f.source(), &Cursor{}, w, prefetch, nil)
-						checkStable(t, f, initial, got, err, false)
-					})
+				runInBubble(t, fmt.Sprintf("%+v, pages of %d, prefetch %d", svc, w, prefetch), func(t *testing.T) {
+					f := newFakeSource(svc, tiedKeys([]int{3, 30, 4}, true))
+					initial := f.snapshot()
+					got, err := runStable(t.Context(), f.source(), &Cursor{}, w, prefetch, nil)
+					checkStable(t, f, initial, got, err, false)
 				})
 			}
 		}
@@ -443,42 +427,39 @@ func TestStableGroupThatKeepsChanging(t *testing.T) {
 		for _, ties := range []tieOrder{tieByID, tieByIDDescending, tieShuffled} {
 			for _, w := range []int{4, 7} {
 				for _, prefetch := range prefetches {
-					t.Run(fmt.Sprintf("%s, ties %d, pages of %d, prefetch %d", ch.name, ties, w, prefetch), func(t *testing.T) {
-						t.Parallel()
-						synctest.Test(t, func(t *testing.T) {
-							keys := tiedKeys([]int{3, 30, 4}, true)
-							f := newFakeSource(service{ties: ties}, keys)
-							initial := f.snapshot()
-							group := keys[3]
-							x := f.add(group)
-							y := x + 1
-							f.history[item{ID: y, Key: group}] = true
-							f.nextID++
-							f.mutate = func(call int, f *fakeSource) {
-								if call > guard {
-									f.failFrom = call + 1
-									return
-								}
-								ch.change(f, group, x, y)
-							}
-							got, err := runStable(t.Context(), f.source(), &Cursor{}, w, prefetch, nil)
-							if errors.Is(err, errFailing) {
-								t.Fatalf("%d requests, %d items, and still reading: the iteration does not end", f.calledTimes(), len(got))
-							}
-							checkStable(t, f, nil, got, err, true)
-							if err != nil {
+					runInBubble(t, fmt.Sprintf("%s, ties %d, pages of %d, prefetch %d", ch.name, ties, w, prefetch), func(t *testing.T) {
+						keys := tiedKeys([]int{3, 30, 4}, true)
+						f := newFakeSource(service{ties: ties}, keys)
+						initial := f.snapshot()
+						group := keys[3]
+						x := f.add(group)
+						y := x + 1
+						f.history[item{ID: y, Key: group}] = true
+						f.nextID++
+						f.mutate = func(call int, f *fakeSource) {
+							if call > guard {
+								f.failFrom = call + 1
 								return
 							}
-							var lost []item
-							for _, it := range initial {
-								if !slices.Contains(got, it) {
-									lost = append(lost, it)
-								}
+							ch.change(f, group, x, y)
+						}
+						got, err := runStable(t.Context(), f.source(), &Cursor{}, w, prefetch, nil)
+						if errors.Is(err, errFailing) {
+							t.Fatalf("%d requests, %d items, and still reading: the iteration does not end", f.calledTimes(), len(got))
+						}
+						checkStable(t, f, nil, got, err, true)
+						if err != nil {
+							return
+						}
+						var lost []item
+						for _, it := range initial {
+							if !slices.Contains(got, it) {
+								lost = append(lost, it)
 							}
-							if len(lost) > 0 {
-								t.Fatalf("lost %v without an error", lost)
-							}
-						})
+						}
+						if len(lost) > 0 {
+							t.Fatalf("lost %v without an error", lost)
+						}
 					})
 				}
 			}
@@ -503,25 +484,22 @@ func TestStableWithinTheCallersFilter(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for _, prefetch := range prefetches {
-			t.Run(fmt.Sprintf("%s, prefetch %d", tt.name, prefetch), func(t *testing.T) {
-				t.Parallel()
-				synctest.Test(t, func(t *testing.T) {
-					f := newFakeSource(service{}, keys)
-					f.filterUpper = tt.upper
-					want := []int64{}
-					for _, it := range f.snapshot() {
-						if it.Key.Before(tt.upper) {
-							want = append(want, it.ID)
-						}
+			runInBubble(t, fmt.Sprintf("%s, prefetch %d", tt.name, prefetch), func(t *testing.T) {
+				f := newFakeSource(service{}, keys)
+				f.filterUpper = tt.upper
+				want := []int64{}
+				for _, it := range f.snapshot() {
+					if it.Key.Before(tt.upper) {
+						want = append(want, it.ID)
 					}
-					got, err := runStable(t.Context(), f.source(), &Cursor{}, 4, prefetch, nil)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if d := cmp.Diff(want, ids(got)); d != "" {
-						t.Fatalf("items:\n%s", d)
-					}
-				})
+				}
+				got, err := runStable(t.Context(), f.source(), &Cursor{}, 4, prefetch, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d := cmp.Diff(want, ids(got)); d != "" {
+					t.Fatalf("items:\n%s", d)
+				}
 			})
 		}
 	}
@@ -549,32 +527,29 @@ func TestStableEndsOnAnError(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for _, prefetch := range prefetches {
-			t.Run(fmt.Sprintf("%s, prefetch %d", tt.name, prefetch), func(t *testing.T) {
-				t.Parallel()
-				synctest.Test(t, func(t *testing.T) {
-					ctx, cancel := context.WithCancel(t.Context())
-					defer cancel()
-					f := newFakeSource(service{}, keysEvery(200, 700*time.Millisecond))
-					f.failFrom = tt.failFrom
-					pages := 0
-					got, err := runStable(ctx, f.source(), &Cursor{}, 4, prefetch, func(p *Page[item]) bool {
-						pages++
-						switch pages - 1 {
-						case tt.cancelAt:
-							cancel()
-						case tt.breakAt:
-							return false
-						}
-						return true
-					})
-					if !errors.Is(err, tt.want) || (tt.want == nil) != (err == nil) {
-						t.Fatalf("error %v, want %v", err, tt.want)
+			runInBubble(t, fmt.Sprintf("%s, prefetch %d", tt.name, prefetch), func(t *testing.T) {
+				ctx, cancel := context.WithCancel(t.Context())
+				defer cancel()
+				f := newFakeSource(service{}, keysEvery(200, 700*time.Millisecond))
+				f.failFrom = tt.failFrom
+				pages := 0
+				got, err := runStable(ctx, f.source(), &Cursor{}, 4, prefetch, func(p *Page[item]) bool {
+					pages++
+					switch pages - 1 {
+					case tt.cancelAt:
+						cancel()
+					case tt.breakAt:
+						return false
 					}
-					if left := f.inFlight.Load(); left != 0 {
-						t.Fatalf("%d requests still running after the loop ended", left)
-					}
-					checkStable(t, f, nil, got, nil, false)
+					return true
 				})
+				if !errors.Is(err, tt.want) || (tt.want == nil) != (err == nil) {
+					t.Fatalf("error %v, want %v", err, tt.want)
+				}
+				if left := f.inFlight.Load(); left != 0 {
+					t.Fatalf("%d requests still running after the loop ended", left)
+				}
+				checkStable(t, f, nil, got, nil, false)
 			})
 		}
 	}

@@ -144,42 +144,39 @@ func TestLeadForCutsPageZeroToTheFirstWindow(t *testing.T) {
 func TestStableWindowsKeepNRequestsOnTheWire(t *testing.T) {
 	t.Parallel()
 	for _, n := range []int{2, 3, 8} {
-		t.Run(fmt.Sprint("prefetch ", n), func(t *testing.T) {
-			t.Parallel()
-			synctest.Test(t, func(t *testing.T) {
-				f := newFakeSource(service{}, keysEvery(300, 700*time.Millisecond))
-				release := make(chan struct{})
-				f.block = func(ctx context.Context, r Request) error {
-					if r.Size == 4 && !r.Upper.IsZero() { // a window's page
-						select {
-						case <-release:
-						case <-ctx.Done():
-							return ctx.Err()
-						}
+		runInBubble(t, fmt.Sprint("prefetch ", n), func(t *testing.T) {
+			f := newFakeSource(service{}, keysEvery(300, 700*time.Millisecond))
+			release := make(chan struct{})
+			f.block = func(ctx context.Context, r Request) error {
+				if r.Size == 4 && !r.Upper.IsZero() { // a window's page
+					select {
+					case <-release:
+					case <-ctx.Done():
+						return ctx.Err()
 					}
-					return nil
 				}
-				initial := f.snapshot()
-				type run struct {
-					got []item
-					err error
-				}
-				done := make(chan run)
-				go func() {
-					got, err := runStable(t.Context(), f.source(), &Cursor{}, 4, n, nil)
-					done <- run{got, err}
-				}()
-				synctest.Wait()
-				if got := f.onWire.Load(); got != int64(n) {
-					t.Errorf("%d requests on the wire while the windows wait, want %d", got, n)
-				}
-				close(release)
-				r := <-done
-				checkStable(t, f, initial, r.got, r.err, false)
-				if d := cmp.Diff(ids(initial), ids(r.got)); d != "" {
-					t.Fatalf("items:\n%s", d)
-				}
-			})
+				return nil
+			}
+			initial := f.snapshot()
+			type run struct {
+				got []item
+				err error
+			}
+			done := make(chan run)
+			go func() {
+				got, err := runStable(t.Context(), f.source(), &Cursor{}, 4, n, nil)
+				done <- run{got, err}
+			}()
+			synctest.Wait()
+			if got := f.onWire.Load(); got != int64(n) {
+				t.Errorf("%d requests on the wire while the windows wait, want %d", got, n)
+			}
+			close(release)
+			r := <-done
+			checkStable(t, f, initial, r.got, r.err, false)
+			if d := cmp.Diff(ids(initial), ids(r.got)); d != "" {
+				t.Fatalf("items:\n%s", d)
+			}
 		})
 	}
 }
