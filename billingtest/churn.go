@@ -1,11 +1,7 @@
 package billingtest
 
 import (
-	"context"
 	"fmt"
-	"maps"
-	"math"
-	"slices"
 	"time"
 
 	"github.com/billingapi/billing-go/billingtest/internal/churn"
@@ -163,31 +159,14 @@ func (s *Server) churnBefore(route Route, sorted string, key *filter.TimeRange, 
 }
 
 // invoiceChurn is the invoices of customer customerID (0: all) as churn
-// changes them.
+// changes them: on the invoice store seam, through the paths AddInvoice,
+// DeleteInvoice and UpdateInvoice take.
 func invoiceChurn(s *Server, customerID int64) churn.Scope {
-	return churn.InvoiceScope{Store: churnInvoices{s}, CustomerID: customerID}
+	return churn.InvoiceScope{Store: &s.store.invoices, CustomerID: customerID, Customers: s.store.customers, Add: s.addInvoiceLocked, Update: s.updateInvoiceLocked}
 }
 
 // itemChurn is the items of subscription product productID as churn
 // changes them.
 func itemChurn(s *Server, productID int64) churn.Scope {
 	return churn.ItemScope{Stored: s.store.items, ProductID: productID, Known: s.store.products[productID], Add: s.addSubscriptionProductItemLocked}
-}
-
-// churnInvoices is the store's invoices as churn changes them, through
-// the paths AddInvoice, DeleteInvoice and UpdateInvoice take. The caller
-// holds s.mu for writing.
-type churnInvoices struct{ s *Server }
-
-func (c churnInvoices) Rows(customerID int64, field string) []churn.Row {
-	page := c.s.store.invoices.Query(context.Background(), &filter.Request{Customer: customerID, SortField: -1, Size: math.MaxInt, KeyField: field})
-	return mapped(page.Items, func(h filter.Hit) churn.Row { return churn.Row{ID: h.ID, Key: h.Key} })
-}
-
-func (c churnInvoices) Customers() []int64             { return slices.Sorted(maps.Keys(c.s.store.customers)) }
-func (c churnInvoices) Get(id int64) *Invoice          { return c.s.store.invoices.Get(id) }
-func (c churnInvoices) Add(inv Invoice) (int64, error) { return c.s.addInvoiceLocked(inv) }
-func (c churnInvoices) Delete(id int64) bool           { return c.s.deleteInvoiceLocked(id) }
-func (c churnInvoices) Update(id int64, change func(*Invoice)) error {
-	return c.s.updateInvoiceLocked(id, change)
 }

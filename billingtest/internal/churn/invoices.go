@@ -1,32 +1,37 @@
 package churn
 
 import (
+	"context"
+	"maps"
+	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
 
+	"github.com/billingapi/billing-go/billingtest/internal/filter"
 	"github.com/billingapi/billing-go/billingtest/seed"
 	"github.com/shopspring/decimal"
 )
 
-// Invoices is the fake's invoice store as churn changes it, through the
-// paths the fake's own AddInvoice, DeleteInvoice and UpdateInvoice take.
+// Invoices is what churn reads and deletes of the fake's invoice store.
 type Invoices interface {
-	// Rows are the invoices of customer customerID (0: all) in ascending
-	// id order, keyed by field.
-	Rows(customerID int64, field string) []Row
-	// Customers are the customers' ids in ascending order.
-	Customers() []int64
 	// Get is a copy of invoice id, or nil.
 	Get(id int64) *seed.Invoice
-	Add(inv seed.Invoice) (int64, error)
 	Delete(id int64) bool
-	Update(id int64, change func(*seed.Invoice)) error
+	// Query answers a page of the invoices, of q.Customer's only when
+	// it is not 0, keyed by q.KeyField.
+	Query(ctx context.Context, q *filter.Request) filter.Page[filter.Hit]
 }
 
-// InvoiceScope is the invoices of one customer, or all (customerID 0).
+// InvoiceScope is the invoices of one customer, or all (CustomerID 0),
+// written through the paths the fake's AddInvoice, DeleteInvoice and
+// UpdateInvoice take. Its methods hold the fake's lock for writing.
 type InvoiceScope struct {
 	Store      Invoices
 	CustomerID int64
+	Customers  map[int64]*seed.Customer // the customers an insert of CustomerID 0 picks from
+	Add        func(seed.Invoice) (int64, error)
+	Update     func(id int64, change func(*seed.Invoice)) error
 }
 
 // KeyField implements [Scope]: a date of the invoice when sorted is one,
@@ -57,7 +62,14 @@ func invoiceKey(inv *seed.Invoice, field string) *time.Time {
 }
 
 // Rows implements [Scope].
-func (c InvoiceScope) Rows(field string) []Row { return c.Store.Rows(c.CustomerID, field) }
+func (c InvoiceScope) Rows(field string) []Row {
+	page := c.Store.Query(context.Background(), &filter.Request{Customer: c.CustomerID, SortField: -1, Size: math.MaxInt, KeyField: field})
+	rows := make([]Row, len(page.Items))
+	for i, h := range page.Items {
+		rows[i] = Row{ID: h.ID, Key: h.Key}
+	}
+	return rows
+}
 
 // Insert implements [Scope]: a copy of invoice like with new ids, of the
 // same customer, or a plain invoice of the scope's customer (or of a
@@ -69,10 +81,9 @@ func (c InvoiceScope) Insert(field string, like int64, key time.Time, rng *rand.
 		inv = *old
 	case c.CustomerID != 0:
 		inv.CustomerID = c.CustomerID
-	default:
-		if ids := c.Store.Customers(); len(ids) > 0 {
-			inv.CustomerID = ids[rng.IntN(len(ids))]
-		}
+	case len(c.Customers) > 0:
+		ids := slices.Sorted(maps.Keys(c.Customers)) // sorted: map order is random
+		inv.CustomerID = ids[rng.IntN(len(ids))]
 	}
 	inv.ID, inv.InvoiceNumber = 0, 0
 	for i := range inv.Charges {
@@ -91,7 +102,7 @@ func (c InvoiceScope) Insert(field string, like int64, key time.Time, rng *rand.
 	}
 	inv.ModifiedTimestamp = now // written now, unless modifiedTimestamp is the key
 	*invoiceKey(&inv, field) = key
-	id, err := c.Store.Add(inv)
+	id, err := c.Add(inv)
 	if err != nil {
 		return Row{}, false // an unknown customer: a 404 follows
 	}
@@ -131,7 +142,7 @@ func (c InvoiceScope) Modify(field string, id int64, rng *rand.Rand, now time.Ti
 
 // update changes invoice id as UpdateInvoice does and returns its key.
 func (c InvoiceScope) update(field string, id int64, change func(*seed.Invoice)) (time.Time, bool) {
-	if err := c.Store.Update(id, change); err != nil {
+	if err := c.Update(id, change); err != nil {
 		return time.Time{}, false
 	}
 	return InvoiceKey(c.Store.Get(id), field), true

@@ -1,5 +1,6 @@
-// Package control holds the parts of the fake's control API that need
-// nothing of the fake: canned routes and quoting for its messages.
+// Package control is the fake's control API under /_fake/, over what it
+// drives (Fake), and the Host guard in front of the whole fake; canned
+// routes; and quoting for messages.
 package control
 
 import (
