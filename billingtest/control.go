@@ -59,16 +59,9 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 // controlFake is the Server as the control API drives it.
 type controlFake struct{ *Server }
 
-func (f controlFake) DumpState(kinds []string) ([]byte, error) {
-	k := allFixtureKinds
-	if kinds != nil {
-		var err error
-		if k, err = parseFixtureKinds(kinds); err != nil {
-			return nil, &control.Error{Status: http.StatusBadRequest, Msg: err.Error()}
-		}
-	}
+func (f controlFake) DumpState(want func(kind string) bool) ([]byte, error) {
 	var buf bytes.Buffer
-	err := f.dumpFixtures(&buf, k, kinds != nil)
+	err := f.dumpFixtures(&buf, want)
 	return buf.Bytes(), err
 }
 

@@ -333,7 +333,7 @@ func TestControlStateEmptyKinds(t *testing.T) {
 	if err := json.Unmarshal(body, &whole); err != nil {
 		t.Fatalf("state %s: %v", body, err)
 	}
-	for _, name := range fixtureKindNames {
+	for _, name := range control.Kinds() {
 		alone := ccDo(t, srv, http.MethodGet, "/_fake/state?kind="+name, "")
 		ccWant(t, "GET state of "+name, alone, http.StatusOK)
 		var one map[string]json.RawMessage

@@ -50,11 +50,15 @@ func (c ItemScope) Rows(field string) []Row {
 	return out
 }
 
+// index is where item id is in the product's items, -1 for nowhere.
+func (c ItemScope) index(id int64) int {
+	return slices.IndexFunc(c.Stored[c.ProductID], func(it billing.SubscriptionProductItem) bool { return it.ID == id })
+}
+
 // item returns the stored item id.
 func (c ItemScope) item(id int64) *billing.SubscriptionProductItem {
-	items := c.Stored[c.ProductID]
-	if i := slices.IndexFunc(items, func(it billing.SubscriptionProductItem) bool { return it.ID == id }); i >= 0 {
-		return &items[i]
+	if i := c.index(id); i >= 0 {
+		return &c.Stored[c.ProductID][i]
 	}
 	return nil
 }
@@ -80,13 +84,11 @@ func (c ItemScope) Insert(field string, like int64, key time.Time, _ *rand.Rand,
 
 // Delete implements [Scope].
 func (c ItemScope) Delete(id int64) bool {
-	items := c.Stored[c.ProductID]
-	i := slices.IndexFunc(items, func(it billing.SubscriptionProductItem) bool { return it.ID == id })
-	if i < 0 {
-		return false
+	i := c.index(id)
+	if i >= 0 {
+		c.Stored[c.ProductID] = slices.Delete(c.Stored[c.ProductID], i, i+1)
 	}
-	c.Stored[c.ProductID] = slices.Delete(items, i, i+1)
-	return true
+	return i >= 0
 }
 
 // SetKey implements [Scope].

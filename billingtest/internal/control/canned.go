@@ -6,6 +6,7 @@ package control
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"strconv"
 
@@ -59,10 +60,7 @@ func (cr CannedRoute) Handler() (http.HandlerFunc, error) {
 			return nil, fmt.Errorf("status %d cannot carry a body", status)
 		}
 	}
-	header := make(map[string]string, len(cr.Header))
-	for k, v := range cr.Header {
-		header[k] = v
-	}
+	header := maps.Clone(cr.Header)
 	return func(w http.ResponseWriter, r *http.Request) {
 		for k, v := range header {
 			switch http.CanonicalHeaderKey(k) {

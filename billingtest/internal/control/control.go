@@ -2,6 +2,7 @@ package control
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"maps"
 	"net/http"
@@ -29,10 +30,9 @@ func IsPath(p string) bool {
 // Fake is what the control API drives. Its methods take the fake's locks
 // themselves.
 type Fake interface {
-	// DumpState encodes the state as a fixtures document: all of it, or
-	// with kinds the kinds named (each a key of the document, in any
-	// case), an *Error for an unknown one.
-	DumpState(kinds []string) ([]byte, error)
+	// DumpState encodes the kinds of the state that want names (by
+	// their keys in the document) as a fixtures document.
+	DumpState(want func(kind string) bool) ([]byte, error)
 	ReplaceFixtures(r io.Reader) error
 	LoadFixtures(r io.Reader) error
 	Reset() error
@@ -132,12 +132,12 @@ type endpoint struct {
 	serve        func(Fake, *http.Request) (Answer, *Error)
 }
 
-// done is the answer of an endpoint that has nothing to return.
-var done = Answer{Status: http.StatusNoContent}
-
-// clear is an endpoint that clears with do.
-func clear(do func(Fake)) func(Fake, *http.Request) (Answer, *Error) {
-	return func(f Fake, _ *http.Request) (Answer, *Error) { do(f); return done, nil }
+// clearing is an endpoint that clears with do.
+func clearing(do func(Fake)) func(Fake, *http.Request) (Answer, *Error) {
+	return func(f Fake, _ *http.Request) (Answer, *Error) {
+		do(f)
+		return Answer{Status: http.StatusNoContent}, nil
+	}
 }
 
 // ok is the 200 answer with body.
@@ -149,14 +149,14 @@ var endpoints = [...]endpoint{
 	{http.MethodPost, "fixtures", func(f Fake, r *http.Request) (Answer, *Error) { return load(f.LoadFixtures, r) }},
 	{http.MethodPost, "reset", reset},
 	{http.MethodGet, "events", func(f Fake, _ *http.Request) (Answer, *Error) { return ok(f.EventList()) }},
-	{http.MethodDelete, "events", clear(Fake.ClearEvents)},
+	{http.MethodDelete, "events", clearing(Fake.ClearEvents)},
 	{http.MethodGet, "requests", func(f Fake, _ *http.Request) (Answer, *Error) { return ok(f.RequestList()) }},
-	{http.MethodDelete, "requests", clear(Fake.ClearRequests)},
+	{http.MethodDelete, "requests", clearing(Fake.ClearRequests)},
 	{http.MethodGet, "routes", func(f Fake, _ *http.Request) (Answer, *Error) { return ok(f.RouteList()) }},
 	{http.MethodPost, "routes", addRoute},
-	{http.MethodDelete, "routes", clear(Fake.ClearRoutes)},
+	{http.MethodDelete, "routes", clearing(Fake.ClearRoutes)},
 	{http.MethodPost, "faults", injectFault},
-	{http.MethodDelete, "faults", clear(Fake.ClearFaults)},
+	{http.MethodDelete, "faults", clearing(Fake.ClearFaults)},
 }
 
 // Serve answers a control API request, authenticated already: the
@@ -193,18 +193,34 @@ func dumpState(f Fake, r *http.Request) (Answer, *Error) {
 			q[name] = append(q[name], strings.Split(unescape(value), ",")...)
 		}
 	}
-	var names []string
-	for _, key := range slices.Sorted(maps.Keys(q)) {
-		names = append(names, q[key]...)
-	}
-	b, err := f.DumpState(names)
-	if err != nil {
-		if e := (*Error)(nil); errors.As(err, &e) {
-			return Answer{}, e
+	want := func(string) bool { return true }
+	if len(q) > 0 {
+		set := map[string]bool{}
+		for _, key := range slices.Sorted(maps.Keys(q)) {
+			for _, name := range q[key] {
+				i := slices.IndexFunc(Kinds(), func(k string) bool { return strings.EqualFold(k, name) })
+				if i < 0 {
+					return Answer{}, bad(fmt.Errorf("kind %s is not one of %s", Quote(name), strings.Join(Kinds(), ", ")))
+				}
+				set[Kinds()[i]] = true
+			}
 		}
+		want = func(kind string) bool { return set[kind] }
+	}
+	b, err := f.DumpState(want)
+	if err != nil {
 		return Answer{}, &Error{Status: http.StatusInternalServerError, Msg: err.Error()}
 	}
 	return Answer{Status: http.StatusOK, Raw: b}, nil
+}
+
+// Kinds are the kinds of entity a fixtures document holds, named by their
+// keys in it, in the document's order.
+func Kinds() []string {
+	return []string{
+		"customers", "trackingCodeCategoryNames", "salesTrackingCodes", "subscriptions", "invoices",
+		"draftInvoices", "creditCards", "walletMethods", "subscriptionProductItems", "bulkJobs",
+	}
 }
 
 // unescape decodes a query's name or value: + is a space, and a broken
@@ -221,14 +237,14 @@ func load(do func(io.Reader) error, r *http.Request) (Answer, *Error) {
 	if err := do(io.LimitReader(r.Body, maxBody)); err != nil {
 		return Answer{}, bad(err)
 	}
-	return done, nil
+	return Answer{Status: http.StatusNoContent}, nil
 }
 
 func reset(f Fake, _ *http.Request) (Answer, *Error) {
 	if err := f.Reset(); err != nil {
 		return Answer{}, &Error{Status: http.StatusInternalServerError, Msg: err.Error()}
 	}
-	return done, nil
+	return Answer{Status: http.StatusNoContent}, nil
 }
 
 func addRoute(f Fake, r *http.Request) (Answer, *Error) {
@@ -289,5 +305,5 @@ func injectFault(f Fake, r *http.Request) (Answer, *Error) {
 	if err != nil {
 		return Answer{}, bad(err)
 	}
-	return done, nil
+	return Answer{Status: http.StatusNoContent}, nil
 }
