@@ -129,8 +129,8 @@ func WithChurn(c Churn) Option {
 func (s *Server) ChurnLog() []ChurnChange {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if s.churn == nil {
-		return nil
+	if s.churn == nil || len(s.churn.Log()) == 0 {
+		return nil // as before the first change
 	}
 	return mapped(s.churn.Log(), func(c churn.Change) ChurnChange {
 		return ChurnChange{Request: c.Request, Route: Route(c.Route), Kind: ChurnKind(c.Kind), ID: c.ID, Field: c.Field, OldKey: c.OldKey, NewKey: c.NewKey}
