@@ -143,6 +143,7 @@ func clearing(do func(Fake)) func(Fake, *http.Request) (Answer, *Error) {
 // ok is the 200 answer with body.
 func ok(body any) (Answer, *Error) { return Answer{Status: http.StatusOK, Body: body}, nil }
 
+// endpoints are the control API's endpoints, read only.
 var endpoints = [...]endpoint{
 	{http.MethodGet, "state", dumpState},
 	{http.MethodPut, "state", func(f Fake, r *http.Request) (Answer, *Error) { return load(f.ReplaceFixtures, r) }},
