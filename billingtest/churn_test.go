@@ -362,3 +362,25 @@ func TestChurnUnderConcurrentLists(t *testing.T) {
 		t.Errorf("rounds for requests %v, want %v", requests, want)
 	}
 }
+
+// ChurnLog is nil without WithChurn and before the first change, not an
+// empty log.
+func TestChurnLogIsNilBeforeAChange(t *testing.T) {
+	t.Parallel()
+	plain, err := NewHandler()
+	if err != nil {
+		t.Fatal(err)
+	}
+	chGet(t, plain, "/v1/Invoices")
+	busy := chServer(t, Churn{Every: 2, Deletes: 1})
+	chGet(t, busy.srv, "/v1/Invoices")
+	for name, log := range map[string][]ChurnChange{"without WithChurn": plain.ChurnLog(), "before a round": busy.srv.ChurnLog()} {
+		if log != nil {
+			t.Errorf("%s: ChurnLog() = %#v, want nil", name, log)
+		}
+	}
+	chGet(t, busy.srv, "/v1/Invoices")
+	if log := busy.srv.ChurnLog(); len(log) != 1 || log[0].Kind != ChurnDelete {
+		t.Errorf("after a round: %+v, want one delete", log)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/billingapi/billing-go/billingtest/internal/control"
 	"github.com/billingapi/billing-go/billingtest/internal/fixture"
 )
 
@@ -111,7 +112,7 @@ func TestControlShowsIDsAndWhatWritesChanged(t *testing.T) {
 		t.Error("job not processed in the state")
 	}
 
-	var events []eventJSON
+	var events []control.Event
 	r := ccDo(t, srv, http.MethodGet, "/_fake/events", "")
 	if err := json.Unmarshal(r.body, &events); err != nil {
 		t.Fatal(err)
@@ -126,7 +127,7 @@ func TestControlShowsIDsAndWhatWritesChanged(t *testing.T) {
 		t.Errorf("event operations %v, want %v", ops, want)
 	}
 
-	var reqs []requestJSON
+	var reqs []control.Request
 	r = ccDo(t, srv, http.MethodGet, "/_fake/requests", "")
 	if err := json.Unmarshal(r.body, &reqs); err != nil {
 		t.Fatal(err)
@@ -187,7 +188,7 @@ func TestControlLoadReplaceAndReset(t *testing.T) {
 func TestControlFaultsAndRoutes(t *testing.T) {
 	t.Parallel()
 	srv := ccServer(t)
-	var routes []routeJSON
+	var routes []control.Route
 	if err := json.Unmarshal(ccDo(t, srv, http.MethodGet, "/_fake/routes", "").body, &routes); err != nil || len(routes) != len(routeTable) {
 		t.Fatalf("routes %+v (%v), want %d", routes, err, len(routeTable))
 	}
@@ -332,7 +333,7 @@ func TestControlStateEmptyKinds(t *testing.T) {
 	if err := json.Unmarshal(body, &whole); err != nil {
 		t.Fatalf("state %s: %v", body, err)
 	}
-	for _, name := range fixtureKindNames {
+	for _, name := range control.Kinds() {
 		alone := ccDo(t, srv, http.MethodGet, "/_fake/state?kind="+name, "")
 		ccWant(t, "GET state of "+name, alone, http.StatusOK)
 		var one map[string]json.RawMessage

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/internal/control"
 )
 
 func TestControlAddsCannedRoutes(t *testing.T) {
@@ -17,11 +18,11 @@ func TestControlAddsCannedRoutes(t *testing.T) {
 	r := ccDo(t, srv, http.MethodPost, "/_fake/routes", `{"method":"GET","path":"/v1/Customers/{id}/Payments","status":200,
 		"header":{"X-NextPage":"-1"},"body":[{"amount":9.990,"note":"exact"}]}`)
 	ccWant(t, "adding a route", r, http.StatusCreated)
-	var added routeJSON
+	var added control.Route
 	if err := json.Unmarshal(r.body, &added); err != nil {
 		t.Fatal(err)
 	}
-	wantSame(t, "added route", added, routeJSON{Name: "GET /v1/Customers/{id}/Payments", Route: "GET /v1/Customers/{id}/Payments"})
+	wantSame(t, "added route", added, control.Route{Name: "GET /v1/Customers/{id}/Payments", Route: "GET /v1/Customers/{id}/Payments"})
 
 	// A user's Client.Do call gets the canned answer, byte for byte.
 	client := srv.Client()
@@ -42,7 +43,7 @@ func TestControlAddsCannedRoutes(t *testing.T) {
 	}
 
 	// Listed with the fake's routes; a canned 204; then all cleared.
-	var routes []routeJSON
+	var routes []control.Route
 	if err := json.Unmarshal(ccDo(t, srv, http.MethodGet, "/_fake/routes", "").body, &routes); err != nil {
 		t.Fatal(err)
 	}

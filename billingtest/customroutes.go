@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/billingapi/billing-go/billingtest/internal/control"
 )
 
 // Routes a test adds to the fake, for code that calls endpoints the SDK
@@ -133,8 +135,8 @@ func newCustomRouteSpec(method, pattern string) (*routeSpec, error) {
 	if len(segs) > maxCustomRouteSegments {
 		return nil, fmt.Errorf("pattern %q has more than %d segments", pattern, maxCustomRouteSegments)
 	}
-	if strings.EqualFold(segs[0], strings.Trim(controlPrefix, "/")) {
-		return nil, fmt.Errorf("pattern %q is under the control API's %s", pattern, controlPrefix)
+	if strings.EqualFold(segs[0], strings.Trim(control.Prefix, "/")) {
+		return nil, fmt.Errorf("pattern %q is under the control API's %s", pattern, control.Prefix)
 	}
 	seen := map[string]bool{}
 	for _, seg := range segs {

@@ -183,3 +183,12 @@ func copyDraft(d DraftInvoice) DraftInvoice {
 	d.Lines = slices.Clone(d.Lines)
 	return d
 }
+
+// mapped is f applied to each of xs.
+func mapped[T, U any](xs []T, f func(T) U) []U {
+	out := make([]U, len(xs))
+	for i, x := range xs {
+		out[i] = f(x)
+	}
+	return out
+}

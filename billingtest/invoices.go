@@ -6,6 +6,7 @@ import (
 	"iter"
 	"slices"
 
+	"github.com/billingapi/billing-go/billingtest/internal/churn"
 	"github.com/billingapi/billing-go/billingtest/internal/filter"
 	"github.com/billingapi/billing-go/billingtest/internal/scale"
 )
@@ -135,7 +136,7 @@ func (p *plainInvoices) Query(ctx context.Context, q *filter.Request) filter.Pag
 	for i, row := range page.Items {
 		out.Items[i] = filter.Hit{ID: row.inv.ID}
 		if q.KeyField != "" {
-			out.Items[i].Key = invoiceKey(row.inv, q.KeyField)
+			out.Items[i].Key = churn.InvoiceKey(row.inv, q.KeyField)
 		}
 	}
 	return out

@@ -13,6 +13,7 @@ import (
 
 	billing "github.com/billingapi/billing-go"
 	"github.com/billingapi/billing-go/billingtest/internal/bind"
+	"github.com/billingapi/billing-go/billingtest/internal/churn"
 	"github.com/billingapi/billing-go/billingtest/internal/filter"
 	"github.com/billingapi/billing-go/internal/jsonwire"
 	"github.com/shopspring/decimal"
@@ -259,7 +260,7 @@ func (s *Server) handleListInvoices(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.vary(&lr)
-	s.churnBefore(RouteInvoicesList, sortedOn(invoiceSchema, lr), lr.Key, invoiceChurn{s: s})
+	s.churnBefore(RouteInvoicesList, sortedOn(invoiceSchema, lr), lr.Key, invoiceChurn, 0)
 	s.mu.RLock()
 	page := s.store.invoices.Query(r.Context(), &lr.Request)
 	body := s.pageBuffers.Get(0) // grown by append; kept at its size
@@ -323,7 +324,7 @@ type scopedList[T, U any] struct {
 	id     func(T) int64
 	// check validates the endpoint's other parameters; nil: none.
 	check func(*http.Request) error
-	churn func(s *Server, parent int64) churnScope
+	churn func(s *Server, parent int64) churn.Scope
 	// rows returns the parent's rows and how to render one, or a 404
 	// when it does not exist. The caller holds the read lock.
 	rows func(s *Server, r *http.Request, parent int64) (iter.Seq[T], func(T) U, error)
@@ -344,7 +345,7 @@ func (l scopedList[T, U]) serve(s *Server, w http.ResponseWriter, r *http.Reques
 	}
 	pred = filter.UntilDone(r.Context(), pred)
 	s.vary(&lr)
-	s.churnBefore(l.route, sortedOn(l.schema, lr), lr.Key, l.churn(s, parent))
+	s.churnBefore(l.route, sortedOn(l.schema, lr), lr.Key, l.churn, parent)
 	s.mu.RLock()
 	rows, render, err := l.rows(s, r, parent)
 	if err != nil {
@@ -362,10 +363,6 @@ func (l scopedList[T, U]) serve(s *Server, w http.ResponseWriter, r *http.Reques
 	s.writeJSON(w, http.StatusOK, out)
 }
 
-func invoiceChurnOf(s *Server, customerID int64) churnScope {
-	return invoiceChurn{s: s, customerID: customerID}
-}
-
 func checkTracked(r *http.Request) error {
 	_, err := boolParam(r, "showTrackedItems")
 	return err
@@ -376,7 +373,7 @@ func checkTracked(r *http.Request) error {
 // showTrackedItems=true.
 var customerInvoicesList = scopedList[invoiceRow, flatInvoice]{
 	route: RouteInvoicesListByCustomer, param: "customerId", schema: customerInvoiceSchema, id: invoiceRow.id,
-	check: checkTracked, churn: invoiceChurnOf,
+	check: checkTracked, churn: invoiceChurn,
 	rows: func(s *Server, r *http.Request, customerID int64) (iter.Seq[invoiceRow], func(invoiceRow) flatInvoice, error) {
 		if _, ok := s.store.customers[customerID]; !ok {
 			return nil, nil, notFound("customer %d does not exist", customerID)
@@ -391,7 +388,7 @@ var customerInvoicesList = scopedList[invoiceRow, flatInvoice]{
 
 // summariesList serves GET /v1/customers/{customerId}/invoiceSummaries.
 var summariesList = scopedList[summaryRow, billing.InvoiceSummary]{
-	route: RouteInvoiceSummariesList, param: "customerId", schema: summarySchema, id: summaryRow.id, churn: invoiceChurnOf,
+	route: RouteInvoiceSummariesList, param: "customerId", schema: summarySchema, id: summaryRow.id, churn: invoiceChurn,
 	rows: func(s *Server, _ *http.Request, customerID int64) (iter.Seq[summaryRow], func(summaryRow) billing.InvoiceSummary, error) {
 		cust, known := s.store.customers[customerID]
 		if !known {
@@ -407,7 +404,7 @@ var summariesList = scopedList[summaryRow, billing.InvoiceSummary]{
 // A known subscription product without items has an empty list, not a 404.
 var itemsList = scopedList[itemRow, billing.SubscriptionProductItem]{
 	route: RouteSubscriptionItemsList, param: "subscriptionProductId", schema: itemSchema, id: itemID,
-	churn: func(s *Server, productID int64) churnScope { return itemChurn{s: s, productID: productID} },
+	churn: itemChurn,
 	rows: func(s *Server, _ *http.Request, productID int64) (iter.Seq[itemRow], func(itemRow) billing.SubscriptionProductItem, error) {
 		if !s.store.products[productID] {
 			return nil, nil, notFound("subscription product %d does not exist", productID)

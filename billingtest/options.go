@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"log/slog"
 	"time"
+
+	"github.com/billingapi/billing-go/billingtest/internal/control"
 )
 
 // DefaultAPIKey is the key the fake accepts unless [WithAPIKey] says
@@ -48,8 +50,7 @@ type config struct {
 	walletProviders    []string
 	requestLogLimit    int
 	requestLogBytes    int64
-	allowedHosts       []string // canonical; see WithAllowedHosts
-	anyHost            bool
+	hosts              control.Hosts // see WithAllowedHosts
 	numberedErrors     bool
 	logger             *slog.Logger
 	seed               []func(*Server) error

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/billingapi/billing-go/billingtest/internal/bind"
+	"github.com/billingapi/billing-go/billingtest/internal/control"
 	"github.com/billingapi/billing-go/internal/jsonwire"
 )
 
@@ -36,11 +37,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// in-process transport: net/http's server always sets a Body.
 		r.Body = http.NoBody
 	}
-	if !s.hostAllowed(r) {
-		s.refuseHost(w, r) // before anything else: not recorded, throttled or faulted
+	if msg := s.cfg.hosts.Refuse(r); msg != "" {
+		// Before anything else: not recorded, throttled or faulted.
+		s.writeError(w, http.StatusBadRequest, errorKeyAPI, msg)
 		return
 	}
-	if isControlPath(r.URL.EscapedPath()) {
+	if control.IsPath(r.URL.EscapedPath()) {
 		s.serveControl(w, r)
 		return
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/internal/churn"
 	"github.com/billingapi/billing-go/billingtest/internal/scale"
 )
 
@@ -28,7 +29,7 @@ type Server struct {
 
 	mu    sync.RWMutex
 	store *store
-	churn *churnState // guarded by mu; nil without WithChurn
+	churn *churn.State // guarded by mu; nil without WithChurn
 
 	logMu        sync.Mutex
 	requests     []Request
@@ -87,7 +88,7 @@ func newServer(opts ...Option) (*Server, error) {
 	}
 	s.store = newStore()
 	if s.cfg.churn != nil {
-		s.churn = newChurnState(*s.cfg.churn)
+		s.churn = churn.New(churn.Settings(*s.cfg.churn))
 	}
 	for _, seed := range s.cfg.seed {
 		if err := seed(s); err != nil {

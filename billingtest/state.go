@@ -6,10 +6,8 @@ import (
 	"io"
 	"slices"
 	"strconv"
-	"strings"
 
 	billing "github.com/billingapi/billing-go"
-	"github.com/billingapi/billing-go/billingtest/internal/control"
 	"github.com/billingapi/billing-go/billingtest/internal/fixture"
 )
 
@@ -19,54 +17,21 @@ import (
 // same state; a test in any language reads it through the control API to
 // find the ids of generated data and to check what a write changed.
 func (s *Server) DumpFixtures(w io.Writer) error {
-	if err := s.dumpFixtures(w, allFixtureKinds, false); err != nil {
+	if err := s.dumpFixtures(w, func(string) bool { return true }); err != nil {
 		return fmt.Errorf("DumpFixtures: %w", err)
 	}
 	return nil
 }
 
-// fixtureKindNames are the kinds of entity a fixtures document holds,
-// named by their keys in it, in the document's order; bit i of a
-// fixtureKinds is fixtureKindNames[i].
-var fixtureKindNames = [...]string{
-	"customers", "trackingCodeCategoryNames", "salesTrackingCodes", "subscriptions", "invoices",
-	"draftInvoices", "creditCards", "walletMethods", "subscriptionProductItems", "bulkJobs",
-}
-
-// fixtureKinds is a set of kinds of entity, for a part of the state.
-type fixtureKinds uint16
-
-// allFixtureKinds is every kind: the whole state.
-const allFixtureKinds = fixtureKinds(1)<<len(fixtureKindNames) - 1
-
-func (k fixtureKinds) has(name string) bool {
-	i := slices.Index(fixtureKindNames[:], name)
-	return i >= 0 && k&(1<<i) != 0
-}
-
-// parseFixtureKinds reads a list of kinds (each a key of the fixtures
-// document, in any case), refusing an unknown one.
-func parseFixtureKinds(names []string) (fixtureKinds, error) {
-	var k fixtureKinds
-	for _, name := range names {
-		i := slices.IndexFunc(fixtureKindNames[:], func(n string) bool { return strings.EqualFold(n, name) })
-		if i < 0 {
-			return 0, fmt.Errorf("kind %s is not one of %s", control.Quote(name), strings.Join(fixtureKindNames[:], ", "))
-		}
-		k |= 1 << i
-	}
-	return k, nil
-}
-
-// dumpFixtures writes the kinds k of the state as a fixtures document.
-// With subset, only those kinds are keys; without, every kind is. An
-// empty kind is [] or {} either way, so that a kind reads the same in the
-// whole state and alone.
-func (s *Server) dumpFixtures(w io.Writer, k fixtureKinds, subset bool) error {
+// dumpFixtures writes the kinds of the state that want names (by their
+// keys in the document) as a fixtures document with only those keys. An
+// empty kind is [] or {}, so that a kind reads the same in the whole
+// state and alone.
+func (s *Server) dumpFixtures(w io.Writer, want func(kind string) bool) error {
 	s.mu.RLock()
-	f := s.store.fixtures(k)
+	f := s.store.fixtures(want)
 	s.mu.RUnlock()
-	return f.Encode(w, func(name string) bool { return !subset || k.has(name) })
+	return f.Encode(w, want)
 }
 
 // ReplaceFixtures replaces the fake's whole state with the entities of a
@@ -111,14 +76,14 @@ func (s *Server) Reset() error {
 	return nil
 }
 
-// fixtures collects the kinds k of the store as a fixtures document.
-// The caller holds s.mu.
-func (st *store) fixtures(k fixtureKinds) *fixture.Document {
+// fixtures collects the kinds of the store that want names as a fixtures
+// document. The caller holds s.mu.
+func (st *store) fixtures(want func(kind string) bool) *fixture.Document {
 	f := &fixture.Document{}
-	if k.has("customers") {
+	if want("customers") {
 		f.Customers = values(st.customers, func(c *Customer) int64 { return c.ID })
 	}
-	if k.has("trackingCodeCategoryNames") {
+	if want("trackingCodeCategoryNames") {
 		for i, name := range st.categoryNames {
 			if name != "" {
 				if f.TrackingCodeCategoryNames == nil {
@@ -128,31 +93,31 @@ func (st *store) fixtures(k fixtureKinds) *fixture.Document {
 			}
 		}
 	}
-	if k.has("salesTrackingCodes") {
+	if want("salesTrackingCodes") {
 		for _, c := range st.codes {
 			f.SalesTrackingCodes = append(f.SalesTrackingCodes, seedCode(c))
 		}
 	}
-	if k.has("subscriptions") {
+	if want("subscriptions") {
 		for _, id := range st.subOrder {
 			f.Subscriptions = append(f.Subscriptions, *st.subscriptions[id])
 		}
 	}
-	if k.has("invoices") {
+	if want("invoices") {
 		for i := range st.invoices.Len() {
 			f.Invoices = append(f.Invoices, *st.invoices.At(i))
 		}
 	}
-	if k.has("draftInvoices") {
+	if want("draftInvoices") {
 		f.DraftInvoices = values(st.drafts, func(d *DraftInvoice) int64 { return d.ID })
 	}
-	if k.has("creditCards") {
+	if want("creditCards") {
 		f.CreditCards = values(st.cards, func(c *CreditCard) int64 { return c.ID })
 	}
-	if k.has("walletMethods") {
+	if want("walletMethods") {
 		f.WalletMethods = values(st.wallets, func(w *WalletMethod) int64 { return w.ID })
 	}
-	if k.has("subscriptionProductItems") {
+	if want("subscriptionProductItems") {
 		var items []billing.SubscriptionProductItem
 		for _, list := range st.items {
 			items = append(items, list...)
@@ -162,7 +127,7 @@ func (st *store) fixtures(k fixtureKinds) *fixture.Document {
 			f.SubscriptionProductItems = append(f.SubscriptionProductItems, seedItem(it))
 		}
 	}
-	if k.has("bulkJobs") {
+	if want("bulkJobs") {
 		f.BulkJobs = values(st.jobs, func(j *BulkJob) int64 { return j.ID })
 	}
 	return f

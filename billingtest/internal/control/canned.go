@@ -1,10 +1,12 @@
-// Package control holds the parts of the fake's control API that need
-// nothing of the fake: canned routes and quoting for its messages.
+// Package control is the fake's control API under /_fake/, over what it
+// drives (Fake), and the Host guard in front of the whole fake; canned
+// routes; and quoting for messages.
 package control
 
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"strconv"
 
@@ -58,10 +60,7 @@ func (cr CannedRoute) Handler() (http.HandlerFunc, error) {
 			return nil, fmt.Errorf("status %d cannot carry a body", status)
 		}
 	}
-	header := make(map[string]string, len(cr.Header))
-	for k, v := range cr.Header {
-		header[k] = v
-	}
+	header := maps.Clone(cr.Header)
 	return func(w http.ResponseWriter, r *http.Request) {
 		for k, v := range header {
 			switch http.CanonicalHeaderKey(k) {
