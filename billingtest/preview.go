@@ -42,7 +42,7 @@ import (
 // SubscriptionCreatedTimestamp, NextBillingDate and NextRechargeDate the
 // dates, and SalesTrackingCodeNCode and SalesTrackingCodeNName the code and
 // name of the customer's sales tracking code of category N. The syntax and
-// semantics are those of the list endpoints (see filtereval.go).
+// semantics are those of the list endpoints (see package filter).
 //
 // filterOptions keeps, per the reference: customers created, subscriptions
 // created and next billing dates within [start, end] (both ends inclusive,
@@ -276,17 +276,7 @@ func filterOptionsPredicate(o *billing.BulkFilterOptions) (func(subscriberRow) b
 		})
 	}
 
-	if len(preds) == 0 {
-		return nil, nil
-	}
-	return func(r subscriberRow) bool {
-		for _, p := range preds {
-			if !p(r) {
-				return false
-			}
-		}
-		return true
-	}, nil
+	return filter.All(preds), nil
 }
 
 // preview computes the answer, or reports that the plan is unknown. The

@@ -116,7 +116,7 @@ func (s *Server) Reset() error {
 func (st *store) fixtures(k fixtureKinds) *fixture.Document {
 	f := &fixture.Document{}
 	if k.has("customers") {
-		f.Customers = values(st.customers, func(c *Customer) int64 { return c.ID })
+		f.Customers = values(st.customers, func(c *Customer) int64 { return c.ID }, nil)
 	}
 	if k.has("trackingCodeCategoryNames") {
 		for i, name := range st.categoryNames {
@@ -129,14 +129,10 @@ func (st *store) fixtures(k fixtureKinds) *fixture.Document {
 		}
 	}
 	if k.has("salesTrackingCodes") {
-		for _, c := range st.codes {
-			f.SalesTrackingCodes = append(f.SalesTrackingCodes, seedCode(c))
-		}
+		f.SalesTrackingCodes = mapped(st.codes, seedCode)
 	}
 	if k.has("subscriptions") {
-		for _, id := range st.subOrder {
-			f.Subscriptions = append(f.Subscriptions, *st.subscriptions[id])
-		}
+		f.Subscriptions = mapped(st.subOrder, func(id int64) Subscription { return *st.subscriptions[id] })
 	}
 	if k.has("invoices") {
 		for i := range st.invoices.Len() {
@@ -144,13 +140,13 @@ func (st *store) fixtures(k fixtureKinds) *fixture.Document {
 		}
 	}
 	if k.has("draftInvoices") {
-		f.DraftInvoices = values(st.drafts, func(d *DraftInvoice) int64 { return d.ID })
+		f.DraftInvoices = values(st.drafts, func(d *DraftInvoice) int64 { return d.ID }, nil)
 	}
 	if k.has("creditCards") {
-		f.CreditCards = values(st.cards, func(c *CreditCard) int64 { return c.ID })
+		f.CreditCards = values(st.cards, func(c *CreditCard) int64 { return c.ID }, nil)
 	}
 	if k.has("walletMethods") {
-		f.WalletMethods = values(st.wallets, func(w *WalletMethod) int64 { return w.ID })
+		f.WalletMethods = values(st.wallets, func(w *WalletMethod) int64 { return w.ID }, nil)
 	}
 	if k.has("subscriptionProductItems") {
 		var items []billing.SubscriptionProductItem
@@ -158,31 +154,25 @@ func (st *store) fixtures(k fixtureKinds) *fixture.Document {
 			items = append(items, list...)
 		}
 		slices.SortFunc(items, func(a, b billing.SubscriptionProductItem) int { return cmp.Compare(a.ID, b.ID) })
-		for _, it := range items {
-			f.SubscriptionProductItems = append(f.SubscriptionProductItems, seedItem(it))
-		}
+		f.SubscriptionProductItems = mapped(items, seedItem)
 	}
 	if k.has("bulkJobs") {
-		f.BulkJobs = values(st.jobs, func(j *BulkJob) int64 { return j.ID })
+		f.BulkJobs = values(st.jobs, func(j *BulkJob) int64 { return j.ID }, nil)
 	}
 	return f
 }
 
-// values returns a map's values in ascending id order, nil for none.
-func values[T any](m map[int64]*T, id func(*T) int64) []T {
-	var out []T
-	for _, v := range sortedValues(m, id) {
-		out = append(out, *v)
-	}
-	return out
-}
-
-// sortedValues returns a map's values in ascending id order.
-func sortedValues[T any](m map[int64]*T, id func(*T) int64) []*T {
-	out := make([]*T, 0, len(m))
+// values returns copies of a map's values, made by cp (nil: shallow
+// copies), in ascending id order.
+func values[T any](m map[int64]*T, id func(*T) int64, cp func(T) T) []T {
+	out := make([]T, 0, len(m))
 	for _, v := range m {
-		out = append(out, v)
+		if cp == nil {
+			out = append(out, *v)
+		} else {
+			out = append(out, cp(*v))
+		}
 	}
-	slices.SortFunc(out, func(a, b *T) int { return cmp.Compare(id(a), id(b)) })
+	slices.SortFunc(out, func(a, b T) int { return cmp.Compare(id(&a), id(&b)) })
 	return out
 }
