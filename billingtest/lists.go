@@ -154,10 +154,10 @@ var itemGetters = map[string]filter.Getter[itemRow]{
 
 // The endpoints' schemas, from the SDK's filter structs.
 var (
-	invoiceSchema         = filter.NewSchema("GET /v1/Invoices", billing.InvoiceFilter{}, invoiceGetters).RelatedBy(invoiceRow.customerID)
-	customerInvoiceSchema = filter.NewSchema("GET /v1/Customers/{customerId}/Invoices/", billing.CustomerInvoiceFilter{}, invoiceGetters).RelatedBy(invoiceRow.customerID)
-	summarySchema         = filter.NewSchema("GET /v1/customers/{customerId}/invoiceSummaries", billing.InvoiceSummaryFilter{}, summaryGetters)
-	itemSchema            = filter.NewSchema("GET /v1/subscriptionProducts/{subscriptionProductId}/items", billing.SubscriptionProductItemFilter{}, itemGetters)
+	invoiceSchema         = filter.NewSchema(string(RouteInvoicesList), billing.InvoiceFilter{}, invoiceGetters).RelatedBy(invoiceRow.customerID)
+	customerInvoiceSchema = filter.NewSchema(string(RouteInvoicesListByCustomer), billing.CustomerInvoiceFilter{}, invoiceGetters).RelatedBy(invoiceRow.customerID)
+	summarySchema         = filter.NewSchema(string(RouteInvoiceSummariesList), billing.InvoiceSummaryFilter{}, summaryGetters)
+	itemSchema            = filter.NewSchema(string(RouteSubscriptionItemsList), billing.SubscriptionProductItemFilter{}, itemGetters)
 )
 
 // customerInvoices are a customer's invoices in id order. The caller
@@ -315,9 +315,10 @@ func (s *Server) handleGetInvoice(r *http.Request) (any, error) {
 // scopedList is a list endpoint over the rows of one parent entity (a
 // customer, a subscription product), named by the path parameter param:
 // parsing, the paging variations, churn, the parent's 404, filtering,
-// sorting, paging and the page headers are the same for each.
+// sorting, paging and the page headers are the same for each. Its row of
+// the route table (listRoute) says the rest.
 type scopedList[T, U any] struct {
-	route  Route
+	route  Route  // set by listRoute
 	param  string // the parent's path parameter
 	schema *filter.Schema[T]
 	id     func(T) int64
@@ -327,6 +328,12 @@ type scopedList[T, U any] struct {
 	// rows returns the parent's rows and how to render one, or a 404
 	// when it does not exist. The caller holds the read lock.
 	rows func(s *Server, r *http.Request, parent int64) (iter.Seq[T], func(T) U, error)
+}
+
+// listRoute is the route table's row of list endpoint l.
+func listRoute[T, U any](r Route, name string, l scopedList[T, U]) routeSpec {
+	l.route = r
+	return newRouteSpec(r, name, l.serve)
 }
 
 func (l scopedList[T, U]) serve(s *Server, w http.ResponseWriter, r *http.Request) {
@@ -371,55 +378,48 @@ func checkTracked(r *http.Request) error {
 	return err
 }
 
-// customerInvoicesList serves GET /v1/Customers/{customerId}/Invoices/:
+func itemChurnOf(s *Server, productID int64) churnScope {
+	return itemChurn{s: s, productID: productID}
+}
+
+// customerInvoiceRows are the rows of GET /v1/Customers/{customerId}/Invoices/:
 // the customer's invoices with their charges; tracked items only with
 // showTrackedItems=true.
-var customerInvoicesList = scopedList[invoiceRow, flatInvoice]{
-	route: RouteInvoicesListByCustomer, param: "customerId", schema: customerInvoiceSchema, id: invoiceRow.id,
-	check: checkTracked, churn: invoiceChurnOf,
-	rows: func(s *Server, r *http.Request, customerID int64) (iter.Seq[invoiceRow], func(invoiceRow) flatInvoice, error) {
-		if _, ok := s.store.customers[customerID]; !ok {
-			return nil, nil, notFound("customer %d does not exist", customerID)
-		}
-		tracked, _ := boolParam(r, "showTrackedItems") // checked already
-		rows := mapped(s.store.customerInvoices(customerID), func(inv *Invoice) invoiceRow { return invoiceRow{inv: inv, st: s.store} })
-		return slices.Values(rows), func(row invoiceRow) flatInvoice {
-			return flat(s.store.renderInvoice(row.inv, chargesFlat, tracked))
-		}, nil
-	},
+func customerInvoiceRows(s *Server, r *http.Request, customerID int64) (iter.Seq[invoiceRow], func(invoiceRow) flatInvoice, error) {
+	if _, ok := s.store.customers[customerID]; !ok {
+		return nil, nil, notFound("customer %d does not exist", customerID)
+	}
+	tracked, _ := boolParam(r, "showTrackedItems") // checked already
+	rows := mapped(s.store.customerInvoices(customerID), func(inv *Invoice) invoiceRow { return invoiceRow{inv: inv, st: s.store} })
+	return slices.Values(rows), func(row invoiceRow) flatInvoice {
+		return flat(s.store.renderInvoice(row.inv, chargesFlat, tracked))
+	}, nil
 }
 
-// summariesList serves GET /v1/customers/{customerId}/invoiceSummaries.
-var summariesList = scopedList[summaryRow, billing.InvoiceSummary]{
-	route: RouteInvoiceSummariesList, param: "customerId", schema: summarySchema, id: summaryRow.id, churn: invoiceChurnOf,
-	rows: func(s *Server, _ *http.Request, customerID int64) (iter.Seq[summaryRow], func(summaryRow) billing.InvoiceSummary, error) {
-		cust, known := s.store.customers[customerID]
-		if !known {
-			return nil, nil, notFound("customer %d does not exist", customerID)
-		}
-		now := s.now()
-		rows := mapped(s.store.customerInvoices(customerID), func(inv *Invoice) summaryRow { return summaryRow{inv: inv, cust: cust, now: now} })
-		return slices.Values(rows), func(row summaryRow) billing.InvoiceSummary { return s.store.renderSummary(row.inv, now) }, nil
-	},
+// summaryRows are the rows of GET /v1/customers/{customerId}/invoiceSummaries.
+func summaryRows(s *Server, _ *http.Request, customerID int64) (iter.Seq[summaryRow], func(summaryRow) billing.InvoiceSummary, error) {
+	cust, known := s.store.customers[customerID]
+	if !known {
+		return nil, nil, notFound("customer %d does not exist", customerID)
+	}
+	now := s.now()
+	rows := mapped(s.store.customerInvoices(customerID), func(inv *Invoice) summaryRow { return summaryRow{inv: inv, cust: cust, now: now} })
+	return slices.Values(rows), func(row summaryRow) billing.InvoiceSummary { return s.store.renderSummary(row.inv, now) }, nil
 }
 
-// itemsList serves GET /v1/subscriptionProducts/{subscriptionProductId}/items.
+// itemRows are the rows of GET /v1/subscriptionProducts/{subscriptionProductId}/items.
 // A known subscription product without items has an empty list, not a 404.
-var itemsList = scopedList[itemRow, billing.SubscriptionProductItem]{
-	route: RouteSubscriptionItemsList, param: "subscriptionProductId", schema: itemSchema, id: itemID,
-	churn: func(s *Server, productID int64) churnScope { return itemChurn{s: s, productID: productID} },
-	rows: func(s *Server, _ *http.Request, productID int64) (iter.Seq[itemRow], func(itemRow) billing.SubscriptionProductItem, error) {
-		if !s.store.products[productID] {
-			return nil, nil, notFound("subscription product %d does not exist", productID)
-		}
-		stored := s.store.items[productID]
-		// Items are kept in the order they were added, which seeded ids
-		// need not follow; lists go by id.
-		rows := make([]itemRow, len(stored))
-		for i := range stored {
-			rows[i] = &stored[i]
-		}
-		slices.SortFunc(rows, func(a, b itemRow) int { return cmp.Compare(a.ID, b.ID) })
-		return slices.Values(rows), func(it itemRow) billing.SubscriptionProductItem { return *it }, nil
-	},
+func itemRows(s *Server, _ *http.Request, productID int64) (iter.Seq[itemRow], func(itemRow) billing.SubscriptionProductItem, error) {
+	if !s.store.products[productID] {
+		return nil, nil, notFound("subscription product %d does not exist", productID)
+	}
+	stored := s.store.items[productID]
+	// Items are kept in the order they were added, which seeded ids
+	// need not follow; lists go by id.
+	rows := make([]itemRow, len(stored))
+	for i := range stored {
+		rows[i] = &stored[i]
+	}
+	slices.SortFunc(rows, func(a, b itemRow) int { return cmp.Compare(a.ID, b.ID) })
+	return slices.Values(rows), func(it itemRow) billing.SubscriptionProductItem { return *it }, nil
 }

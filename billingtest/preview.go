@@ -148,7 +148,7 @@ var subscriberGetters = func() map[string]filter.Getter[subscriberRow] {
 	return g
 }()
 
-var subscriberSchema = filter.NewSchema("POST /v1/Subscribers/{planId}/PreviewBulkPriceChange", billing.SubscriberFilter{}, subscriberGetters)
+var subscriberSchema = filter.NewSchema(string(RouteBulkPreviewPriceChange), billing.SubscriberFilter{}, subscriberGetters)
 
 // handleBulkPreview serves POST /v1/Subscribers/{planId}/PreviewBulkPriceChange.
 func (s *Server) handleBulkPreview(r *http.Request) (any, error) {
