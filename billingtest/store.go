@@ -122,7 +122,9 @@ func newID[V any](s *Server, method, what string, m map[int64]V, id int64) (int6
 }
 
 // addChecked checks v's times and amounts (checkTimes) and adds it with
-// add under the lock.
+// add under the lock. Each Add method's add is its addXLocked, the
+// method without that check and the lock, for callers that hold s.mu:
+// the fixtures loader, which checks times itself, and the generator.
 func addChecked[T any](s *Server, name string, v T, add func(T) (int64, error)) (int64, error) {
 	if err := checkTimes(&v); err != nil {
 		return 0, refuse(name, "", "%w", err)
@@ -139,7 +141,6 @@ func (s *Server) AddCustomer(c Customer) (int64, error) {
 	return addChecked(s, "AddCustomer", c, s.addCustomerLocked)
 }
 
-// addCustomerLocked is AddCustomer without the lock, for callers that hold s.mu.
 func (s *Server) addCustomerLocked(c Customer) (int64, error) {
 	const m = "AddCustomer"
 	if _, ok := s.store.customers[c.ParentID]; c.ParentID != 0 && (c.ParentID == c.ID || !ok) {
@@ -190,7 +191,6 @@ func (s *Server) AddInvoice(inv Invoice) (int64, error) {
 	return s.addInvoiceLocked(inv)
 }
 
-// addInvoiceLocked is AddInvoice without the lock, for callers that hold s.mu.
 func (s *Server) addInvoiceLocked(inv Invoice) (int64, error) {
 	// Copy what the caller may still hold: charge ids are assigned in place.
 	inv.Charges = slices.Clone(inv.Charges)
@@ -261,29 +261,45 @@ func (s *Server) checkInvoiceLocked(inv *Invoice) error {
 	if inv.Terms == "" {
 		inv.Terms = "Net30"
 	}
-	var needIDs int64
-	if inv.ID == 0 {
-		needIDs++
-	}
-	for i := range inv.Charges {
-		c := &inv.Charges[i]
-		at := "charges[" + strconv.Itoa(i) + "]"
-		switch {
-		case c.ID < 0:
-			return refuse(m, at+".id", "negative id %d", c.ID)
-		case c.ID == 0:
-			needIDs++
-		case slices.ContainsFunc(inv.Charges[:i], func(o Charge) bool { return o.ID == c.ID }):
-			return refuse(m, at+".id", "id %d repeats", c.ID)
-		}
+	need, err := newIDs(m, inv.ID, "charges", len(inv.Charges), func(i int) int64 { return inv.Charges[i].ID }, nil)
+	if err != nil {
+		return err
 	}
 	if err := checkInvoiceWritable(inv); err != nil {
 		return refuse(m, "", "%w", err)
 	}
-	if !st.idsLeft(needIDs) {
+	if !st.idsLeft(need) {
 		return refuse(m, "", "%w", errIDsExhausted)
 	}
 	return nil
+}
+
+// newIDs refuses, for method m, the ids of the n parts an entity brings
+// (idAt), in its list key, before any is assigned: a negative one, one
+// taken (by taken, when not nil), one that repeats. need is how many ids
+// the entity (id) and its parts take from the sequence, for those 0.
+func newIDs(m string, id int64, key string, n int, idAt func(int) int64, taken func(int64) bool) (need int64, err error) {
+	if id == 0 {
+		need++
+	}
+	for i := range n {
+		at := func() string { return key + "[" + strconv.Itoa(i) + "].id" }
+		switch id := idAt(i); {
+		case id < 0:
+			return 0, refuse(m, at(), "negative id %d", id)
+		case id == 0:
+			need++
+		case taken != nil && taken(id):
+			return 0, exists(m, "subscription product", at(), id)
+		default:
+			for j := range i {
+				if idAt(j) == id {
+					return 0, refuse(m, at(), "id %d repeats", id)
+				}
+			}
+		}
+	}
+	return need, nil
 }
 
 // settleCharges is the rule a fixtures document's charges meet, on top
@@ -331,7 +347,6 @@ func (s *Server) AddDraftInvoice(d DraftInvoice) (int64, error) {
 	return addChecked(s, "AddDraftInvoice", d, s.addDraftInvoiceLocked)
 }
 
-// addDraftInvoiceLocked is AddDraftInvoice without the lock, for callers that hold s.mu.
 func (s *Server) addDraftInvoiceLocked(d DraftInvoice) (int64, error) {
 	const m = "AddDraftInvoice"
 	if _, ok := s.store.customers[d.CustomerID]; !ok {
@@ -359,7 +374,6 @@ func (s *Server) AddCreditCard(c CreditCard) (int64, error) {
 	return addChecked(s, "AddCreditCard", c, s.addCreditCardLocked)
 }
 
-// addCreditCardLocked is AddCreditCard without the lock, for callers that hold s.mu.
 func (s *Server) addCreditCardLocked(c CreditCard) (int64, error) {
 	const m = "AddCreditCard"
 	if _, ok := s.store.customers[c.CustomerID]; !ok {
@@ -399,7 +413,6 @@ func (s *Server) AddWalletMethod(w WalletMethod) (int64, error) {
 	return addChecked(s, "AddWalletMethod", w, s.addWalletMethodLocked)
 }
 
-// addWalletMethodLocked is AddWalletMethod without the lock, for callers that hold s.mu.
 func (s *Server) addWalletMethodLocked(w WalletMethod) (int64, error) {
 	const m = "AddWalletMethod"
 	cust, ok := s.store.customers[w.CustomerID]
@@ -447,7 +460,6 @@ func (s *Server) AddSubscription(sub Subscription) (int64, error) {
 	return addChecked(s, "AddSubscription", sub, s.addSubscriptionLocked)
 }
 
-// addSubscriptionLocked is AddSubscription without the lock, for callers that hold s.mu.
 func (s *Server) addSubscriptionLocked(sub Subscription) (int64, error) {
 	const m = "AddSubscription"
 	st := s.store
@@ -457,24 +469,12 @@ func (s *Server) addSubscriptionLocked(sub Subscription) (int64, error) {
 	if sub.NumberOfIntervals < 0 {
 		return 0, refuse(m, "numberOfIntervals", "negative")
 	}
-	needIDs := int64(0)
-	if sub.ID == 0 {
-		needIDs++
+	need, err := newIDs(m, sub.ID, "products", len(sub.Products), func(i int) int64 { return sub.Products[i].ID },
+		func(id int64) bool { return st.products[id] })
+	if err != nil {
+		return 0, err
 	}
-	for i, p := range sub.Products {
-		at := "products[" + strconv.Itoa(i) + "].id"
-		switch {
-		case p.ID < 0:
-			return 0, refuse(m, at, "negative id %d", p.ID)
-		case p.ID == 0:
-			needIDs++
-		case st.products[p.ID]:
-			return 0, exists(m, "subscription product", at, p.ID)
-		case slices.ContainsFunc(sub.Products[:i], func(o SubscriptionProduct) bool { return o.ID == p.ID }):
-			return 0, refuse(m, at, "id %d repeats", p.ID)
-		}
-	}
-	if !st.idsLeft(needIDs) {
+	if !st.idsLeft(need) {
 		return 0, refuse(m, "", "%w", errIDsExhausted)
 	}
 	id, err := newID(s, m, "subscription", st.subscriptions, sub.ID)
@@ -536,7 +536,6 @@ func seedItem(it billing.SubscriptionProductItem) SubscriptionProductItem {
 	}
 }
 
-// addSubscriptionProductItemLocked is AddSubscriptionProductItem without the lock, for callers that hold s.mu.
 func (s *Server) addSubscriptionProductItemLocked(item billing.SubscriptionProductItem) (int64, error) {
 	const m = "AddSubscriptionProductItem"
 	st := s.store
@@ -614,7 +613,6 @@ func seedCode(c billing.SalesTrackingCode) SalesTrackingCode {
 	}
 }
 
-// addSalesTrackingCodeLocked is AddSalesTrackingCode without the lock, for callers that hold s.mu.
 func (s *Server) addSalesTrackingCodeLocked(code billing.SalesTrackingCode) (int64, error) {
 	const m = "AddSalesTrackingCode"
 	if _, ok := s.store.category(string(code.Type)); !ok {
@@ -649,7 +647,6 @@ func (s *Server) SetTrackingCodeCategoryName(n int, name string) error {
 	return s.setCategoryNameLocked(n, name)
 }
 
-// setCategoryNameLocked is SetTrackingCodeCategoryName without the lock, for callers that hold s.mu.
 func (s *Server) setCategoryNameLocked(n int, name string) error {
 	if n < 1 || n > 5 {
 		return fmt.Errorf("SetTrackingCodeCategoryName: category %d, want 1 to 5", n)
@@ -693,7 +690,6 @@ func (s *Server) AddBulkJob(j BulkJob) (int64, error) {
 	return addChecked(s, "AddBulkJob", j, s.addBulkJobLocked)
 }
 
-// addBulkJobLocked is AddBulkJob without the lock, for callers that hold s.mu.
 func (s *Server) addBulkJobLocked(j BulkJob) (int64, error) {
 	if j.Processed && !j.Validated {
 		return 0, refuse("AddBulkJob", "processed", "a job is processed only once validated")
