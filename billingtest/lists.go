@@ -167,47 +167,30 @@ func (st *store) customerInvoices(customerID int64) []*Invoice {
 	return mapped(page.Items, func(h filter.Hit) *Invoice { return st.invoices.Get(h.ID) })
 }
 
-// flatInvoice is an invoice whose charges are always written, [] when
-// there are none. billing.Invoice declares charges with omitempty (right
-// for the SDK, which must accept an answer without them), which would drop
-// the empty array the reference shows in list-all answers. The invoice is
-// a named field, not embedded: embedding would promote its MarshalJSON,
-// and the engine would write the invoice alone, without charges.
-type flatInvoice struct {
+// wireInvoice is an invoice with its charges (flat) or its charge groups
+// (grouped) always written, [] when there are none. billing.Invoice
+// declares both with omitempty (right for the SDK, which must accept an
+// answer without them), which would drop the empty array the reference
+// shows. The invoice is a named field, not embedded: embedding would
+// promote its MarshalJSON, and the engine would write the invoice alone.
+type wireInvoice struct {
 	invoice billing.Invoice
-	charges []billing.Charge
+	name    string // "charges" or "chargeGroups"
+	member  any    // never a nil slice
 }
 
-// MarshalJSONTo writes the invoice's members, charges among those after
-// the modelled ones.
-func (f flatInvoice) MarshalJSONTo(enc *jsonwire.Encoder) error {
-	return writeInvoiceWith(enc, f.invoice, "charges", f.charges)
-}
-
-// groupedInvoice is an invoice with chargeGroups, [] when there are none,
-// and no charges.
-type groupedInvoice struct {
-	invoice      billing.Invoice
-	chargeGroups []billing.ChargeGroup
-}
-
-// MarshalJSONTo writes the invoice's members, chargeGroups among those
-// after the modelled ones.
-func (g groupedInvoice) MarshalJSONTo(enc *jsonwire.Encoder) error {
-	return writeInvoiceWith(enc, g.invoice, "chargeGroups", g.chargeGroups)
-}
-
-// writeInvoiceWith writes inv with one more member, name, holding member:
-// the invoice's MarshalJSON writes it with the members of its Extra.
-func writeInvoiceWith(enc *jsonwire.Encoder, inv billing.Invoice, name string, member any) error {
-	raw, err := jsonwire.Marshal(member)
+// MarshalJSONTo writes the invoice's members, the member name among those
+// after the modelled ones: the invoice's MarshalJSON writes it with the
+// members of its Extra.
+func (f wireInvoice) MarshalJSONTo(enc *jsonwire.Encoder) error {
+	raw, err := jsonwire.Marshal(f.member)
 	if err != nil {
 		return err
 	}
-	extra := make(billing.Extra, len(inv.Extra)+1)
-	maps.Copy(extra, inv.Extra)
-	extra[name] = raw
-	inv.Extra = extra
+	inv := f.invoice
+	inv.Extra = make(billing.Extra, len(f.invoice.Extra)+1)
+	maps.Copy(inv.Extra, f.invoice.Extra)
+	inv.Extra[f.name] = raw
 	b, err := inv.MarshalJSON()
 	if err != nil {
 		return err
@@ -215,22 +198,22 @@ func writeInvoiceWith(enc *jsonwire.Encoder, inv billing.Invoice, name string, m
 	return enc.WriteValue(b)
 }
 
-func flat(inv billing.Invoice) flatInvoice {
+func flat(inv billing.Invoice) wireInvoice {
 	charges := inv.Charges
 	if charges == nil {
 		charges = []billing.Charge{}
 	}
 	inv.Charges = nil
-	return flatInvoice{invoice: inv, charges: charges}
+	return wireInvoice{invoice: inv, name: "charges", member: charges}
 }
 
-func grouped(inv billing.Invoice) groupedInvoice {
+func grouped(inv billing.Invoice) wireInvoice {
 	groups := inv.ChargeGroups
 	if groups == nil {
 		groups = []billing.ChargeGroup{}
 	}
 	inv.ChargeGroups, inv.Charges = nil, nil
-	return groupedInvoice{invoice: inv, chargeGroups: groups}
+	return wireInvoice{invoice: inv, name: "chargeGroups", member: groups}
 }
 
 // boolParam reads an optional boolean query parameter the same way on
@@ -385,13 +368,13 @@ func itemChurnOf(s *Server, productID int64) churnScope {
 // customerInvoiceRows are the rows of GET /v1/Customers/{customerId}/Invoices/:
 // the customer's invoices with their charges; tracked items only with
 // showTrackedItems=true.
-func customerInvoiceRows(s *Server, r *http.Request, customerID int64) (iter.Seq[invoiceRow], func(invoiceRow) flatInvoice, error) {
+func customerInvoiceRows(s *Server, r *http.Request, customerID int64) (iter.Seq[invoiceRow], func(invoiceRow) wireInvoice, error) {
 	if _, ok := s.store.customers[customerID]; !ok {
 		return nil, nil, notFound("customer %d does not exist", customerID)
 	}
 	tracked, _ := boolParam(r, "showTrackedItems") // checked already
 	rows := mapped(s.store.customerInvoices(customerID), func(inv *Invoice) invoiceRow { return invoiceRow{inv: inv, st: s.store} })
-	return slices.Values(rows), func(row invoiceRow) flatInvoice {
+	return slices.Values(rows), func(row invoiceRow) wireInvoice {
 		return flat(s.store.renderInvoice(row.inv, chargesFlat, tracked))
 	}, nil
 }

@@ -61,7 +61,7 @@ type routeSpec struct {
 // routeTable is every route of the fake, read-only after start.
 var routeTable = []routeSpec{
 	newRouteSpec(RouteInvoicesList, "Invoices.List", (*Server).handleListInvoices),
-	listRoute(RouteInvoicesListByCustomer, "Invoices.ListByCustomer", scopedList[invoiceRow, flatInvoice]{
+	listRoute(RouteInvoicesListByCustomer, "Invoices.ListByCustomer", scopedList[invoiceRow, wireInvoice]{
 		param: "customerId", schema: customerInvoiceSchema, id: invoiceRow.id, check: checkTracked, churn: invoiceChurnOf, rows: customerInvoiceRows}),
 	newRouteSpec(RouteInvoicesGet, "Invoices.Get", apiHandler((*Server).handleGetInvoice).serve),
 	listRoute(RouteInvoiceSummariesList, "InvoiceSummaries.List", scopedList[summaryRow, billing.InvoiceSummary]{

@@ -159,17 +159,7 @@ func checkCardParams(p *billing.ReplaceCreditCardParams) (string, error) {
 	return digits, nil
 }
 
-func allDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
+func allDigits(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
 
 // cardType tells the brand from the number's leading digits.
 func cardType(digits string) string {
