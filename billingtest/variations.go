@@ -12,27 +12,9 @@ import (
 )
 
 // What the reference leaves open, and the live service may do in any way
-// it allows. By default the fake makes one choice for each (see
-// listRequest and the package doc); the options below make it another, so
-// that a test can run its code against every service the reference
-// allows, one variation or all of them at once:
-//
-//   - [WithTieOrder]: the order of rows whose sort keys are equal;
-//   - [WithPageCap]: a smaller largest page, said in X-PageSize or not;
-//   - [WithOtherPagingHeaders]: the other reading of X-NextPage and
-//     X-MaxPageIndex;
-//   - [WithTimestampDigits]: timestamps with 0 to 7 fractional digits,
-//     with or without a zone;
-//   - [WithUnknownMembers]: members the reference does not list, on every
-//     object of every answer;
-//   - [WithUnlistedEnumValues]: enum values the reference does not list,
-//     in filters as in data.
-//
-// [WithAllVariations] turns on one of each.
-//
-// [WithChurn] (churn.go) varies the data, not the service: a busy account
-// whose rows change between any two list requests, seeded. It is not one
-// of the variations above, and WithAllVariations leaves it off.
+// it allows: the options below make the fake another such service than
+// its default (see listRequest), as the package doc's Variations section
+// describes them. [WithChurn] (churn.go) varies the data instead.
 
 // TieOrder is the order in which a list sorted on a field gives the rows
 // whose values of that field are equal. The reference says nothing about
