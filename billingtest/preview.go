@@ -1,6 +1,7 @@
 package billingtest
 
 import (
+	"cmp"
 	"encoding/json"
 	"net/http"
 	"slices"
@@ -243,13 +244,11 @@ func filterOptionsPredicate(o *billing.BulkFilterOptions) (func(subscriberRow) b
 		})
 		return nil
 	}
-	if err := enumList("customerStatuses", enumValues(o.CustomerStatuses...), customerStatuses, func(r subscriberRow) string { return string(r.cust.Status) }); err != nil {
-		return nil, err
-	}
-	if err := enumList("subscriptionStatuses", enumValues(o.SubscriptionStatuses...), subscriptionStatuses, func(r subscriberRow) string { return string(r.sub.Status) }); err != nil {
-		return nil, err
-	}
-	if err := enumList("intervals", enumValues(o.Intervals...), intervals, func(r subscriberRow) string { return string(r.sub.Interval) }); err != nil {
+	err := cmp.Or(
+		enumList("customerStatuses", enumValues(o.CustomerStatuses...), customerStatuses, func(r subscriberRow) string { return string(r.cust.Status) }),
+		enumList("subscriptionStatuses", enumValues(o.SubscriptionStatuses...), subscriptionStatuses, func(r subscriberRow) string { return string(r.sub.Status) }),
+		enumList("intervals", enumValues(o.Intervals...), intervals, func(r subscriberRow) string { return string(r.sub.Interval) }))
+	if err != nil {
 		return nil, err
 	}
 

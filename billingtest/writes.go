@@ -103,21 +103,6 @@ func (s *Server) handleReplaceCreditCard(r *http.Request) (any, error) {
 	return card, nil
 }
 
-// cardFieldMax are the field length limits of the reference's section 8,
-// in characters (runes, not bytes: "Müller" is 6).
-var cardFieldMax = []struct {
-	field string
-	max   int
-	get   func(*billing.ReplaceCreditCardParams) string
-}{
-	{"firstName", 50, func(p *billing.ReplaceCreditCardParams) string { return p.FirstName }},
-	{"lastName", 50, func(p *billing.ReplaceCreditCardParams) string { return p.LastName }},
-	{"address1", 50, func(p *billing.ReplaceCreditCardParams) string { return p.Address1 }},
-	{"address2", 50, func(p *billing.ReplaceCreditCardParams) string { return p.Address2 }},
-	{"city", 50, func(p *billing.ReplaceCreditCardParams) string { return p.City }},
-	{"postalZip", 10, func(p *billing.ReplaceCreditCardParams) string { return p.PostalZip }},
-}
-
 // checkCardParams validates the request and returns the card number's
 // digits. Messages give lengths and ranges, never the number or CVV.
 func checkCardParams(p *billing.ReplaceCreditCardParams) (string, error) {
@@ -127,8 +112,16 @@ func checkCardParams(p *billing.ReplaceCreditCardParams) (string, error) {
 	if p.CustomerID < 0 {
 		return "", fail(http.StatusBadRequest, "customerId must be a positive id")
 	}
-	for _, l := range cardFieldMax {
-		if n := utf8.RuneCountInString(l.get(p)); n > l.max {
+	// The field length limits of the reference's section 8, in characters
+	// (runes, not bytes: "Müller" is 6).
+	for _, l := range []struct {
+		field, value string
+		max          int
+	}{
+		{"firstName", p.FirstName, 50}, {"lastName", p.LastName, 50}, {"address1", p.Address1, 50},
+		{"address2", p.Address2, 50}, {"city", p.City, 50}, {"postalZip", p.PostalZip, 10},
+	} {
+		if n := utf8.RuneCountInString(l.value); n > l.max {
 			return "", fail(http.StatusBadRequest, "%s is at most %d characters, got %d", l.field, l.max, n)
 		}
 	}
