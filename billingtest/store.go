@@ -121,6 +121,18 @@ func newID[V any](s *Server, method, what string, m map[int64]V, id int64) (int6
 	return id, nil
 }
 
+// insert assigns v its id as newID does, in place (at id), and keeps it
+// in kind: the last step of an Add method.
+func insert[V any](s *Server, method, what string, kind map[int64]*V, v *V, id *int64) (int64, error) {
+	n, err := newID(s, method, what, kind, *id)
+	if err != nil {
+		return 0, err
+	}
+	*id = n
+	kind[n] = v
+	return n, nil
+}
+
 // addChecked checks v's times and amounts (checkTimes) and adds it with
 // add under the lock. Each Add method's add is its addXLocked, the
 // method without that check and the lock, for callers that hold s.mu:
@@ -162,25 +174,15 @@ func (s *Server) addCustomerLocked(c Customer) (int64, error) {
 			return 0, refuse(m, at, "code %d is of category %d, not %d", code, n, k+1)
 		}
 	}
-	id, err := newID(s, m, "customer", s.store.customers, c.ID)
-	if err != nil {
-		return 0, err
-	}
-	c.ID = id
-	if c.Status == "" {
-		c.Status = billing.CustomerStatusActive
-	}
-	if c.AccountStatus == "" {
-		c.AccountStatus = billing.CustomerAccountStatusGood
-	}
+	c.Status = cmp.Or(c.Status, billing.CustomerStatusActive)
+	c.AccountStatus = cmp.Or(c.AccountStatus, billing.CustomerAccountStatusGood)
 	if c.CreatedTimestamp.IsZero() {
 		c.CreatedTimestamp = s.now()
 	}
 	if c.ModifiedTimestamp.IsZero() {
 		c.ModifiedTimestamp = c.CreatedTimestamp
 	}
-	s.store.customers[id] = &c
-	return id, nil
+	return insert(s, m, "customer", s.store.customers, &c, &c.ID)
 }
 
 // AddInvoice adds a posted invoice of an existing customer and returns its
@@ -222,9 +224,7 @@ func (s *Server) insertInvoiceLocked(inv *Invoice) (int64, error) {
 			return 0, fmt.Errorf("AddInvoice: charge: %w", err)
 		}
 	}
-	if inv.InvoiceNumber == 0 {
-		inv.InvoiceNumber = id
-	}
+	inv.InvoiceNumber = cmp.Or(inv.InvoiceNumber, id)
 	s.store.invoices.fit(s.store.invoices.Len() + 1)
 	s.store.invoices.Insert(inv)
 	return id, nil
@@ -258,9 +258,7 @@ func (s *Server) checkInvoiceLocked(inv *Invoice) error {
 	if inv.ModifiedTimestamp.IsZero() {
 		inv.ModifiedTimestamp = inv.PostedTimestamp
 	}
-	if inv.Terms == "" {
-		inv.Terms = "Net30"
-	}
+	inv.Terms = cmp.Or(inv.Terms, "Net30")
 	need, err := newIDs(m, inv.ID, "charges", len(inv.Charges), func(i int) int64 { return inv.Charges[i].ID }, nil)
 	if err != nil {
 		return err
@@ -352,17 +350,11 @@ func (s *Server) addDraftInvoiceLocked(d DraftInvoice) (int64, error) {
 	if _, ok := s.store.customers[d.CustomerID]; !ok {
 		return 0, refuse(m, "customerId", "unknown customer %d", d.CustomerID)
 	}
-	id, err := newID(s, m, "draft invoice", s.store.drafts, d.ID)
-	if err != nil {
-		return 0, err
-	}
-	d.ID = id
 	d.Lines = slices.Clone(d.Lines)
 	if d.Created.IsZero() {
 		d.Created = s.now()
 	}
-	s.store.drafts[id] = &d
-	return id, nil
+	return insert(s, m, "draft invoice", s.store.drafts, &d, &d.ID)
 }
 
 // AddCreditCard adds a credit card payment method of an existing customer
@@ -391,17 +383,11 @@ func (s *Server) addCreditCardLocked(c CreditCard) (int64, error) {
 	if c.ReplacedBy != 0 && c.ReplacedBy == c.ID {
 		return 0, refuse(m, "replacedBy", "a card cannot replace itself")
 	}
-	id, err := newID(s, m, "credit card", s.store.cards, c.ID)
-	if err != nil {
-		return 0, err
-	}
-	c.ID = id
 	c.Last4 = c.Last4[len(c.Last4)-4:]
 	if c.ModifiedDate.IsZero() {
 		c.ModifiedDate = s.now()
 	}
-	s.store.cards[id] = &c
-	return id, nil
+	return insert(s, m, "credit card", s.store.cards, &c, &c.ID)
 }
 
 // AddWalletMethod adds a payment method as a wallet billing agreement
@@ -434,22 +420,13 @@ func (s *Server) addWalletMethodLocked(w WalletMethod) (int64, error) {
 			return 0, refuse(m, "source", "%q, want one of %s", w.Source, joinSources())
 		}
 	}
-	id, err := newID(s, m, "wallet method", s.store.wallets, w.ID)
-	if err != nil {
-		return 0, err
-	}
-	w.ID, w.Provider, w.Source = id, provider, source
-	if w.FirstName == "" {
-		w.FirstName = cust.FirstName
-	}
-	if w.LastName == "" {
-		w.LastName = cust.LastName
-	}
+	w.Provider, w.Source = provider, source
+	w.FirstName = cmp.Or(w.FirstName, cust.FirstName)
+	w.LastName = cmp.Or(w.LastName, cust.LastName)
 	if w.ModifiedDate.IsZero() {
 		w.ModifiedDate = s.now()
 	}
-	s.store.wallets[id] = &w
-	return id, nil
+	return insert(s, m, "wallet method", s.store.wallets, &w, &w.ID)
 }
 
 // AddSubscription adds a subscription of an existing customer and returns
@@ -489,15 +466,9 @@ func (s *Server) addSubscriptionLocked(sub Subscription) (int64, error) {
 		st.products[p.ID] = true
 		st.productSub[p.ID] = id
 	}
-	if sub.Status == "" {
-		sub.Status = billing.SubscriptionStatusActive
-	}
-	if sub.Interval == "" {
-		sub.Interval = billing.IntervalMonthly
-	}
-	if sub.NumberOfIntervals == 0 {
-		sub.NumberOfIntervals = 1
-	}
+	sub.Status = cmp.Or(sub.Status, billing.SubscriptionStatusActive)
+	sub.Interval = cmp.Or(sub.Interval, billing.IntervalMonthly)
+	sub.NumberOfIntervals = cmp.Or(sub.NumberOfIntervals, 1)
 	if sub.CreatedTimestamp.IsZero() {
 		sub.CreatedTimestamp = s.now()
 	}
@@ -561,9 +532,7 @@ func (s *Server) addSubscriptionProductItemLocked(item billing.SubscriptionProdu
 		return 0, err
 	}
 	item.ID = id
-	if item.Status == "" {
-		item.Status = billing.ItemStatusActive
-	}
+	item.Status = cmp.Or(item.Status, billing.ItemStatusActive)
 	if item.CreatedDate.IsZero() {
 		item.CreatedDate = billing.NewTimestamp(s.now())
 	}
@@ -629,9 +598,7 @@ func (s *Server) addSalesTrackingCodeLocked(code billing.SalesTrackingCode) (int
 		return 0, err
 	}
 	code.ID = id
-	if code.Status == "" {
-		code.Status = billing.TrackingCodeStatusActive
-	}
+	code.Status = cmp.Or(code.Status, billing.TrackingCodeStatusActive)
 	s.store.codes = append(s.store.codes, code)
 	return id, nil
 }
@@ -694,11 +661,5 @@ func (s *Server) addBulkJobLocked(j BulkJob) (int64, error) {
 	if j.Processed && !j.Validated {
 		return 0, refuse("AddBulkJob", "processed", "a job is processed only once validated")
 	}
-	id, err := newID(s, "AddBulkJob", "bulk job", s.store.jobs, j.ID)
-	if err != nil {
-		return 0, err
-	}
-	j.ID = id
-	s.store.jobs[id] = &j
-	return id, nil
+	return insert(s, "AddBulkJob", "bulk job", s.store.jobs, &j, &j.ID)
 }
