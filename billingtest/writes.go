@@ -1,6 +1,7 @@
 package billingtest
 
 import (
+	"cmp"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -512,17 +513,12 @@ func draftDocument(d *DraftInvoice, cust *Customer, showTracked bool) (pdf.Meta,
 
 	currency := "USD"
 	if cust != nil {
-		name := strings.TrimSpace(cust.FirstName + " " + cust.LastName)
-		if name == "" {
-			name = cust.CompanyName
-		}
+		name := cmp.Or(strings.TrimSpace(cust.FirstName+" "+cust.LastName), cust.CompanyName)
 		lines = append(lines, body("Customer: %s", name))
 		if cust.CompanyName != "" && cust.CompanyName != name {
 			lines = append(lines, body("Company: %s", cust.CompanyName))
 		}
-		if cust.Currency != "" {
-			currency = cust.Currency
-		}
+		currency = cmp.Or(cust.Currency, currency)
 	}
 	lines = append(lines, body("Customer id: %d", d.CustomerID))
 	if !d.Created.IsZero() {
