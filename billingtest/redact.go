@@ -21,12 +21,7 @@ var cardRoutes = []Route{RoutePaymentMethodsReplaceCreditCard}
 // carriesCardData reports whether a request whose path matched matches
 // is sent to a card route's path.
 func carriesCardData(matches []routeMatch) bool {
-	for _, m := range matches {
-		if slices.Contains(cardRoutes, m.spec.route) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(matches, func(m routeMatch) bool { return slices.Contains(cardRoutes, m.spec.route) })
 }
 
 // Notes that stand in for a withheld body in the request log.
