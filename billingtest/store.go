@@ -259,7 +259,7 @@ func (s *Server) checkInvoiceLocked(inv *Invoice) error {
 		inv.ModifiedTimestamp = inv.PostedTimestamp
 	}
 	inv.Terms = cmp.Or(inv.Terms, "Net30")
-	need, err := newIDs(m, inv.ID, "charges", len(inv.Charges), func(i int) int64 { return inv.Charges[i].ID }, nil)
+	need, err := newIDs(m, inv.ID, "charges", len(inv.Charges), func(i int) int64 { return inv.Charges[i].ID }, "charge", nil)
 	if err != nil {
 		return err
 	}
@@ -274,9 +274,10 @@ func (s *Server) checkInvoiceLocked(inv *Invoice) error {
 
 // newIDs refuses, for method m, the ids of the n parts an entity brings
 // (idAt), in its list key, before any is assigned: a negative one, one
-// taken (by taken, when not nil), one that repeats. need is how many ids
-// the entity (id) and its parts take from the sequence, for those 0.
-func newIDs(m string, id int64, key string, n int, idAt func(int) int64, taken func(int64) bool) (need int64, err error) {
+// the fake has as a what (taken, when not nil), one that repeats. need is
+// how many ids the entity (id) and its parts take from the sequence, for
+// those 0.
+func newIDs(m string, id int64, key string, n int, idAt func(int) int64, what string, taken func(int64) bool) (need int64, err error) {
 	if id == 0 {
 		need++
 	}
@@ -288,7 +289,7 @@ func newIDs(m string, id int64, key string, n int, idAt func(int) int64, taken f
 		case id == 0:
 			need++
 		case taken != nil && taken(id):
-			return 0, exists(m, "subscription product", at(), id)
+			return 0, exists(m, what, at(), id)
 		default:
 			for j := range i {
 				if idAt(j) == id {
@@ -447,7 +448,7 @@ func (s *Server) addSubscriptionLocked(sub Subscription) (int64, error) {
 		return 0, refuse(m, "numberOfIntervals", "negative")
 	}
 	need, err := newIDs(m, sub.ID, "products", len(sub.Products), func(i int) int64 { return sub.Products[i].ID },
-		func(id int64) bool { return st.products[id] })
+		"subscription product", func(id int64) bool { return st.products[id] })
 	if err != nil {
 		return 0, err
 	}
