@@ -293,7 +293,7 @@ func refsFirst[T any](list []T, ref func(*T) int64) []int {
 func (l *fixtureLoader) undo() {
 	st, added := l.s.store, l.added
 	for id := range added["invoices"] {
-		l.s.deleteInvoiceLocked(id)
+		st.invoices.Delete(id)
 	}
 	deleteIDs(st.customers, added["customers"])
 	deleteIDs(st.subscriptions, added["subscriptions"])

@@ -159,19 +159,11 @@ func copyOf[T any](s *Server, m func(*store) map[int64]*T, id int64, cp func(T) 
 	return cp(*v), true
 }
 
-// all returns copies of m(store)'s values, made by cp (nil: shallow
-// copies), in ascending id order, under the read lock.
+// all is values of m(store) under the read lock.
 func all[T any](s *Server, m func(*store) map[int64]*T, id func(*T) int64, cp func(T) T) []T {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	sorted := sortedValues(m(s.store), id)
-	out := make([]T, len(sorted))
-	for i, v := range sorted {
-		if out[i] = *v; cp != nil {
-			out[i] = cp(*v)
-		}
-	}
-	return out
+	return values(m(s.store), id, cp)
 }
 
 func copySubscription(sub Subscription) Subscription {

@@ -155,10 +155,10 @@ var itemGetters = map[string]filter.Getter[itemRow]{
 
 // The endpoints' schemas, from the SDK's filter structs.
 var (
-	invoiceSchema         = filter.NewSchema("GET /v1/Invoices", billing.InvoiceFilter{}, invoiceGetters).RelatedBy(invoiceRow.customerID)
-	customerInvoiceSchema = filter.NewSchema("GET /v1/Customers/{customerId}/Invoices/", billing.CustomerInvoiceFilter{}, invoiceGetters).RelatedBy(invoiceRow.customerID)
-	summarySchema         = filter.NewSchema("GET /v1/customers/{customerId}/invoiceSummaries", billing.InvoiceSummaryFilter{}, summaryGetters)
-	itemSchema            = filter.NewSchema("GET /v1/subscriptionProducts/{subscriptionProductId}/items", billing.SubscriptionProductItemFilter{}, itemGetters)
+	invoiceSchema         = filter.NewSchema(string(RouteInvoicesList), billing.InvoiceFilter{}, invoiceGetters).RelatedBy(invoiceRow.customerID)
+	customerInvoiceSchema = filter.NewSchema(string(RouteInvoicesListByCustomer), billing.CustomerInvoiceFilter{}, invoiceGetters).RelatedBy(invoiceRow.customerID)
+	summarySchema         = filter.NewSchema(string(RouteInvoiceSummariesList), billing.InvoiceSummaryFilter{}, summaryGetters)
+	itemSchema            = filter.NewSchema(string(RouteSubscriptionItemsList), billing.SubscriptionProductItemFilter{}, itemGetters)
 )
 
 // customerInvoices are a customer's invoices in id order. The caller
@@ -168,47 +168,30 @@ func (st *store) customerInvoices(customerID int64) []*Invoice {
 	return mapped(page.Items, func(h filter.Hit) *Invoice { return st.invoices.Get(h.ID) })
 }
 
-// flatInvoice is an invoice whose charges are always written, [] when
-// there are none. billing.Invoice declares charges with omitempty (right
-// for the SDK, which must accept an answer without them), which would drop
-// the empty array the reference shows in list-all answers. The invoice is
-// a named field, not embedded: embedding would promote its MarshalJSON,
-// and the engine would write the invoice alone, without charges.
-type flatInvoice struct {
+// wireInvoice is an invoice with its charges (flat) or its charge groups
+// (grouped) always written, [] when there are none. billing.Invoice
+// declares both with omitempty (right for the SDK, which must accept an
+// answer without them), which would drop the empty array the reference
+// shows. The invoice is a named field, not embedded: embedding would
+// promote its MarshalJSON, and the engine would write the invoice alone.
+type wireInvoice struct {
 	invoice billing.Invoice
-	charges []billing.Charge
+	name    string // "charges" or "chargeGroups"
+	member  any    // never a nil slice
 }
 
-// MarshalJSONTo writes the invoice's members, charges among those after
-// the modelled ones.
-func (f flatInvoice) MarshalJSONTo(enc *jsonwire.Encoder) error {
-	return writeInvoiceWith(enc, f.invoice, "charges", f.charges)
-}
-
-// groupedInvoice is an invoice with chargeGroups, [] when there are none,
-// and no charges.
-type groupedInvoice struct {
-	invoice      billing.Invoice
-	chargeGroups []billing.ChargeGroup
-}
-
-// MarshalJSONTo writes the invoice's members, chargeGroups among those
-// after the modelled ones.
-func (g groupedInvoice) MarshalJSONTo(enc *jsonwire.Encoder) error {
-	return writeInvoiceWith(enc, g.invoice, "chargeGroups", g.chargeGroups)
-}
-
-// writeInvoiceWith writes inv with one more member, name, holding member:
-// the invoice's MarshalJSON writes it with the members of its Extra.
-func writeInvoiceWith(enc *jsonwire.Encoder, inv billing.Invoice, name string, member any) error {
-	raw, err := jsonwire.Marshal(member)
+// MarshalJSONTo writes the invoice's members, the member name among those
+// after the modelled ones: the invoice's MarshalJSON writes it with the
+// members of its Extra.
+func (f wireInvoice) MarshalJSONTo(enc *jsonwire.Encoder) error {
+	raw, err := jsonwire.Marshal(f.member)
 	if err != nil {
 		return err
 	}
-	extra := make(billing.Extra, len(inv.Extra)+1)
-	maps.Copy(extra, inv.Extra)
-	extra[name] = raw
-	inv.Extra = extra
+	inv := f.invoice
+	inv.Extra = make(billing.Extra, len(f.invoice.Extra)+1)
+	maps.Copy(inv.Extra, f.invoice.Extra)
+	inv.Extra[f.name] = raw
 	b, err := inv.MarshalJSON()
 	if err != nil {
 		return err
@@ -216,22 +199,22 @@ func writeInvoiceWith(enc *jsonwire.Encoder, inv billing.Invoice, name string, m
 	return enc.WriteValue(b)
 }
 
-func flat(inv billing.Invoice) flatInvoice {
+func flat(inv billing.Invoice) wireInvoice {
 	charges := inv.Charges
 	if charges == nil {
 		charges = []billing.Charge{}
 	}
 	inv.Charges = nil
-	return flatInvoice{invoice: inv, charges: charges}
+	return wireInvoice{invoice: inv, name: "charges", member: charges}
 }
 
-func grouped(inv billing.Invoice) groupedInvoice {
+func grouped(inv billing.Invoice) wireInvoice {
 	groups := inv.ChargeGroups
 	if groups == nil {
 		groups = []billing.ChargeGroup{}
 	}
 	inv.ChargeGroups, inv.Charges = nil, nil
-	return groupedInvoice{invoice: inv, chargeGroups: groups}
+	return wireInvoice{invoice: inv, name: "chargeGroups", member: groups}
 }
 
 // boolParam reads an optional boolean query parameter the same way on
@@ -316,9 +299,10 @@ func (s *Server) handleGetInvoice(r *http.Request) (any, error) {
 // scopedList is a list endpoint over the rows of one parent entity (a
 // customer, a subscription product), named by the path parameter param:
 // parsing, the paging variations, churn, the parent's 404, filtering,
-// sorting, paging and the page headers are the same for each.
+// sorting, paging and the page headers are the same for each. Its row of
+// the route table (listRoute) says the rest.
 type scopedList[T, U any] struct {
-	route  Route
+	route  Route  // set by listRoute
 	param  string // the parent's path parameter
 	schema *filter.Schema[T]
 	id     func(T) int64
@@ -328,6 +312,12 @@ type scopedList[T, U any] struct {
 	// rows returns the parent's rows and how to render one, or a 404
 	// when it does not exist. The caller holds the read lock.
 	rows func(s *Server, r *http.Request, parent int64) (iter.Seq[T], func(T) U, error)
+}
+
+// listRoute is the route table's row of list endpoint l.
+func listRoute[T, U any](r Route, name string, l scopedList[T, U]) routeSpec {
+	l.route = r
+	return newRouteSpec(r, name, l.serve)
 }
 
 func (l scopedList[T, U]) serve(s *Server, w http.ResponseWriter, r *http.Request) {
@@ -368,55 +358,44 @@ func checkTracked(r *http.Request) error {
 	return err
 }
 
-// customerInvoicesList serves GET /v1/Customers/{customerId}/Invoices/:
+// customerInvoiceRows are the rows of GET /v1/Customers/{customerId}/Invoices/:
 // the customer's invoices with their charges; tracked items only with
 // showTrackedItems=true.
-var customerInvoicesList = scopedList[invoiceRow, flatInvoice]{
-	route: RouteInvoicesListByCustomer, param: "customerId", schema: customerInvoiceSchema, id: invoiceRow.id,
-	check: checkTracked, churn: invoiceChurn,
-	rows: func(s *Server, r *http.Request, customerID int64) (iter.Seq[invoiceRow], func(invoiceRow) flatInvoice, error) {
-		if _, ok := s.store.customers[customerID]; !ok {
-			return nil, nil, notFound("customer %d does not exist", customerID)
-		}
-		tracked, _ := boolParam(r, "showTrackedItems") // checked already
-		rows := mapped(s.store.customerInvoices(customerID), func(inv *Invoice) invoiceRow { return invoiceRow{inv: inv, st: s.store} })
-		return slices.Values(rows), func(row invoiceRow) flatInvoice {
-			return flat(s.store.renderInvoice(row.inv, chargesFlat, tracked))
-		}, nil
-	},
+func customerInvoiceRows(s *Server, r *http.Request, customerID int64) (iter.Seq[invoiceRow], func(invoiceRow) wireInvoice, error) {
+	if _, ok := s.store.customers[customerID]; !ok {
+		return nil, nil, notFound("customer %d does not exist", customerID)
+	}
+	tracked, _ := boolParam(r, "showTrackedItems") // checked already
+	rows := mapped(s.store.customerInvoices(customerID), func(inv *Invoice) invoiceRow { return invoiceRow{inv: inv, st: s.store} })
+	return slices.Values(rows), func(row invoiceRow) wireInvoice {
+		return flat(s.store.renderInvoice(row.inv, chargesFlat, tracked))
+	}, nil
 }
 
-// summariesList serves GET /v1/customers/{customerId}/invoiceSummaries.
-var summariesList = scopedList[summaryRow, billing.InvoiceSummary]{
-	route: RouteInvoiceSummariesList, param: "customerId", schema: summarySchema, id: summaryRow.id, churn: invoiceChurn,
-	rows: func(s *Server, _ *http.Request, customerID int64) (iter.Seq[summaryRow], func(summaryRow) billing.InvoiceSummary, error) {
-		cust, known := s.store.customers[customerID]
-		if !known {
-			return nil, nil, notFound("customer %d does not exist", customerID)
-		}
-		now := s.now()
-		rows := mapped(s.store.customerInvoices(customerID), func(inv *Invoice) summaryRow { return summaryRow{inv: inv, cust: cust, now: now} })
-		return slices.Values(rows), func(row summaryRow) billing.InvoiceSummary { return s.store.renderSummary(row.inv, now) }, nil
-	},
+// summaryRows are the rows of GET /v1/customers/{customerId}/invoiceSummaries.
+func summaryRows(s *Server, _ *http.Request, customerID int64) (iter.Seq[summaryRow], func(summaryRow) billing.InvoiceSummary, error) {
+	cust, known := s.store.customers[customerID]
+	if !known {
+		return nil, nil, notFound("customer %d does not exist", customerID)
+	}
+	now := s.now()
+	rows := mapped(s.store.customerInvoices(customerID), func(inv *Invoice) summaryRow { return summaryRow{inv: inv, cust: cust, now: now} })
+	return slices.Values(rows), func(row summaryRow) billing.InvoiceSummary { return s.store.renderSummary(row.inv, now) }, nil
 }
 
-// itemsList serves GET /v1/subscriptionProducts/{subscriptionProductId}/items.
+// itemRows are the rows of GET /v1/subscriptionProducts/{subscriptionProductId}/items.
 // A known subscription product without items has an empty list, not a 404.
-var itemsList = scopedList[itemRow, billing.SubscriptionProductItem]{
-	route: RouteSubscriptionItemsList, param: "subscriptionProductId", schema: itemSchema, id: itemID,
-	churn: itemChurn,
-	rows: func(s *Server, _ *http.Request, productID int64) (iter.Seq[itemRow], func(itemRow) billing.SubscriptionProductItem, error) {
-		if !s.store.products[productID] {
-			return nil, nil, notFound("subscription product %d does not exist", productID)
-		}
-		stored := s.store.items[productID]
-		// Items are kept in the order they were added, which seeded ids
-		// need not follow; lists go by id.
-		rows := make([]itemRow, len(stored))
-		for i := range stored {
-			rows[i] = &stored[i]
-		}
-		slices.SortFunc(rows, func(a, b itemRow) int { return cmp.Compare(a.ID, b.ID) })
-		return slices.Values(rows), func(it itemRow) billing.SubscriptionProductItem { return *it }, nil
-	},
+func itemRows(s *Server, _ *http.Request, productID int64) (iter.Seq[itemRow], func(itemRow) billing.SubscriptionProductItem, error) {
+	if !s.store.products[productID] {
+		return nil, nil, notFound("subscription product %d does not exist", productID)
+	}
+	stored := s.store.items[productID]
+	// Items are kept in the order they were added, which seeded ids
+	// need not follow; lists go by id.
+	rows := make([]itemRow, len(stored))
+	for i := range stored {
+		rows[i] = &stored[i]
+	}
+	slices.SortFunc(rows, func(a, b itemRow) int { return cmp.Compare(a.ID, b.ID) })
+	return slices.Values(rows), func(it itemRow) billing.SubscriptionProductItem { return *it }, nil
 }

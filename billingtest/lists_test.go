@@ -852,7 +852,7 @@ func TestSDKIteratesFilteredSortedList(t *testing.T) {
 // ltBenchServer builds a fake with 1,000 customers and n invoices
 // directly in the store, which is much faster than n AddInvoice calls.
 func ltBenchServer(n int) *Server {
-	s, err := newServer(WithClock(func() time.Time { return ltNow }))
+	s, err := NewHandler(WithClock(func() time.Time { return ltNow }))
 	if err != nil {
 		panic(err)
 	}

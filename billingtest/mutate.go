@@ -23,7 +23,7 @@ func (s *Server) DeleteInvoice(id int64) bool {
 	return s.deleteInvoiceLocked(id)
 }
 
-// deleteInvoiceLocked is DeleteInvoice without the lock, for callers that hold s.mu.
+// deleteInvoiceLocked is DeleteInvoice for callers that hold s.mu.
 func (s *Server) deleteInvoiceLocked(id int64) bool {
 	return s.store.invoices.Delete(id)
 }
@@ -57,7 +57,7 @@ func (s *Server) UpdateInvoice(id int64, change func(*Invoice)) error {
 	return s.updateInvoiceLocked(id, change)
 }
 
-// updateInvoiceLocked is UpdateInvoice without the lock, for callers that hold s.mu.
+// updateInvoiceLocked is UpdateInvoice for callers that hold s.mu.
 func (s *Server) updateInvoiceLocked(id int64, change func(*Invoice)) error {
 	before := s.store.invoices.Get(id)
 	if before == nil {

@@ -82,37 +82,42 @@ func defaultConfig() config {
 	}
 }
 
-// WithAPIKey sets the only API key the fake accepts.
-func WithAPIKey(key string) Option {
+// option is the Option that fails with err, when not nil, or else
+// applies set.
+func option(err error, set func(*config)) Option {
 	return func(c *config) error {
-		if key == "" {
-			return fmt.Errorf("WithAPIKey: empty key")
+		if err != nil {
+			return err
 		}
-		c.apiKey = key
+		set(c)
 		return nil
 	}
+}
+
+// refuseIf is the error of format and args when bad, else nil.
+func refuseIf(bad bool, format string, args ...any) error {
+	if bad {
+		return fmt.Errorf(format, args...)
+	}
+	return nil
+}
+
+// WithAPIKey sets the only API key the fake accepts.
+func WithAPIKey(key string) Option {
+	return option(refuseIf(key == "", "WithAPIKey: empty key"), func(c *config) { c.apiKey = key })
 }
 
 // WithClock makes the fake read the time from now: invoice statuses
 // (Overdue), timestamps it stamps on writes, and rate-limit windows all
 // follow it. Tests that advance a fake clock control all three.
 func WithClock(now func() time.Time) Option {
-	return func(c *config) error {
-		if now == nil {
-			return fmt.Errorf("WithClock: nil func")
-		}
-		c.now, c.clockGiven = now, true
-		return nil
-	}
+	return option(refuseIf(now == nil, "WithClock: nil func"), func(c *config) { c.now, c.clockGiven = now, true })
 }
 
 // WithWriteOffPermission turns the account's write-off permission on or
 // off (default on). Off, a write-off answers 404, as the reference says.
 func WithWriteOffPermission(on bool) Option {
-	return func(c *config) error {
-		c.writeOffPermission = on
-		return nil
-	}
+	return option(nil, func(c *config) { c.writeOffPermission = on })
 }
 
 // WithRateLimit sets how many requests one API key may make per minute
@@ -125,13 +130,8 @@ func WithWriteOffPermission(on bool) Option {
 // WithRateLimit(0, 0) for a load test of code that makes more requests
 // than the defaults allow.
 func WithRateLimit(perMinute, perDay int) Option {
-	return func(c *config) error {
-		if perMinute < 0 || perDay < 0 {
-			return fmt.Errorf("WithRateLimit: limits must not be negative, got %d and %d", perMinute, perDay)
-		}
-		c.perMinute, c.perDay = perMinute, perDay
-		return nil
-	}
+	return option(refuseIf(perMinute < 0 || perDay < 0, "WithRateLimit: limits must not be negative, got %d and %d", perMinute, perDay),
+		func(c *config) { c.perMinute, c.perDay = perMinute, perDay })
 }
 
 // WithPDFRateLimit sets how many draft-invoice PDFs one key may read per
@@ -144,13 +144,7 @@ func WithPDFRateLimit(perMinute int) Option {
 // setCount is an Option that sets the count field gives to n, or fails
 // with the message of format when n is negative.
 func setCount[N int | int64](n N, field func(*config) *N, format string) Option {
-	return func(c *config) error {
-		if n < 0 {
-			return fmt.Errorf(format, n)
-		}
-		*field(c) = n
-		return nil
-	}
+	return option(refuseIf(n < 0, format, n), func(c *config) { *field(c) = n })
 }
 
 // WithWalletProviders sets the wallet providers whose billing-agreement
@@ -160,13 +154,8 @@ func setCount[N int | int64](n N, field func(*config) *N, format string) Option 
 // spelling given here. A path that is another route's (/v1/Invoices) is
 // never taken for a provider.
 func WithWalletProviders(providers ...string) Option {
-	return func(c *config) error {
-		if len(providers) == 0 {
-			return fmt.Errorf("WithWalletProviders: no provider")
-		}
-		c.walletProviders = append([]string(nil), providers...)
-		return nil
-	}
+	providers = append([]string(nil), providers...)
+	return option(refuseIf(len(providers) == 0, "WithWalletProviders: no provider"), func(c *config) { c.walletProviders = providers })
 }
 
 // WithRequestLogLimit sets how many requests [Server.Requests] keeps, the
@@ -179,21 +168,12 @@ func WithRequestLogLimit(n int) Option {
 // in the order they are sent, for tests that tell errors apart by it. By
 // default ErrorId is 0, as in every answer of the live service seen.
 func WithNumberedErrors() Option {
-	return func(c *config) error {
-		c.numberedErrors = true
-		return nil
-	}
+	return option(nil, func(c *config) { c.numberedErrors = true })
 }
 
 // WithLogger makes the fake log each request it serves at Debug level.
 func WithLogger(l *slog.Logger) Option {
-	return func(c *config) error {
-		if l == nil {
-			return fmt.Errorf("WithLogger: nil logger")
-		}
-		c.logger = l
-		return nil
-	}
+	return option(refuseIf(l == nil, "WithLogger: nil logger"), func(c *config) { c.logger = l })
 }
 
 // WithFixtures seeds the fake from a JSON fixtures file; see
@@ -201,16 +181,10 @@ func WithLogger(l *slog.Logger) Option {
 // [NewServer] panic with the error (which says where the file is wrong)
 // and [NewHandler] return it.
 func WithFixtures(path string) Option {
-	return func(c *config) error {
-		c.seed = append(c.seed, func(s *Server) error { return s.LoadFixturesFile(path) })
-		return nil
-	}
+	return option(nil, func(c *config) { c.seed = append(c.seed, func(s *Server) error { return s.LoadFixturesFile(path) }) })
 }
 
 // WithGenerated seeds the fake with generated data; see [Server.Generate].
 func WithGenerated(opts GenerateOptions) Option {
-	return func(c *config) error {
-		c.seed = append(c.seed, func(s *Server) error { return s.Generate(opts) })
-		return nil
-	}
+	return option(nil, func(c *config) { c.seed = append(c.seed, func(s *Server) error { return s.Generate(opts) }) })
 }

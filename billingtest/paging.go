@@ -10,42 +10,16 @@ import (
 	"github.com/billingapi/billing-go/query"
 )
 
-// listRequest is the shared list controls of one request, checked.
-//
-// The paging, sorting and header rules (section 4.0 of the reference),
-// with the choices the fake makes where the reference is silent:
-//
-// Parameters. pageNumber is zero-based; absent means 0. pageSize absent or
-// 0 means [DefaultPageSize]; above [MaxPageSize] it is cut to MaxPageSize,
-// as the reference says a list never exceeds its maximum. Both must be
-// integers that fit in 32 bits (the service's int); a negative value, or
-// one that is present but not such an integer (including an empty value),
-// is a 400. sortExpression must be one of the endpoint's text or date
-// filter names (case-insensitive) and sortOrder Ascending or Descending
-// (case-insensitive); a sortOrder without a sortExpression is a 400, as the
-// reference says to give them together, and so is an empty value of
-// either. query is the filter expression; an empty query is no filter.
-// Parameter names are matched without regard to case (see parseRawQuery). Every
-// 4xx has the reference's error body with Key "Api Error".
-//
-// Headers, on every 200 list answer, for page n of size s with c matching
-// rows:
-//
-//	X-Count         c, the rows matching the query
-//	X-MaxCount      the rows of the endpoint's scope without the query
-//	                (all invoices; the customer's invoices; the
-//	                subscription product's items)
-//	X-CurrentPage   n, as asked, even past the last page
-//	X-NextPage      n+1 when page n+1 has rows, else -1
-//	X-PreviousPage  n-1, or -1 on page 0 (also n-1 past the last page)
-//	X-PageSize      s, the effective page size
-//	X-MaxPageIndex  ceil(c/s): the number of pages, as the reference
-//	                describes it ("Total number of pages"), 0 when nothing
-//	                matches; the last page's index is one less
-//	X-SortOrder     Ascending (the default) or Descending
-//	X-SortExpression the sortExpression as given, or "id" by default
-//
-// The body is a JSON array, [] for an empty page or a page past the end.
+// listRequest is the shared list controls of one request, checked: the
+// paging, sorting and header rules of section 4.0 of the reference, with
+// the fake's choices where it is silent, as the package doc's Lists
+// section states them, and these details besides. pageNumber and pageSize
+// must fit in 32 bits (the service's int); a value that is present but
+// not such an integer, an empty one included, is a 400, and so is an empty
+// sortExpression or sortOrder. Parameter names match without regard to
+// case (see parseRawQuery). X-PreviousPage is n-1 past the last page too;
+// X-SortExpression is the sortExpression as given. Every 4xx has the
+// reference's error body with Key "Api Error".
 type listRequest struct {
 	// filter.Request is what a store answers: page, order, filter.
 	filter.Request

@@ -1,6 +1,7 @@
 package billingtest
 
 import (
+	"cmp"
 	"encoding/json"
 	"net/http"
 	"slices"
@@ -42,7 +43,7 @@ import (
 // SubscriptionCreatedTimestamp, NextBillingDate and NextRechargeDate the
 // dates, and SalesTrackingCodeNCode and SalesTrackingCodeNName the code and
 // name of the customer's sales tracking code of category N. The syntax and
-// semantics are those of the list endpoints (see filtereval.go).
+// semantics are those of the list endpoints (see package filter).
 //
 // filterOptions keeps, per the reference: customers created, subscriptions
 // created and next billing dates within [start, end] (both ends inclusive,
@@ -148,7 +149,7 @@ var subscriberGetters = func() map[string]filter.Getter[subscriberRow] {
 	return g
 }()
 
-var subscriberSchema = filter.NewSchema("POST /v1/Subscribers/{planId}/PreviewBulkPriceChange", billing.SubscriberFilter{}, subscriberGetters)
+var subscriberSchema = filter.NewSchema(string(RouteBulkPreviewPriceChange), billing.SubscriberFilter{}, subscriberGetters)
 
 // handleBulkPreview serves POST /v1/Subscribers/{planId}/PreviewBulkPriceChange.
 func (s *Server) handleBulkPreview(r *http.Request) (any, error) {
@@ -243,13 +244,11 @@ func filterOptionsPredicate(o *billing.BulkFilterOptions) (func(subscriberRow) b
 		})
 		return nil
 	}
-	if err := enumList("customerStatuses", enumValues(o.CustomerStatuses...), customerStatuses, func(r subscriberRow) string { return string(r.cust.Status) }); err != nil {
-		return nil, err
-	}
-	if err := enumList("subscriptionStatuses", enumValues(o.SubscriptionStatuses...), subscriptionStatuses, func(r subscriberRow) string { return string(r.sub.Status) }); err != nil {
-		return nil, err
-	}
-	if err := enumList("intervals", enumValues(o.Intervals...), intervals, func(r subscriberRow) string { return string(r.sub.Interval) }); err != nil {
+	err := cmp.Or(
+		enumList("customerStatuses", enumValues(o.CustomerStatuses...), customerStatuses, func(r subscriberRow) string { return string(r.cust.Status) }),
+		enumList("subscriptionStatuses", enumValues(o.SubscriptionStatuses...), subscriptionStatuses, func(r subscriberRow) string { return string(r.sub.Status) }),
+		enumList("intervals", enumValues(o.Intervals...), intervals, func(r subscriberRow) string { return string(r.sub.Interval) }))
+	if err != nil {
 		return nil, err
 	}
 
@@ -276,17 +275,7 @@ func filterOptionsPredicate(o *billing.BulkFilterOptions) (func(subscriberRow) b
 		})
 	}
 
-	if len(preds) == 0 {
-		return nil, nil
-	}
-	return func(r subscriberRow) bool {
-		for _, p := range preds {
-			if !p(r) {
-				return false
-			}
-		}
-		return true
-	}, nil
+	return filter.All(preds), nil
 }
 
 // preview computes the answer, or reports that the plan is unknown. The

@@ -2,6 +2,7 @@ package billingtest
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -28,11 +29,8 @@ func parseRawQuery(raw string) url.Values {
 		if name == "" {
 			continue
 		}
-		for _, known := range knownParams {
-			if strings.EqualFold(name, known) {
-				name = known
-				break
-			}
+		if i := slices.IndexFunc(knownParams, func(k string) bool { return strings.EqualFold(name, k) }); i >= 0 {
+			name = knownParams[i]
 		}
 		q[name] = append(q[name], unescapeQuery(value))
 	}

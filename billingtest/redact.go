@@ -21,12 +21,7 @@ var cardRoutes = []Route{RoutePaymentMethodsReplaceCreditCard}
 // carriesCardData reports whether a request whose path matched matches
 // is sent to a card route's path.
 func carriesCardData(matches []routeMatch) bool {
-	for _, m := range matches {
-		if slices.Contains(cardRoutes, m.spec.route) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(matches, func(m routeMatch) bool { return slices.Contains(cardRoutes, m.spec.route) })
 }
 
 // Notes that stand in for a withheld body in the request log.
@@ -65,57 +60,35 @@ func redactBody(body []byte, cut, card bool) []byte {
 		}
 		return body
 	}
-	if !hasSecretKey(v) {
-		return body
+	if !redact(v) {
+		return body // as sent, byte for byte
 	}
-	out, err := jsonwire.Marshal(redactValue(v))
+	out, err := jsonwire.Marshal(v)
 	if err != nil {
 		return []byte(withheldEncode)
 	}
 	return out
 }
 
-func isSecretKey(k string) bool {
-	for _, s := range secretKeys {
-		if strings.EqualFold(k, s) {
-			return true
-		}
-	}
-	return false
-}
-
-func hasSecretKey(v any) bool {
+// redact replaces the values of secret keys in v, in place, at any depth,
+// and reports whether there were any.
+func redact(v any) bool {
+	found := false
 	switch t := v.(type) {
 	case map[string]any:
 		for k, val := range t {
-			if isSecretKey(k) || hasSecretKey(val) {
-				return true
+			if slices.ContainsFunc(secretKeys, func(s string) bool { return strings.EqualFold(k, s) }) {
+				t[k], found = "[REDACTED]", true
+			} else if redact(val) {
+				found = true
 			}
 		}
 	case []any:
 		for _, val := range t {
-			if hasSecretKey(val) {
-				return true
+			if redact(val) {
+				found = true
 			}
 		}
 	}
-	return false
-}
-
-func redactValue(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		for k, val := range t {
-			if isSecretKey(k) {
-				t[k] = "[REDACTED]"
-			} else {
-				t[k] = redactValue(val)
-			}
-		}
-	case []any:
-		for i := range t {
-			t[i] = redactValue(t[i])
-		}
-	}
-	return v
+	return found
 }

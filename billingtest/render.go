@@ -1,6 +1,7 @@
 package billingtest
 
 import (
+	"cmp"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -187,10 +188,7 @@ func (st *store) renderInvoice(inv *Invoice, mode chargeMode, showTracked bool) 
 // renderSnapshot is the customer as embedded in an invoice: as in the
 // service's snapshots, its id is 0 and many fields are null.
 func renderSnapshot(c *Customer) *billing.InvoiceCustomer {
-	currency := c.Currency
-	if currency == "" {
-		currency = "USD"
-	}
+	currency := cmp.Or(c.Currency, "USD")
 	return &billing.InvoiceCustomer{
 		FirstName:                  strPtr(c.FirstName),
 		MiddleName:                 strPtr(c.MiddleName),
@@ -324,9 +322,7 @@ func (st *store) renderSummary(inv *Invoice, now time.Time) billing.InvoiceSumma
 		sum.CompanyName = strPtr(cust.CompanyName)
 		sum.CustomerParentID = int64Ptr(cust.ParentID)
 		sum.CustomerName = strings.TrimSpace(cust.FirstName + " " + cust.LastName)
-		if cust.Currency != "" {
-			sum.Currency = cust.Currency
-		}
+		sum.Currency = cmp.Or(cust.Currency, sum.Currency)
 	}
 	return sum
 }

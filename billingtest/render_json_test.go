@@ -31,7 +31,7 @@ func TestInvoiceWrappersKeepTheirMember(t *testing.T) {
 		{"charges", flat(withCharge), `"id":7,`, `"amount":10.125,`, `"charges"`},
 		{"no groups", grouped(inv), `"id":7,`, `,"chargeGroups":[],"zz":1}`, `"chargeGroups"`},
 		{"groups", grouped(withGroup), `"id":7,`, `"name":"g",`, `"chargeGroups"`},
-		{"in a slice", []flatInvoice{flat(inv)}, `"id":7,`, `"charges":[],"zz":1}]`, `"charges"`},
+		{"in a slice", []wireInvoice{flat(inv)}, `"id":7,`, `"charges":[],"zz":1}]`, `"charges"`},
 	} {
 		b, err := jsonwire.Marshal(tt.v)
 		if err != nil {

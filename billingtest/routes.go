@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	billing "github.com/billingapi/billing-go"
 )
 
 // Route names one of the fake's endpoints: its method and its path as the
@@ -59,15 +61,18 @@ type routeSpec struct {
 // routeTable is every route of the fake, read-only after start.
 var routeTable = []routeSpec{
 	newRouteSpec(RouteInvoicesList, "Invoices.List", (*Server).handleListInvoices),
-	newRouteSpec(RouteInvoicesListByCustomer, "Invoices.ListByCustomer", customerInvoicesList.serve),
+	listRoute(RouteInvoicesListByCustomer, "Invoices.ListByCustomer", scopedList[invoiceRow, wireInvoice]{
+		param: "customerId", schema: customerInvoiceSchema, id: invoiceRow.id, check: checkTracked, churn: invoiceChurn, rows: customerInvoiceRows}),
 	newRouteSpec(RouteInvoicesGet, "Invoices.Get", apiHandler((*Server).handleGetInvoice).serve),
-	newRouteSpec(RouteInvoiceSummariesList, "InvoiceSummaries.List", summariesList.serve),
+	listRoute(RouteInvoiceSummariesList, "InvoiceSummaries.List", scopedList[summaryRow, billing.InvoiceSummary]{
+		param: "customerId", schema: summarySchema, id: summaryRow.id, churn: invoiceChurn, rows: summaryRows}),
 	newRouteSpec(RouteDraftInvoicesPDF, "DraftInvoices.PDF", (*Server).handleDraftPDF),
 	newRouteSpec(RouteInvoicesWriteOff, "Invoices.WriteOff", apiHandler((*Server).handleWriteOff).serve),
 	newRouteSpec(RoutePaymentMethodsReplaceCreditCard, "PaymentMethods.ReplaceCreditCard", apiHandler((*Server).handleReplaceCreditCard).serve),
 	newRouteSpec(RoutePaymentMethodsCreateWalletAgreement, "PaymentMethods.CreateWalletAgreement", apiHandler((*Server).handleWalletAgreement).serve),
 	newRouteSpec(RouteSalesTrackingCodesCreate, "SalesTrackingCodes.Create", apiHandler((*Server).handleCreateTrackingCode).serve),
-	newRouteSpec(RouteSubscriptionItemsList, "SubscriptionItems.List", itemsList.serve),
+	listRoute(RouteSubscriptionItemsList, "SubscriptionItems.List", scopedList[itemRow, billing.SubscriptionProductItem]{
+		param: "subscriptionProductId", schema: itemSchema, id: itemID, churn: itemChurn, rows: itemRows}),
 	newRouteSpec(RouteBulkPreviewPriceChange, "Bulk.PreviewPriceChange", apiHandler((*Server).handleBulkPreview).serve),
 	newRouteSpec(RouteBulkProcess, "Bulk.Process", apiHandler((*Server).handleBulkProcess).serve),
 }

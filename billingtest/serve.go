@@ -2,6 +2,7 @@ package billingtest
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/subtle"
 	"fmt"
 	"io"
@@ -121,7 +122,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		panic(http.ErrAbortHandler) // net/http closes the connection without an answer
 	}
 	rw.Header().Set("Content-Length", strconv.Itoa(buf.body.Len()))
-	rw.WriteHeader(buf.statusOr200())
+	rw.WriteHeader(cmp.Or(buf.status, http.StatusOK))
 	_, _ = rw.Write(buf.body.Bytes()[:buf.body.Len()/2])
 	if f, ok := rw.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
@@ -311,12 +312,6 @@ func (b *bufferedWriter) WriteHeader(code int) {
 	if b.status == 0 {
 		b.status = code
 	}
-}
-func (b *bufferedWriter) statusOr200() int {
-	if b.status == 0 {
-		return http.StatusOK
-	}
-	return b.status
 }
 
 // decodeBody binds the JSON body of r into v; it fails with a 400 (never

@@ -57,7 +57,7 @@ type Server struct {
 // httptest.NewServer panics when it cannot listen: both are mistakes in the
 // test itself.
 func NewServer(opts ...Option) *Server {
-	s, err := newServer(opts...)
+	s, err := NewHandler(opts...)
 	if err != nil {
 		panic("billingtest: " + err.Error())
 	}
@@ -70,10 +70,6 @@ func NewServer(opts ...Option) *Server {
 // Handler without listening anywhere (URL is empty), for tests that mount
 // it themselves, e.g. in cmd/billing-fake.
 func NewHandler(opts ...Option) (*Server, error) {
-	return newServer(opts...)
-}
-
-func newServer(opts ...Option) (*Server, error) {
 	s := &Server{cfg: defaultConfig(), closing: make(chan struct{})}
 	for _, opt := range opts {
 		if opt == nil {

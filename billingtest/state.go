@@ -81,7 +81,7 @@ func (s *Server) Reset() error {
 func (st *store) fixtures(want func(kind string) bool) *fixture.Document {
 	f := &fixture.Document{}
 	if want("customers") {
-		f.Customers = values(st.customers, func(c *Customer) int64 { return c.ID })
+		f.Customers = values(st.customers, func(c *Customer) int64 { return c.ID }, nil)
 	}
 	if want("trackingCodeCategoryNames") {
 		for i, name := range st.categoryNames {
@@ -94,14 +94,10 @@ func (st *store) fixtures(want func(kind string) bool) *fixture.Document {
 		}
 	}
 	if want("salesTrackingCodes") {
-		for _, c := range st.codes {
-			f.SalesTrackingCodes = append(f.SalesTrackingCodes, seedCode(c))
-		}
+		f.SalesTrackingCodes = mapped(st.codes, seedCode)
 	}
 	if want("subscriptions") {
-		for _, id := range st.subOrder {
-			f.Subscriptions = append(f.Subscriptions, *st.subscriptions[id])
-		}
+		f.Subscriptions = mapped(st.subOrder, func(id int64) Subscription { return *st.subscriptions[id] })
 	}
 	if want("invoices") {
 		for i := range st.invoices.Len() {
@@ -109,13 +105,13 @@ func (st *store) fixtures(want func(kind string) bool) *fixture.Document {
 		}
 	}
 	if want("draftInvoices") {
-		f.DraftInvoices = values(st.drafts, func(d *DraftInvoice) int64 { return d.ID })
+		f.DraftInvoices = values(st.drafts, func(d *DraftInvoice) int64 { return d.ID }, nil)
 	}
 	if want("creditCards") {
-		f.CreditCards = values(st.cards, func(c *CreditCard) int64 { return c.ID })
+		f.CreditCards = values(st.cards, func(c *CreditCard) int64 { return c.ID }, nil)
 	}
 	if want("walletMethods") {
-		f.WalletMethods = values(st.wallets, func(w *WalletMethod) int64 { return w.ID })
+		f.WalletMethods = values(st.wallets, func(w *WalletMethod) int64 { return w.ID }, nil)
 	}
 	if want("subscriptionProductItems") {
 		var items []billing.SubscriptionProductItem
@@ -123,31 +119,25 @@ func (st *store) fixtures(want func(kind string) bool) *fixture.Document {
 			items = append(items, list...)
 		}
 		slices.SortFunc(items, func(a, b billing.SubscriptionProductItem) int { return cmp.Compare(a.ID, b.ID) })
-		for _, it := range items {
-			f.SubscriptionProductItems = append(f.SubscriptionProductItems, seedItem(it))
-		}
+		f.SubscriptionProductItems = mapped(items, seedItem)
 	}
 	if want("bulkJobs") {
-		f.BulkJobs = values(st.jobs, func(j *BulkJob) int64 { return j.ID })
+		f.BulkJobs = values(st.jobs, func(j *BulkJob) int64 { return j.ID }, nil)
 	}
 	return f
 }
 
-// values returns a map's values in ascending id order, nil for none.
-func values[T any](m map[int64]*T, id func(*T) int64) []T {
-	var out []T
-	for _, v := range sortedValues(m, id) {
-		out = append(out, *v)
-	}
-	return out
-}
-
-// sortedValues returns a map's values in ascending id order.
-func sortedValues[T any](m map[int64]*T, id func(*T) int64) []*T {
-	out := make([]*T, 0, len(m))
+// values returns copies of a map's values, made by cp (nil: shallow
+// copies), in ascending id order.
+func values[T any](m map[int64]*T, id func(*T) int64, cp func(T) T) []T {
+	out := make([]T, 0, len(m))
 	for _, v := range m {
-		out = append(out, v)
+		if cp == nil {
+			out = append(out, *v)
+		} else {
+			out = append(out, cp(*v))
+		}
 	}
-	slices.SortFunc(out, func(a, b *T) int { return cmp.Compare(id(a), id(b)) })
+	slices.SortFunc(out, func(a, b T) int { return cmp.Compare(id(&a), id(&b)) })
 	return out
 }

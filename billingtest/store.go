@@ -121,8 +121,22 @@ func newID[V any](s *Server, method, what string, m map[int64]V, id int64) (int6
 	return id, nil
 }
 
+// insert assigns v its id as newID does, in place (at id), and keeps it
+// in kind: the last step of an Add method.
+func insert[V any](s *Server, method, what string, kind map[int64]*V, v *V, id *int64) (int64, error) {
+	n, err := newID(s, method, what, kind, *id)
+	if err != nil {
+		return 0, err
+	}
+	*id = n
+	kind[n] = v
+	return n, nil
+}
+
 // addChecked checks v's times and amounts (checkTimes) and adds it with
-// add under the lock.
+// add under the lock. Each Add method's add is its addXLocked, the
+// method without that check and the lock, for callers that hold s.mu:
+// the fixtures loader, which checks times itself, and the generator.
 func addChecked[T any](s *Server, name string, v T, add func(T) (int64, error)) (int64, error) {
 	if err := checkTimes(&v); err != nil {
 		return 0, refuse(name, "", "%w", err)
@@ -139,7 +153,6 @@ func (s *Server) AddCustomer(c Customer) (int64, error) {
 	return addChecked(s, "AddCustomer", c, s.addCustomerLocked)
 }
 
-// addCustomerLocked is AddCustomer without the lock, for callers that hold s.mu.
 func (s *Server) addCustomerLocked(c Customer) (int64, error) {
 	const m = "AddCustomer"
 	if _, ok := s.store.customers[c.ParentID]; c.ParentID != 0 && (c.ParentID == c.ID || !ok) {
@@ -161,25 +174,15 @@ func (s *Server) addCustomerLocked(c Customer) (int64, error) {
 			return 0, refuse(m, at, "code %d is of category %d, not %d", code, n, k+1)
 		}
 	}
-	id, err := newID(s, m, "customer", s.store.customers, c.ID)
-	if err != nil {
-		return 0, err
-	}
-	c.ID = id
-	if c.Status == "" {
-		c.Status = billing.CustomerStatusActive
-	}
-	if c.AccountStatus == "" {
-		c.AccountStatus = billing.CustomerAccountStatusGood
-	}
+	c.Status = cmp.Or(c.Status, billing.CustomerStatusActive)
+	c.AccountStatus = cmp.Or(c.AccountStatus, billing.CustomerAccountStatusGood)
 	if c.CreatedTimestamp.IsZero() {
 		c.CreatedTimestamp = s.now()
 	}
 	if c.ModifiedTimestamp.IsZero() {
 		c.ModifiedTimestamp = c.CreatedTimestamp
 	}
-	s.store.customers[id] = &c
-	return id, nil
+	return insert(s, m, "customer", s.store.customers, &c, &c.ID)
 }
 
 // AddInvoice adds a posted invoice of an existing customer and returns its
@@ -190,7 +193,6 @@ func (s *Server) AddInvoice(inv Invoice) (int64, error) {
 	return s.addInvoiceLocked(inv)
 }
 
-// addInvoiceLocked is AddInvoice without the lock, for callers that hold s.mu.
 func (s *Server) addInvoiceLocked(inv Invoice) (int64, error) {
 	// Copy what the caller may still hold: charge ids are assigned in place.
 	inv.Charges = slices.Clone(inv.Charges)
@@ -222,9 +224,7 @@ func (s *Server) insertInvoiceLocked(inv *Invoice) (int64, error) {
 			return 0, fmt.Errorf("AddInvoice: charge: %w", err)
 		}
 	}
-	if inv.InvoiceNumber == 0 {
-		inv.InvoiceNumber = id
-	}
+	inv.InvoiceNumber = cmp.Or(inv.InvoiceNumber, id)
 	s.store.invoices.fit(s.store.invoices.Len() + 1)
 	s.store.invoices.Insert(inv)
 	return id, nil
@@ -258,32 +258,47 @@ func (s *Server) checkInvoiceLocked(inv *Invoice) error {
 	if inv.ModifiedTimestamp.IsZero() {
 		inv.ModifiedTimestamp = inv.PostedTimestamp
 	}
-	if inv.Terms == "" {
-		inv.Terms = "Net30"
-	}
-	var needIDs int64
-	if inv.ID == 0 {
-		needIDs++
-	}
-	for i := range inv.Charges {
-		c := &inv.Charges[i]
-		at := "charges[" + strconv.Itoa(i) + "]"
-		switch {
-		case c.ID < 0:
-			return refuse(m, at+".id", "negative id %d", c.ID)
-		case c.ID == 0:
-			needIDs++
-		case slices.ContainsFunc(inv.Charges[:i], func(o Charge) bool { return o.ID == c.ID }):
-			return refuse(m, at+".id", "id %d repeats", c.ID)
-		}
+	inv.Terms = cmp.Or(inv.Terms, "Net30")
+	need, err := newIDs(m, inv.ID, "charges", len(inv.Charges), func(i int) int64 { return inv.Charges[i].ID }, "charge", nil)
+	if err != nil {
+		return err
 	}
 	if err := checkInvoiceWritable(inv); err != nil {
 		return refuse(m, "", "%w", err)
 	}
-	if !st.idsLeft(needIDs) {
+	if !st.idsLeft(need) {
 		return refuse(m, "", "%w", errIDsExhausted)
 	}
 	return nil
+}
+
+// newIDs refuses, for method m, the ids of the n parts an entity brings
+// (idAt), in its list key, before any is assigned: a negative one, one
+// the fake has as a what (taken, when not nil), one that repeats. need is
+// how many ids the entity (id) and its parts take from the sequence, for
+// those 0.
+func newIDs(m string, id int64, key string, n int, idAt func(int) int64, what string, taken func(int64) bool) (need int64, err error) {
+	if id == 0 {
+		need++
+	}
+	for i := range n {
+		at := func() string { return key + "[" + strconv.Itoa(i) + "].id" }
+		switch id := idAt(i); {
+		case id < 0:
+			return 0, refuse(m, at(), "negative id %d", id)
+		case id == 0:
+			need++
+		case taken != nil && taken(id):
+			return 0, exists(m, what, at(), id)
+		default:
+			for j := range i {
+				if idAt(j) == id {
+					return 0, refuse(m, at(), "id %d repeats", id)
+				}
+			}
+		}
+	}
+	return need, nil
 }
 
 // settleCharges is the rule a fixtures document's charges meet, on top
@@ -331,23 +346,16 @@ func (s *Server) AddDraftInvoice(d DraftInvoice) (int64, error) {
 	return addChecked(s, "AddDraftInvoice", d, s.addDraftInvoiceLocked)
 }
 
-// addDraftInvoiceLocked is AddDraftInvoice without the lock, for callers that hold s.mu.
 func (s *Server) addDraftInvoiceLocked(d DraftInvoice) (int64, error) {
 	const m = "AddDraftInvoice"
 	if _, ok := s.store.customers[d.CustomerID]; !ok {
 		return 0, refuse(m, "customerId", "unknown customer %d", d.CustomerID)
 	}
-	id, err := newID(s, m, "draft invoice", s.store.drafts, d.ID)
-	if err != nil {
-		return 0, err
-	}
-	d.ID = id
 	d.Lines = slices.Clone(d.Lines)
 	if d.Created.IsZero() {
 		d.Created = s.now()
 	}
-	s.store.drafts[id] = &d
-	return id, nil
+	return insert(s, m, "draft invoice", s.store.drafts, &d, &d.ID)
 }
 
 // AddCreditCard adds a credit card payment method of an existing customer
@@ -359,7 +367,6 @@ func (s *Server) AddCreditCard(c CreditCard) (int64, error) {
 	return addChecked(s, "AddCreditCard", c, s.addCreditCardLocked)
 }
 
-// addCreditCardLocked is AddCreditCard without the lock, for callers that hold s.mu.
 func (s *Server) addCreditCardLocked(c CreditCard) (int64, error) {
 	const m = "AddCreditCard"
 	if _, ok := s.store.customers[c.CustomerID]; !ok {
@@ -377,17 +384,11 @@ func (s *Server) addCreditCardLocked(c CreditCard) (int64, error) {
 	if c.ReplacedBy != 0 && c.ReplacedBy == c.ID {
 		return 0, refuse(m, "replacedBy", "a card cannot replace itself")
 	}
-	id, err := newID(s, m, "credit card", s.store.cards, c.ID)
-	if err != nil {
-		return 0, err
-	}
-	c.ID = id
 	c.Last4 = c.Last4[len(c.Last4)-4:]
 	if c.ModifiedDate.IsZero() {
 		c.ModifiedDate = s.now()
 	}
-	s.store.cards[id] = &c
-	return id, nil
+	return insert(s, m, "credit card", s.store.cards, &c, &c.ID)
 }
 
 // AddWalletMethod adds a payment method as a wallet billing agreement
@@ -399,7 +400,6 @@ func (s *Server) AddWalletMethod(w WalletMethod) (int64, error) {
 	return addChecked(s, "AddWalletMethod", w, s.addWalletMethodLocked)
 }
 
-// addWalletMethodLocked is AddWalletMethod without the lock, for callers that hold s.mu.
 func (s *Server) addWalletMethodLocked(w WalletMethod) (int64, error) {
 	const m = "AddWalletMethod"
 	cust, ok := s.store.customers[w.CustomerID]
@@ -421,22 +421,13 @@ func (s *Server) addWalletMethodLocked(w WalletMethod) (int64, error) {
 			return 0, refuse(m, "source", "%q, want one of %s", w.Source, joinSources())
 		}
 	}
-	id, err := newID(s, m, "wallet method", s.store.wallets, w.ID)
-	if err != nil {
-		return 0, err
-	}
-	w.ID, w.Provider, w.Source = id, provider, source
-	if w.FirstName == "" {
-		w.FirstName = cust.FirstName
-	}
-	if w.LastName == "" {
-		w.LastName = cust.LastName
-	}
+	w.Provider, w.Source = provider, source
+	w.FirstName = cmp.Or(w.FirstName, cust.FirstName)
+	w.LastName = cmp.Or(w.LastName, cust.LastName)
 	if w.ModifiedDate.IsZero() {
 		w.ModifiedDate = s.now()
 	}
-	s.store.wallets[id] = &w
-	return id, nil
+	return insert(s, m, "wallet method", s.store.wallets, &w, &w.ID)
 }
 
 // AddSubscription adds a subscription of an existing customer and returns
@@ -447,7 +438,6 @@ func (s *Server) AddSubscription(sub Subscription) (int64, error) {
 	return addChecked(s, "AddSubscription", sub, s.addSubscriptionLocked)
 }
 
-// addSubscriptionLocked is AddSubscription without the lock, for callers that hold s.mu.
 func (s *Server) addSubscriptionLocked(sub Subscription) (int64, error) {
 	const m = "AddSubscription"
 	st := s.store
@@ -457,24 +447,12 @@ func (s *Server) addSubscriptionLocked(sub Subscription) (int64, error) {
 	if sub.NumberOfIntervals < 0 {
 		return 0, refuse(m, "numberOfIntervals", "negative")
 	}
-	needIDs := int64(0)
-	if sub.ID == 0 {
-		needIDs++
+	need, err := newIDs(m, sub.ID, "products", len(sub.Products), func(i int) int64 { return sub.Products[i].ID },
+		"subscription product", func(id int64) bool { return st.products[id] })
+	if err != nil {
+		return 0, err
 	}
-	for i, p := range sub.Products {
-		at := "products[" + strconv.Itoa(i) + "].id"
-		switch {
-		case p.ID < 0:
-			return 0, refuse(m, at, "negative id %d", p.ID)
-		case p.ID == 0:
-			needIDs++
-		case st.products[p.ID]:
-			return 0, exists(m, "subscription product", at, p.ID)
-		case slices.ContainsFunc(sub.Products[:i], func(o SubscriptionProduct) bool { return o.ID == p.ID }):
-			return 0, refuse(m, at, "id %d repeats", p.ID)
-		}
-	}
-	if !st.idsLeft(needIDs) {
+	if !st.idsLeft(need) {
 		return 0, refuse(m, "", "%w", errIDsExhausted)
 	}
 	id, err := newID(s, m, "subscription", st.subscriptions, sub.ID)
@@ -489,15 +467,9 @@ func (s *Server) addSubscriptionLocked(sub Subscription) (int64, error) {
 		st.products[p.ID] = true
 		st.productSub[p.ID] = id
 	}
-	if sub.Status == "" {
-		sub.Status = billing.SubscriptionStatusActive
-	}
-	if sub.Interval == "" {
-		sub.Interval = billing.IntervalMonthly
-	}
-	if sub.NumberOfIntervals == 0 {
-		sub.NumberOfIntervals = 1
-	}
+	sub.Status = cmp.Or(sub.Status, billing.SubscriptionStatusActive)
+	sub.Interval = cmp.Or(sub.Interval, billing.IntervalMonthly)
+	sub.NumberOfIntervals = cmp.Or(sub.NumberOfIntervals, 1)
 	if sub.CreatedTimestamp.IsZero() {
 		sub.CreatedTimestamp = s.now()
 	}
@@ -536,7 +508,6 @@ func seedItem(it billing.SubscriptionProductItem) SubscriptionProductItem {
 	}
 }
 
-// addSubscriptionProductItemLocked is AddSubscriptionProductItem without the lock, for callers that hold s.mu.
 func (s *Server) addSubscriptionProductItemLocked(item billing.SubscriptionProductItem) (int64, error) {
 	const m = "AddSubscriptionProductItem"
 	st := s.store
@@ -562,9 +533,7 @@ func (s *Server) addSubscriptionProductItemLocked(item billing.SubscriptionProdu
 		return 0, err
 	}
 	item.ID = id
-	if item.Status == "" {
-		item.Status = billing.ItemStatusActive
-	}
+	item.Status = cmp.Or(item.Status, billing.ItemStatusActive)
 	if item.CreatedDate.IsZero() {
 		item.CreatedDate = billing.NewTimestamp(s.now())
 	}
@@ -614,7 +583,6 @@ func seedCode(c billing.SalesTrackingCode) SalesTrackingCode {
 	}
 }
 
-// addSalesTrackingCodeLocked is AddSalesTrackingCode without the lock, for callers that hold s.mu.
 func (s *Server) addSalesTrackingCodeLocked(code billing.SalesTrackingCode) (int64, error) {
 	const m = "AddSalesTrackingCode"
 	if _, ok := s.store.category(string(code.Type)); !ok {
@@ -631,9 +599,7 @@ func (s *Server) addSalesTrackingCodeLocked(code billing.SalesTrackingCode) (int
 		return 0, err
 	}
 	code.ID = id
-	if code.Status == "" {
-		code.Status = billing.TrackingCodeStatusActive
-	}
+	code.Status = cmp.Or(code.Status, billing.TrackingCodeStatusActive)
 	s.store.codes = append(s.store.codes, code)
 	return id, nil
 }
@@ -649,7 +615,6 @@ func (s *Server) SetTrackingCodeCategoryName(n int, name string) error {
 	return s.setCategoryNameLocked(n, name)
 }
 
-// setCategoryNameLocked is SetTrackingCodeCategoryName without the lock, for callers that hold s.mu.
 func (s *Server) setCategoryNameLocked(n int, name string) error {
 	if n < 1 || n > 5 {
 		return fmt.Errorf("SetTrackingCodeCategoryName: category %d, want 1 to 5", n)
@@ -693,16 +658,9 @@ func (s *Server) AddBulkJob(j BulkJob) (int64, error) {
 	return addChecked(s, "AddBulkJob", j, s.addBulkJobLocked)
 }
 
-// addBulkJobLocked is AddBulkJob without the lock, for callers that hold s.mu.
 func (s *Server) addBulkJobLocked(j BulkJob) (int64, error) {
 	if j.Processed && !j.Validated {
 		return 0, refuse("AddBulkJob", "processed", "a job is processed only once validated")
 	}
-	id, err := newID(s, "AddBulkJob", "bulk job", s.store.jobs, j.ID)
-	if err != nil {
-		return 0, err
-	}
-	j.ID = id
-	s.store.jobs[id] = &j
-	return id, nil
+	return insert(s, "AddBulkJob", "bulk job", s.store.jobs, &j, &j.ID)
 }

@@ -57,7 +57,7 @@ func (s *Server) Transport() http.RoundTripper {
 // it when done, e.g. with t.Cleanup(srv.Close). It panics on a bad option,
 // as NewServer does.
 func NewInProcess(opts ...Option) *Server {
-	s, err := newServer(opts...)
+	s, err := NewHandler(opts...)
 	if err != nil {
 		panic("billingtest: " + err.Error())
 	}

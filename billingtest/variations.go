@@ -12,27 +12,9 @@ import (
 )
 
 // What the reference leaves open, and the live service may do in any way
-// it allows. By default the fake makes one choice for each (see
-// listRequest and the package doc); the options below make it another, so
-// that a test can run its code against every service the reference
-// allows, one variation or all of them at once:
-//
-//   - [WithTieOrder]: the order of rows whose sort keys are equal;
-//   - [WithPageCap]: a smaller largest page, said in X-PageSize or not;
-//   - [WithOtherPagingHeaders]: the other reading of X-NextPage and
-//     X-MaxPageIndex;
-//   - [WithTimestampDigits]: timestamps with 0 to 7 fractional digits,
-//     with or without a zone;
-//   - [WithUnknownMembers]: members the reference does not list, on every
-//     object of every answer;
-//   - [WithUnlistedEnumValues]: enum values the reference does not list,
-//     in filters as in data.
-//
-// [WithAllVariations] turns on one of each.
-//
-// [WithChurn] (churn.go) varies the data, not the service: a busy account
-// whose rows change between any two list requests, seeded. It is not one
-// of the variations above, and WithAllVariations leaves it off.
+// it allows: the options below make the fake another such service than
+// its default (see listRequest), as the package doc's Variations section
+// describes them. [WithChurn] (churn.go) varies the data instead.
 
 // TieOrder is the order in which a list sorted on a field gives the rows
 // whose values of that field are equal. The reference says nothing about
@@ -56,13 +38,7 @@ const (
 // WithTieOrder sets the order of rows with equal sort keys (default
 // [TieByID]).
 func WithTieOrder(o TieOrder) Option {
-	return func(c *config) error {
-		if o < TieByID || o > TieRandom {
-			return fmt.Errorf("WithTieOrder: unknown order %d", o)
-		}
-		c.tie = o
-		return nil
-	}
+	return option(refuseIf(o < TieByID || o > TieRandom, "WithTieOrder: unknown order %d", o), func(c *config) { c.tie = o })
 }
 
 // WithPageCap makes n the largest page of every list instead of
@@ -73,13 +49,7 @@ func WithTieOrder(o TieOrder) Option {
 // starts at row p × asked, of which the page holds the first n (so that
 // page numbers past 0 skip rows). X-Count is the true count either way.
 func WithPageCap(n int, honest bool) Option {
-	return func(c *config) error {
-		if n < 1 {
-			return fmt.Errorf("WithPageCap: cap must be positive, got %d", n)
-		}
-		c.pageCap, c.honestCap = n, honest
-		return nil
-	}
+	return option(refuseIf(n < 1, "WithPageCap: cap must be positive, got %d", n), func(c *config) { c.pageCap, c.honestCap = n, honest })
 }
 
 // WithOtherPagingHeaders makes the fake read the reference's X-NextPage
@@ -88,10 +58,7 @@ func WithPageCap(n int, honest bool) Option {
 // included, and X-MaxPageIndex is the index of the last page (one less
 // than the number of pages, 0 when nothing matches).
 func WithOtherPagingHeaders() Option {
-	return func(c *config) error {
-		c.otherHeaders = true
-		return nil
-	}
+	return option(nil, func(c *config) { c.otherHeaders = true })
 }
 
 // Zone suffixes of timestamps, for [WithTimestampDigits].
@@ -108,16 +75,11 @@ const (
 // [ZoneUTC00]. The fake still sorts and filters on the full value. The
 // default writes what the SDK's encoder writes.
 func WithTimestampDigits(digits int, zone string) Option {
-	return func(c *config) error {
-		if digits < -1 || digits > 7 {
-			return fmt.Errorf("WithTimestampDigits: digits must be -1 or 0 to 7, got %d", digits)
-		}
-		if zone != ZoneNone && zone != ZoneZ && zone != ZoneUTC00 {
-			return fmt.Errorf("WithTimestampDigits: zone must be \"\", \"Z\" or \"+00:00\", got %q", zone)
-		}
-		c.stampDigits, c.stampZone, c.stamps = digits, zone, true
-		return nil
+	err := refuseIf(digits < -1 || digits > 7, "WithTimestampDigits: digits must be -1 or 0 to 7, got %d", digits)
+	if err == nil {
+		err = refuseIf(zone != ZoneNone && zone != ZoneZ && zone != ZoneUTC00, "WithTimestampDigits: zone must be \"\", \"Z\" or \"+00:00\", got %q", zone)
 	}
+	return option(err, func(c *config) { c.stampDigits, c.stampZone, c.stamps = digits, zone, true })
 }
 
 // unknownMember is what WithUnknownMembers adds to every object.
@@ -127,10 +89,7 @@ const unknownMember = `"billingtestUnlisted":{"note":"a member the reference doe
 // JSON object of every successful answer (resources and the objects
 // inside them), as a service that has grown new fields sends them.
 func WithUnknownMembers() Option {
-	return func(c *config) error {
-		c.unknownMembers = true
-		return nil
-	}
+	return option(nil, func(c *config) { c.unknownMembers = true })
 }
 
 // WithUnlistedEnumValues makes the fake a service that knows enum values
@@ -140,10 +99,7 @@ func WithUnknownMembers() Option {
 // [Server.AddSubscriptionProductItem], ...) are stored and returned as
 // given with or without this option.
 func WithUnlistedEnumValues() Option {
-	return func(c *config) error {
-		c.unlistedEnums = true
-		return nil
-	}
+	return option(nil, func(c *config) { c.unlistedEnums = true })
 }
 
 // WithAllVariations turns on a variation of each kind: ties in random

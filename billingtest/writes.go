@@ -1,6 +1,7 @@
 package billingtest
 
 import (
+	"cmp"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -103,21 +104,6 @@ func (s *Server) handleReplaceCreditCard(r *http.Request) (any, error) {
 	return card, nil
 }
 
-// cardFieldMax are the field length limits of the reference's section 8,
-// in characters (runes, not bytes: "Müller" is 6).
-var cardFieldMax = []struct {
-	field string
-	max   int
-	get   func(*billing.ReplaceCreditCardParams) string
-}{
-	{"firstName", 50, func(p *billing.ReplaceCreditCardParams) string { return p.FirstName }},
-	{"lastName", 50, func(p *billing.ReplaceCreditCardParams) string { return p.LastName }},
-	{"address1", 50, func(p *billing.ReplaceCreditCardParams) string { return p.Address1 }},
-	{"address2", 50, func(p *billing.ReplaceCreditCardParams) string { return p.Address2 }},
-	{"city", 50, func(p *billing.ReplaceCreditCardParams) string { return p.City }},
-	{"postalZip", 10, func(p *billing.ReplaceCreditCardParams) string { return p.PostalZip }},
-}
-
 // checkCardParams validates the request and returns the card number's
 // digits. Messages give lengths and ranges, never the number or CVV.
 func checkCardParams(p *billing.ReplaceCreditCardParams) (string, error) {
@@ -127,8 +113,16 @@ func checkCardParams(p *billing.ReplaceCreditCardParams) (string, error) {
 	if p.CustomerID < 0 {
 		return "", fail(http.StatusBadRequest, "customerId must be a positive id")
 	}
-	for _, l := range cardFieldMax {
-		if n := utf8.RuneCountInString(l.get(p)); n > l.max {
+	// The field length limits of the reference's section 8, in characters
+	// (runes, not bytes: "Müller" is 6).
+	for _, l := range []struct {
+		field, value string
+		max          int
+	}{
+		{"firstName", p.FirstName, 50}, {"lastName", p.LastName, 50}, {"address1", p.Address1, 50},
+		{"address2", p.Address2, 50}, {"city", p.City, 50}, {"postalZip", p.PostalZip, 10},
+	} {
+		if n := utf8.RuneCountInString(l.value); n > l.max {
 			return "", fail(http.StatusBadRequest, "%s is at most %d characters, got %d", l.field, l.max, n)
 		}
 	}
@@ -159,17 +153,7 @@ func checkCardParams(p *billing.ReplaceCreditCardParams) (string, error) {
 	return digits, nil
 }
 
-func allDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
+func allDigits(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
 
 // cardType tells the brand from the number's leading digits.
 func cardType(digits string) string {
@@ -529,17 +513,12 @@ func draftDocument(d *DraftInvoice, cust *Customer, showTracked bool) (pdf.Meta,
 
 	currency := "USD"
 	if cust != nil {
-		name := strings.TrimSpace(cust.FirstName + " " + cust.LastName)
-		if name == "" {
-			name = cust.CompanyName
-		}
+		name := cmp.Or(strings.TrimSpace(cust.FirstName+" "+cust.LastName), cust.CompanyName)
 		lines = append(lines, body("Customer: %s", name))
 		if cust.CompanyName != "" && cust.CompanyName != name {
 			lines = append(lines, body("Company: %s", cust.CompanyName))
 		}
-		if cust.Currency != "" {
-			currency = cust.Currency
-		}
+		currency = cmp.Or(cust.Currency, currency)
 	}
 	lines = append(lines, body("Customer id: %d", d.CustomerID))
 	if !d.Created.IsZero() {

@@ -177,10 +177,13 @@ func coerce(val any, t reflect.Type, path string) (any, error) {
 			}
 		}
 		return out, nil
-	case reflect.Map:
+	case reflect.Map, reflect.Struct:
 		obj, ok := val.(map[string]any)
 		if !ok {
 			return nil, fmt.Errorf("%s must be a JSON object", name)
+		}
+		if t.Kind() == reflect.Struct {
+			return obj, coerceFields(obj, t, path)
 		}
 		for k, el := range obj {
 			var err error
@@ -189,12 +192,6 @@ func coerce(val any, t reflect.Type, path string) (any, error) {
 			}
 		}
 		return obj, nil
-	case reflect.Struct:
-		obj, ok := val.(map[string]any)
-		if !ok {
-			return nil, fmt.Errorf("%s must be a JSON object", name)
-		}
-		return obj, coerceFields(obj, t, path)
 	}
 	return val, nil
 }

@@ -250,14 +250,20 @@ func (sc *Schema[T]) Compile(expr query.Expr, unlisted bool) (func(T) bool, erro
 	for i, c := range compiled {
 		preds[i] = c.pred
 	}
+	return All(preds), nil
+}
+
+// All is the conjunction of preds, in their order: nil (all rows) for
+// none, the one for one.
+func All[T any](preds []func(T) bool) func(T) bool {
 	switch len(preds) {
 	case 0:
-		return nil, nil
+		return nil
 	case 1:
-		return preds[0], nil
+		return preds[0]
 	case 2:
 		a, b := preds[0], preds[1]
-		return func(r T) bool { return a(r) && b(r) }, nil
+		return func(r T) bool { return a(r) && b(r) }
 	}
 	return func(r T) bool {
 		for _, p := range preds {
@@ -266,7 +272,7 @@ func (sc *Schema[T]) Compile(expr query.Expr, unlisted bool) (func(T) bool, erro
 			}
 		}
 		return true
-	}, nil
+	}
 }
 
 // memoized is the conjunction of preds, which read only what key names,
@@ -279,14 +285,7 @@ func (sc *Schema[T]) Compile(expr query.Expr, unlisted bool) (func(T) bool, erro
 func memoized[T any](key func(T) int64, preds []func(T) bool) func(T) bool {
 	var dense []uint8 // by key: 0 not tested yet, 1 fails, 2 holds
 	var sparse map[int64]bool
-	test := func(r T) bool {
-		for _, p := range preds {
-			if !p(r) {
-				return false
-			}
-		}
-		return true
-	}
+	test := All(preds)
 	return func(r T) bool {
 		k := key(r)
 		if uint64(k) >= maxDenseMemoKey {
@@ -340,69 +339,60 @@ func (f *Field[T]) cost() int {
 	return c
 }
 
-// compile builds the predicate of one condition on this field.
+// compile builds the predicate of one condition on this field. Dates and
+// amounts try the packed reader first, when the field has one.
 func (f *Field[T]) compile(c query.Condition, unlisted bool) (func(T) bool, error) {
+	g := f.Get
 	switch f.Kind {
 	case query.TextField:
 		m, err := textMatcher(c)
-		if err != nil {
-			return nil, err
-		}
-		get := f.Get.Text
-		return func(r T) bool { return m(get(r)) }, nil
+		return on(g.Text, m, err)
 	case query.IntField:
 		m, err := intMatcher(c)
 		if err != nil {
 			return nil, err
 		}
-		get := f.Get.Integer
-		return func(r T) bool { return m(get(r)) }, nil
+		return func(r T) bool { return m(g.Integer(r)) }, nil
 	case query.TimeField:
 		m, err := timeMatcher(c)
-		if err != nil {
-			return nil, err
-		}
-		get := f.Get.Time
-		if inst, pm := f.Get.Instant, instantMatcher(c); inst != nil && pm != nil {
+		pred, err := on(g.Time, m, err)
+		if inst, pm := g.Instant, instantMatcher(c); err == nil && inst != nil && pm != nil {
 			return func(r T) bool {
 				if n, ok := inst(r); ok {
 					return pm(n)
 				}
-				return m(get(r))
+				return pred(r)
 			}, nil
 		}
-		return func(r T) bool { return m(get(r)) }, nil
+		return pred, err
 	case query.DecimalField:
 		m, err := decimalMatcher(c)
-		if err != nil {
-			return nil, err
-		}
-		get := f.Get.Decimal
-		if packed, pm := f.Get.Packed, packedDecimalMatcher(c); packed != nil && pm != nil {
+		pred, err := on(g.Decimal, m, err)
+		if packed, pm := g.Packed, packedDecimalMatcher(c); err == nil && packed != nil && pm != nil {
 			return func(r T) bool {
 				if coef, exp, ok := packed(r); ok {
 					return pm(coef, exp)
 				}
-				return m(get(r))
+				return pred(r)
 			}, nil
 		}
-		return func(r T) bool { return m(get(r)) }, nil
+		return pred, err
 	case query.EnumField:
-		m, err := enumMatcher(c, f.Get.Values, unlisted)
-		if err != nil {
-			return nil, err
-		}
-		get := f.Get.Enum
-		return func(r T) bool { return m(get(r)) }, nil
+		m, err := enumMatcher(c, g.Values, unlisted)
+		return on(g.Enum, m, err)
 	case query.BoolField:
 		m, err := boolMatcher(c)
-		if err != nil {
-			return nil, err
-		}
-		get := f.Get.Boolean
-		return func(r T) bool { return m(get(r)) }, nil
+		return on(g.Boolean, m, err)
 	}
 	return nil, fmt.Errorf("unsupported field kind %v", f.Kind)
+}
+
+// on is the predicate that matches what get reads with m, unless err.
+func on[T, V any](get func(T) V, m func(V) bool, err error) (func(T) bool, error) {
+	if err != nil {
+		return nil, err
+	}
+	return func(r T) bool { return m(get(r)) }, nil
 }
 
 var (
@@ -417,6 +407,29 @@ func exact(c query.Condition) (string, error) {
 		return v, nil
 	}
 	return "", errWildcard
+}
+
+// exactAs is the value of a Match without wildcards, read with parse.
+func exactAs[V any](c query.Condition, parse func(string) (V, error)) (V, error) {
+	lit, err := exact(c)
+	if err != nil {
+		var zero V
+		return zero, err
+	}
+	return parse(lit)
+}
+
+// bounds reads the ends of a Range with parse; an open end is the zero V.
+func bounds[V any](c query.Condition, parse func(string) (V, error)) (lo, hi V, err error) {
+	if c.Lower != "" {
+		if lo, err = parse(c.Lower); err != nil {
+			return lo, hi, err
+		}
+	}
+	if c.Upper != "" {
+		hi, err = parse(c.Upper)
+	}
+	return lo, hi, err
 }
 
 // textMatcher matches a string field; "" is null.
@@ -553,11 +566,7 @@ func intMatcher(c query.Condition) (func(int64, bool) bool, error) {
 	case query.Empty:
 		return func(_ int64, present bool) bool { return !present }, nil
 	case query.Match:
-		lit, err := exact(c)
-		if err != nil {
-			return nil, err
-		}
-		n, err := parseInt(lit)
+		n, err := exactAs(c, parseInt)
 		if err != nil {
 			return nil, err
 		}
@@ -576,20 +585,12 @@ func intMatcher(c query.Condition) (func(int64, bool) bool, error) {
 			return present && ok
 		}, nil
 	case query.Range:
-		lo, hi := int64(-1<<63), int64(1<<63-1)
-		var err error
-		if c.Lower != "" {
-			if lo, err = parseInt(c.Lower); err != nil {
-				return nil, err
-			}
+		lo, hi, err := bounds(c, parseInt)
+		if err != nil {
+			return nil, err
 		}
-		openHi := c.Upper == ""
-		if !openHi {
-			if hi, err = parseInt(c.Upper); err != nil {
-				return nil, err
-			}
-		}
-		return func(v int64, present bool) bool { return present && v >= lo && (openHi || v < hi) }, nil
+		openLo, openHi := c.Lower == "", c.Upper == ""
+		return func(v int64, present bool) bool { return present && (openLo || v >= lo) && (openHi || v < hi) }, nil
 	}
 	return nil, fmt.Errorf("unsupported condition %v", c.Kind)
 }
@@ -657,17 +658,12 @@ func TimeBounds(c query.Condition) (TimeRange, error) {
 		return r, nil
 	case query.Range:
 		var err error
-		if r.HasLo = c.Lower != ""; r.HasLo {
-			if r.Lo, _, err = parseTimeBound(c.Lower); err != nil {
-				return r, err
-			}
-		}
-		if r.HasHi = c.Upper != ""; r.HasHi {
-			if r.Hi, _, err = parseTimeBound(c.Upper); err != nil {
-				return r, err
-			}
-		}
-		return r, nil
+		r.Lo, r.Hi, err = bounds(c, func(s string) (time.Time, error) {
+			t, _, err := parseTimeBound(s)
+			return t, err
+		})
+		r.HasLo, r.HasHi = c.Lower != "", c.Upper != ""
+		return r, err
 	}
 	return r, fmt.Errorf("unsupported condition %v", c.Kind)
 }
@@ -712,27 +708,15 @@ func decimalMatcher(c query.Condition) (func(decimal.Decimal) bool, error) {
 	case query.Empty:
 		return func(decimal.Decimal) bool { return false }, nil
 	case query.Match:
-		lit, err := exact(c)
-		if err != nil {
-			return nil, err
-		}
-		d, err := parseDecimal(lit)
+		d, err := exactAs(c, parseDecimal)
 		if err != nil {
 			return nil, err
 		}
 		return func(v decimal.Decimal) bool { return CmpDecimal(v, d) == 0 }, nil
 	case query.Range:
-		var lo, hi decimal.Decimal
-		var err error
-		if c.Lower != "" {
-			if lo, err = parseDecimal(c.Lower); err != nil {
-				return nil, err
-			}
-		}
-		if c.Upper != "" {
-			if hi, err = parseDecimal(c.Upper); err != nil {
-				return nil, err
-			}
+		lo, hi, err := bounds(c, parseDecimal)
+		if err != nil {
+			return nil, err
 		}
 		openLo, openHi := c.Lower == "", c.Upper == ""
 		return func(v decimal.Decimal) bool {
@@ -843,11 +827,7 @@ func boolMatcher(c query.Condition) (func(bool) bool, error) {
 	case query.Empty:
 		return func(bool) bool { return false }, nil
 	case query.Match:
-		lit, err := exact(c)
-		if err != nil {
-			return nil, err
-		}
-		b, err := bind.Bool(lit)
+		b, err := exactAs(c, bind.Bool)
 		if err != nil {
 			return nil, err
 		}

@@ -144,37 +144,25 @@ func abs64(n int64) int64 {
 // condition is not one it answers. The condition has compiled with
 // decimalMatcher, so its values parse.
 func packedDecimalMatcher(c query.Condition) func(int64, int8) bool {
-	bound := func(s string) (packedBound, bool) {
+	bound := func(s string) (packedBound, error) {
 		d, err := parseDecimal(s)
-		return newPackedBound(d), err == nil
+		return newPackedBound(d), err
 	}
 	switch c.Kind {
 	case query.Empty:
 		return func(int64, int8) bool { return false }
 	case query.Match:
-		lit, err := exact(c)
+		b, err := exactAs(c, bound)
 		if err != nil {
-			return nil
-		}
-		b, ok := bound(lit)
-		if !ok {
 			return nil
 		}
 		return func(coef int64, exp int8) bool { return b.compare(coef, exp) == 0 }
 	case query.Range:
-		var lo, hi packedBound
+		lo, hi, err := bounds(c, bound)
+		if err != nil {
+			return nil
+		}
 		openLo, openHi := c.Lower == "", c.Upper == ""
-		var ok bool
-		if !openLo {
-			if lo, ok = bound(c.Lower); !ok {
-				return nil
-			}
-		}
-		if !openHi {
-			if hi, ok = bound(c.Upper); !ok {
-				return nil
-			}
-		}
 		return func(coef int64, exp int8) bool {
 			return (openLo || lo.compare(coef, exp) >= 0) && (openHi || hi.compare(coef, exp) < 0)
 		}
