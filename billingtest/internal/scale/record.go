@@ -177,11 +177,7 @@ func (p *packer) tryPack(inv *seed.Invoice) (invoiceRecord, bool) {
 	timeOK(&r.effective, inv.EffectiveTimestamp)
 	timeOK(&r.posted, inv.PostedTimestamp)
 	timeOK(&r.modified, inv.ModifiedTimestamp)
-	for i, d := range [recAmounts]decimal.Decimal{
-		recTaxes: inv.TotalTaxes, recDiscount: inv.TotalDiscount, recPayments: inv.TotalPayments,
-		recCreditNotes: inv.SumOfCreditNotes, recOpening: inv.OpeningArBalance, recClosing: inv.ClosingArBalance,
-		recWriteoffs: inv.TotalWriteoffs,
-	} {
+	for i, d := range amountsOf(inv) {
 		c, e, fits := packDecimal(d)
 		r.amounts[i], r.exps[i], ok = c, e, ok && fits
 	}
@@ -313,6 +309,15 @@ func (r *invoiceRecord) invoice() *seed.Invoice {
 
 func (r *invoiceRecord) amount(i int) decimal.Decimal {
 	return unpackDecimal(r.amounts[i], r.exps[i])
+}
+
+// amountsOf is inv's amounts by the rec* indexes.
+func amountsOf(inv *seed.Invoice) [recAmounts]decimal.Decimal {
+	return [recAmounts]decimal.Decimal{
+		recTaxes: inv.TotalTaxes, recDiscount: inv.TotalDiscount, recPayments: inv.TotalPayments,
+		recCreditNotes: inv.SumOfCreditNotes, recOpening: inv.OpeningArBalance, recClosing: inv.ClosingArBalance,
+		recWriteoffs: inv.TotalWriteoffs,
+	}
 }
 
 // The texts of a packed record, by their order in text.

@@ -1,3 +1,6 @@
+// Package scale holds what keeps the fake fast on large data sets: the
+// packed invoice store with its key indexes, the list of all invoices
+// written straight from the packed records, and recycled page buffers.
 package scale
 
 import (
@@ -13,8 +16,9 @@ import (
 // Store is the invoice store of a large account: invoices packed (see
 // invoiceRecord) in a table in id order, a key index per date sort of the
 // list of all invoices with the matches of its last filters, filters
-// compared on the packed values, and a bounded cache of the invoices'
-// list encoding. It answers as the fake's plain store does, at a cost
+// compared on the packed values, and the list of all invoices written
+// from the records, with a bounded cache of what they wrote (see
+// AppendListJSON). It answers as the fake's plain store does, at a cost
 // that follows the page asked for rather than the account. The caller
 // serializes writes against everything else (the fake's lock).
 type Store struct {
@@ -27,6 +31,8 @@ type Store struct {
 	keys   keyIndexes
 	list   ListCache
 	schema *filter.Schema[*invoiceRecord]
+	// customer returns a customer, nil when there is none.
+	customer func(id int64) *seed.Customer
 }
 
 // maxSharedTexts bounds the charge texts the packer remembers: a
@@ -35,12 +41,20 @@ type Store struct {
 const maxSharedTexts = 1 << 12
 
 // New returns an empty store whose Customer.* filter names read
-// customers, through customer (which never returns nil), the getters of
+// customers, through customer (nil when there is none), the getters of
 // customerGetters. getters are the invoice list's other names, over
 // invoices (see [Store.Query] for what they read here).
 func New(customerGetters map[string]filter.Getter[*seed.Customer], customer func(id int64) *seed.Customer) *Store {
-	s := &Store{packer: packer{texts: map[[3]string]string{}}}
-	getters := filter.Via(customerGetters, func(r *invoiceRecord) *seed.Customer { return customer(r.customerID) })
+	s := &Store{packer: packer{texts: map[[3]string]string{}}, customer: customer}
+	// A missing customer reads as an empty one, so that getters need no
+	// nil checks.
+	none := &seed.Customer{}
+	getters := filter.Via(customerGetters, func(r *invoiceRecord) *seed.Customer {
+		if c := customer(r.customerID); c != nil {
+			return c
+		}
+		return none
+	})
 	for name, g := range recordGetters {
 		getters[name] = g
 	}
@@ -122,22 +136,6 @@ func (s *Store) Delete(id int64) bool {
 func (s *Store) changed(id int64) {
 	s.list.Delete(id)
 	s.gen++
-}
-
-// AppendListJSON appends invoice id as a list-all answer writes it: from
-// the bounded cache when it holds the invoice, else written by appendJSON
-// and offered to the cache. Readers may call it concurrently.
-func (s *Store) AppendListJSON(dst []byte, id int64, appendJSON func([]byte, *seed.Invoice) ([]byte, error)) ([]byte, error) {
-	if b, ok := s.list.Load(id); ok {
-		return append(dst, b...), nil
-	}
-	start := len(dst)
-	dst, err := appendJSON(dst, s.Get(id))
-	if err != nil {
-		return dst, err
-	}
-	s.list.Store(id, dst[start:]) // copied only if kept
-	return dst, nil
 }
 
 // ClearListCache drops every cached encoding, so that the next list
