@@ -54,27 +54,16 @@ func AppendListInvoice(dst []byte, inv *seed.Invoice, cust *seed.Customer) ([]by
 }
 
 // AppendListJSON appends invoice id, which is in the store, as the list
-// of all invoices writes it: from the bounded cache when it holds the
-// invoice, else written from its packed record, or, for a record kept
-// whole, by appendJSON from a copy of the invoice, and offered to the
-// cache. Readers may call it concurrently.
+// of all invoices writes it: written from its packed record, or, for a
+// record kept whole, by appendJSON from a copy of the invoice. Readers may
+// call it concurrently.
 func (s *Store) AppendListJSON(dst []byte, id int64, appendJSON func([]byte, *seed.Invoice) ([]byte, error)) ([]byte, error) {
-	if b, ok := s.list.Load(id); ok {
-		return append(dst, b...), nil
-	}
-	start := len(dst)
 	r := s.table.get(id)
 	if r.whole != nil {
-		var err error
-		if dst, err = appendJSON(dst, r.invoice()); err != nil {
-			return dst, err
-		}
-	} else {
-		li := r.listing()
-		dst = appendListing(dst, &li, s.customer(r.customerID))
+		return appendJSON(dst, r.invoice())
 	}
-	s.list.Store(id, dst[start:]) // copied only if kept
-	return dst, nil
+	li := r.listing()
+	return appendListing(dst, &li, s.customer(r.customerID)), nil
 }
 
 // listing is what the list of all invoices shows of an invoice, read from

@@ -17,8 +17,7 @@ import (
 // invoiceRecord) in a table in id order, a key index per date sort of the
 // list of all invoices with the matches of its last filters, filters
 // compared on the packed values, and the list of all invoices written
-// from the records, with a bounded cache of what they wrote (see
-// AppendListJSON). It answers as the fake's plain store does, at a cost
+// from the records (see AppendListJSON). It answers as the fake's plain store does, at a cost
 // that follows the page asked for rather than the account. The caller
 // serializes writes against everything else (the fake's lock).
 type Store struct {
@@ -29,7 +28,6 @@ type Store struct {
 	// dropped when it moves.
 	gen    uint64
 	keys   keyIndexes
-	list   ListCache
 	schema *filter.Schema[*invoiceRecord]
 	// customer returns a customer, nil when there is none.
 	customer func(id int64) *seed.Customer
@@ -106,7 +104,6 @@ func (s *Store) Insert(inv *seed.Invoice) {
 		clear(s.packer.texts)
 	}
 	s.table.insert(s.packer.pack(inv))
-	s.list.Fit(s.table.len())
 	s.gen++
 }
 
@@ -118,7 +115,7 @@ func (s *Store) Replace(inv *seed.Invoice) bool {
 		return false
 	}
 	*r = s.packer.pack(inv)
-	s.changed(inv.ID)
+	s.gen++
 	return true
 }
 
@@ -127,20 +124,9 @@ func (s *Store) Delete(id int64) bool {
 	if !s.table.delete(id) {
 		return false
 	}
-	s.changed(id)
-	s.list.Fit(s.table.len())
+	s.gen++
 	return true
 }
-
-// changed drops what was derived from invoice id after a write.
-func (s *Store) changed(id int64) {
-	s.list.Delete(id)
-	s.gen++
-}
-
-// ClearListCache drops every cached encoding, so that the next list
-// encodes its invoices again.
-func (s *Store) ClearListCache() { s.list.Clear() }
 
 // Query answers a page of the list of all invoices, or of one customer's
 // (q.Customer), with the names of billing.InvoiceFilter: from the id
