@@ -54,7 +54,7 @@ type invoiceTable struct {
 // page of a filtered, sorted list of 10,000 invoices costs it about 5 ms,
 // against 0.05 ms from the scale store's key index
 // (BenchmarkFilteredPage/10k), and a million invoices would not fit the
-// fake's memory goal; the scale store's packed records (about 680 bytes
+// fake's memory goal; the scale store's packed records (about 570 bytes
 // in 4 objects) do. Below this a page costs the plain store
 // proportionally less, and an account skips indexes it would rarely reuse.
 const scaleFrom = 5_000

@@ -127,7 +127,7 @@ func (li *listing) scheduleCount() int { return len(li.packed) + len(li.schedule
 func (li *listing) schedule(i int) listedSchedule {
 	if li.packed != nil {
 		s := &li.packed[i]
-		return listedSchedule{due: unpackTime(s.due), status: s.status, days: int(s.days),
+		return listedSchedule{due: unpackTime(s.due), status: scheduleStatus(s.status), days: int(s.days),
 			amount:      amount{coef: s.amount, exp: int32(s.exps[0])},
 			outstanding: amount{coef: s.outstanding, exp: int32(s.exps[1])}}
 	}
