@@ -23,8 +23,9 @@ import (
 // invoice, and its customer, with no reflection and no allocation per
 // invoice (but for amounts or sums beyond an int64 coefficient, which are
 // added as decimals, as the engine's path adds them). One writer reads
-// both, through listInvoice, so that the plain store and the scale store
+// both, through listing, so that the plain store and the scale store
 // cannot answer differently.
+
 // InvoiceSignature is every invoice's signature (HTML, as the service
 // sends it).
 const InvoiceSignature = "<p>Thank you for your business.</p>"

@@ -17,9 +17,10 @@ import (
 // invoiceRecord) in a table in id order, a key index per date sort of the
 // list of all invoices with the matches of its last filters, filters
 // compared on the packed values, and the list of all invoices written
-// from the records (see AppendListJSON). It answers as the fake's plain store does, at a cost
-// that follows the page asked for rather than the account. The caller
-// serializes writes against everything else (the fake's lock).
+// from the records (see AppendListJSON). It answers as the fake's plain
+// store does, at a cost that follows the page asked for rather than the
+// account. The caller serializes writes against everything else (the
+// fake's lock).
 type Store struct {
 	table invoiceTable
 	// packer shares the charge texts of the invoices it packs.
