@@ -91,8 +91,8 @@ func bigServer(tb testing.TB) *billingtest.Server {
 }
 
 // warmListCache asks the fake once for every page of GET /v1/Invoices, so
-// that its cache of encoded invoices is full before anything is timed:
-// otherwise whichever benchmark iterates first would pay for filling it.
+// that its page buffers and indexes are built before anything is timed:
+// otherwise whichever benchmark iterates first would pay for them.
 func warmListCache(fake *billingtest.Server) error {
 	for n := 0; n*billingtest.MaxPageSize < bigTotal; n++ {
 		req := httptest.NewRequest(http.MethodGet, "/v1/Invoices?pageNumber="+strconv.Itoa(n)+"&pageSize="+strconv.Itoa(billingtest.MaxPageSize), nil)

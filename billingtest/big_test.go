@@ -101,11 +101,12 @@ func bigServer(tb testing.TB, invoices int) *billingtest.Server {
 // TestFakeBigSweep pages through every invoice of a fake of 10,000 and
 // of a million, 1,000 a page with 8 pages in flight (an integration job's
 // prefetching reader), and logs the CPU time the process spends on a
-// sweep per invoice, after a first sweep has warmed the fake up: at
-// 10,000 the list cache then holds every invoice, at a million none, so
-// the two show what encoding costs at scale. It checks that the peak
-// resident memory stays within 3 GB: what the fake holds must stay
-// proportional to its data, however much is listed.
+// sweep per invoice, after a first sweep has warmed the fake up (at
+// 10,000, over a hundred sweeps). Both write every invoice from its
+// packed record, so the two figures should be close: a sweep's cost is
+// linear in the account. It checks that the peak resident memory stays
+// within 3 GB: what the fake holds must stay proportional to its data,
+// however much is listed.
 func TestFakeBigSweep(t *testing.T) {
 	const pageSize = 1000
 	for _, invoices := range []int{10_000, 1_000_000} {
@@ -121,19 +122,26 @@ func TestFakeBigSweep(t *testing.T) {
 			invoices, heap>>20, heap/int64(invoices), float64(int64(live.HeapObjects)-int64(before.HeapObjects))/float64(invoices))
 		afterGen := vmHWM(t)
 		sweep(t, srv, invoices, pageSize) // warm-up
+		// A small account is swept as many times as it takes to list a
+		// million invoices, so that its figure is not a few clock ticks.
+		sweeps := max(1, 1_000_000/invoices)
 		cpu0, cpuOK := processCPU()
 		start := time.Now()
-		total := sweep(t, srv, invoices, pageSize)
-		elapsed := time.Since(start)
+		var total int
+		for range sweeps {
+			total = sweep(t, srv, invoices, pageSize)
+		}
+		elapsed := time.Since(start) / time.Duration(sweeps)
 		cpu1, _ := processCPU()
 		peak := vmHWM(t)
 		cpu := "not measured"
 		if cpuOK {
-			cpu = (cpu1 - cpu0).Round(time.Millisecond).String() + ", " +
-				strconv.FormatFloat(float64(cpu1-cpu0)/float64(time.Microsecond)/float64(invoices), 'f', 2, 64) + " µs an invoice"
+			perSweep := (cpu1 - cpu0) / time.Duration(sweeps)
+			cpu = perSweep.Round(time.Millisecond).String() + ", " +
+				strconv.FormatFloat(float64(perSweep)/float64(time.Microsecond)/float64(invoices), 'f', 2, 64) + " µs an invoice"
 		}
-		t.Logf("%d invoices: VmHWM after generating: %.0f MiB; after two full sweeps (%d pages, %d MiB of JSON each, %v for the second): %.0f MiB; CPU of the second sweep: %s",
-			invoices, afterGen, invoices/pageSize, total>>20, elapsed.Round(time.Millisecond), peak, cpu)
+		t.Logf("%d invoices: VmHWM after generating: %.0f MiB; after %d full sweeps (%d pages, %d MiB of JSON each, %v each after the first): %.0f MiB; CPU of a sweep after the first: %s",
+			invoices, afterGen, sweeps+1, invoices/pageSize, total>>20, elapsed.Round(time.Millisecond), peak, cpu)
 		if peak > 3000/1.048576 { // 3 GB in MiB
 			t.Errorf("peak resident memory %.0f MiB, over 3 GB", peak)
 		}
@@ -169,8 +177,7 @@ func sweep(t *testing.T, srv *billingtest.Server, invoices, pageSize int) int {
 }
 
 // BenchmarkFakeBig measures, over 100k generated invoices, a filtered,
-// sorted page (the target: within 30 ms), an unfiltered page of 1,000
-// that the fake encodes, and one that it takes from its cache.
+// sorted page (the target: within 30 ms) and an unfiltered page of 1,000.
 func BenchmarkFakeBig(b *testing.B) {
 	srv := bigServer(b, 100_000)
 	filtered := "/v1/Invoices?pageSize=100&pageNumber=3&sortExpression=poNumber&sortOrder=Descending&query=" +
@@ -182,21 +189,6 @@ func BenchmarkFakeBig(b *testing.B) {
 		}
 	})
 	b.Run("page_of_1000", func(b *testing.B) {
-		var n int
-		page := 0
-		for b.Loop() {
-			b.StopTimer()
-			billingtest.ClearListCache(srv) // encoded every time, not from the cache
-			b.StartTimer()
-			n = get(b, srv, "/v1/Invoices?pageSize=1000&pageNumber="+strconv.Itoa(page%100))
-			page++
-		}
-		b.SetBytes(int64(n))
-	})
-	b.Run("cached_page_of_1000", func(b *testing.B) {
-		for page := range 100 {
-			get(b, srv, "/v1/Invoices?pageSize=1000&pageNumber="+strconv.Itoa(page))
-		}
 		var n int
 		page := 0
 		for b.Loop() {

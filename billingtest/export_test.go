@@ -1,20 +1,6 @@
 package billingtest
 
-import (
-	"math"
-
-	"github.com/billingapi/billing-go/billingtest/internal/scale"
-)
-
-// ClearListCache drops the fake's cached list encodings, so that a
-// benchmark can measure encoding rather than the cache.
-func ClearListCache(s *Server) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if sc, ok := s.store.invoices.invoiceStore.(*scale.Store); ok {
-		sc.ClearListCache()
-	}
-}
+import "math"
 
 // WithScaleStore keeps the fake's invoices in the scale store from the
 // start, whatever their number, and WithPlainStore in the plain store, so

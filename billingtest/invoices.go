@@ -34,7 +34,8 @@ type invoiceStore interface {
 	// filter checked already.
 	Query(ctx context.Context, q *filter.Request) filter.Page[filter.Hit]
 	// AppendListJSON appends invoice id as a list-all answer writes it:
-	// written by appendJSON, or remembered.
+	// by appendJSON from the invoice, or written from the store's own
+	// form of it.
 	AppendListJSON(dst []byte, id int64, appendJSON func(dst []byte, inv *Invoice) ([]byte, error)) ([]byte, error)
 }
 
@@ -52,9 +53,9 @@ type invoiceTable struct {
 // every page and keeps each invoice whole (about 1.6 KB in some 15
 // objects): obviously right, and cheap for a small account, but a later
 // page of a filtered, sorted list of 10,000 invoices costs it about 5 ms,
-// against 0.05 ms from the scale store's key index and list cache
+// against 0.05 ms from the scale store's key index
 // (BenchmarkFilteredPage/10k), and a million invoices would not fit the
-// fake's memory goal; the scale store's packed records (about 680 bytes
+// fake's memory goal; the scale store's packed records (about 570 bytes
 // in 4 objects) do. Below this a page costs the plain store
 // proportionally less, and an account skips indexes it would rarely reuse.
 const scaleFrom = 5_000
@@ -67,7 +68,7 @@ func (t *invoiceTable) fit(n int) {
 	if !ok || n < t.scaleAt {
 		return
 	}
-	sc := scale.New(customerGetters, func(id int64) *Customer { return customerOf(plain.st, id) })
+	sc := scale.New(customerGetters, func(id int64) *Customer { return plain.st.customers[id] })
 	for i := range plain.invs {
 		sc.Insert(&plain.invs[i])
 	}

@@ -32,14 +32,17 @@ func engineListJSON(tb testing.TB, inv *Invoice, cust *Customer) []byte {
 }
 
 // checkListInvoice compares the direct writer's bytes for inv with the
-// engine's, appended after a prefix that must survive, and reports
-// whether the direct writer wrote them itself.
+// engine's, appended after a prefix that must survive: from the invoice
+// (scale.AppendListInvoice, and appendListInvoiceJSON with its engine
+// fallback) and from a scale store's record of it. It reports whether
+// the writer wrote the invoice itself.
 func checkListInvoice(tb testing.TB, name string, inv *Invoice, cust *Customer) (direct bool) {
 	tb.Helper()
 	want := engineListJSON(tb, inv, cust)
 	prefix := []byte(`[{"x":1},`)
-	got, direct := appendListInvoice(bytes.Clone(prefix), inv, cust)
-	if direct && !bytes.Equal(got, append(bytes.Clone(prefix), want...)) {
+	wantAll := append(bytes.Clone(prefix), want...)
+	got, direct := scale.AppendListInvoice(bytes.Clone(prefix), inv, cust)
+	if direct && !bytes.Equal(got, wantAll) {
 		tb.Errorf("%s: direct writer differs from the engine:\n got %s\nwant %s%s\n%s", name, got, prefix, want, firstDiff(got[len(prefix):], want))
 	}
 	if !direct && !bytes.Equal(got, prefix) {
@@ -50,8 +53,14 @@ func checkListInvoice(tb testing.TB, name string, inv *Invoice, cust *Customer) 
 		st.customers[inv.CustomerID] = cust
 	}
 	viaStore, err := st.appendListInvoiceJSON(bytes.Clone(prefix), inv)
-	if err != nil || !bytes.Equal(viaStore, append(bytes.Clone(prefix), want...)) {
+	if err != nil || !bytes.Equal(viaStore, wantAll) {
 		tb.Errorf("%s: appendListInvoiceJSON = %s, %v\nwant %s%s", name, viaStore, err, prefix, want)
+	}
+	sc := scale.New(customerGetters, func(int64) *Customer { return cust })
+	sc.Insert(inv)
+	fromRecord, err := sc.AppendListJSON(bytes.Clone(prefix), inv.ID, st.appendListInvoiceJSON)
+	if err != nil || !bytes.Equal(fromRecord, wantAll) {
+		tb.Errorf("%s: from the scale store's record: %s, %v\nwant %s%s\n%s", name, fromRecord, err, prefix, want, firstDiff(fromRecord[min(len(prefix), len(fromRecord)):], want))
 	}
 	return direct
 }
@@ -70,51 +79,67 @@ func firstDiff(got, want []byte) string {
 // direct writer against the engine, byte for byte, on every invoice of
 // generated accounts of several seeds, some of whose invoices are then
 // written off (schedules WrittenOff, balance 0).
+//
+// Each account is kept by the plain store and by the scale store, whose
+// own list writing (AppendListJSON) is compared too: from the invoices
+// for the one, from the packed records for the other.
 func TestListInvoiceEncodingMatchesEngineOnGeneratedAccounts(t *testing.T) {
 	t.Parallel()
 	for _, seed := range []uint64{1, 2, 3, 42, 1 << 40} {
-		t.Run(strconv.FormatUint(seed, 10), func(t *testing.T) {
-			t.Parallel()
-			srv, err := NewHandler(WithGenerated(GenerateOptions{Seed: seed, Invoices: 600}))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var owing []int64 // every third invoice with a balance, to write off
-			srv.mu.RLock()
-			for i := range srv.store.invoices.Len() {
-				if inv := srv.store.invoices.At(i); outstandingBalance(inv).IsPositive() && i%3 == 0 {
-					owing = append(owing, inv.ID)
+		for _, kept := range storeOptions {
+			t.Run(strconv.FormatUint(seed, 10)+"/"+kept.name, func(t *testing.T) {
+				t.Parallel()
+				srv, err := NewHandler(kept.option(), WithGenerated(GenerateOptions{Seed: seed, Invoices: 600}))
+				if err != nil {
+					t.Fatal(err)
 				}
-			}
-			srv.mu.RUnlock()
-			for _, id := range owing {
-				if err := srv.WriteOffInvoice(id); err != nil {
-					t.Fatalf("WriteOffInvoice(%d): %v", id, err)
+				var owing []int64 // every third invoice with a balance, to write off
+				srv.mu.RLock()
+				for i := range srv.store.invoices.Len() {
+					if inv := srv.store.invoices.At(i); outstandingBalance(inv).IsPositive() && i%3 == 0 {
+						owing = append(owing, inv.ID)
+					}
 				}
-			}
-			var settled, unsettled, writtenOff int
-			srv.mu.RLock()
-			defer srv.mu.RUnlock()
-			for i := range srv.store.invoices.Len() {
-				inv := srv.store.invoices.At(i)
-				if !checkListInvoice(t, fmt.Sprintf("invoice %d", inv.ID), inv, srv.store.customers[inv.CustomerID]) {
-					t.Errorf("invoice %d: generated, but not written directly", inv.ID)
+				srv.mu.RUnlock()
+				for _, id := range owing {
+					if err := srv.WriteOffInvoice(id); err != nil {
+						t.Fatalf("WriteOffInvoice(%d): %v", id, err)
+					}
 				}
-				switch {
-				case inv.TotalWriteoffs.IsPositive():
-					writtenOff++
-				case outstandingBalance(inv).IsPositive():
-					unsettled++
-				default:
-					settled++
+				var settled, unsettled, writtenOff int
+				srv.mu.RLock()
+				defer srv.mu.RUnlock()
+				for i := range srv.store.invoices.Len() {
+					inv := srv.store.invoices.At(i)
+					if !checkListInvoice(t, fmt.Sprintf("invoice %d", inv.ID), inv, srv.store.customers[inv.CustomerID]) {
+						t.Errorf("invoice %d: generated, but not written directly", inv.ID)
+					}
+					got, err := srv.store.invoices.AppendListJSON(nil, inv.ID, srv.store.appendListInvoiceJSON)
+					if want := engineListJSON(t, inv, srv.store.customers[inv.CustomerID]); err != nil || !bytes.Equal(got, want) {
+						t.Errorf("invoice %d: the store's AppendListJSON = %s, %v\nwant %s", inv.ID, got, err, want)
+					}
+					switch {
+					case inv.TotalWriteoffs.IsPositive():
+						writtenOff++
+					case outstandingBalance(inv).IsPositive():
+						unsettled++
+					default:
+						settled++
+					}
 				}
-			}
-			if settled == 0 || unsettled == 0 || writtenOff == 0 {
-				t.Errorf("%d settled, %d unsettled, %d written-off invoices: want some of each", settled, unsettled, writtenOff)
-			}
-		})
+				if settled == 0 || unsettled == 0 || writtenOff == 0 {
+					t.Errorf("%d settled, %d unsettled, %d written-off invoices: want some of each", settled, unsettled, writtenOff)
+				}
+			})
+		}
 	}
 }
+
+// storeOptions keep a test's invoices in each of the fake's stores.
+var storeOptions = []struct {
+	name   string
+	option func() Option
+}{{"plain", WithPlainStore}, {"scale", WithScaleStore}}
 
 // listEdgeInvoice is an invoice with a bit of everything, for the edge
 // cases to change.
@@ -284,22 +309,53 @@ func TestListInvoiceEncodingMatchesEngineOnEdgeCases(t *testing.T) {
 }
 
 // TestListInvoiceEncodingDoesNotAllocate checks that writing an invoice
-// into a buffer with room allocates nothing: the point of the writer.
+// into a buffer with room allocates nothing, from an invoice or from a
+// scale store's packed record: the point of the writer.
 func TestListInvoiceEncodingDoesNotAllocate(t *testing.T) { // not parallel: AllocsPerRun
 	inv, cust := listEdgeInvoice()
-	buf := make([]byte, 0, 1<<14)
-	if allocs := testing.AllocsPerRun(100, func() { buf, _ = appendListInvoice(buf[:0], inv, cust) }); allocs != 0 {
-		t.Errorf("appendListInvoice allocated %.1f times an invoice, want 0", allocs)
+	buf := make([]byte, 0, 1<<20)
+	if allocs := testing.AllocsPerRun(100, func() { buf, _ = scale.AppendListInvoice(buf[:0], inv, cust) }); allocs != 0 {
+		t.Errorf("AppendListInvoice allocated %.1f times an invoice, want 0", allocs)
+	}
+	srv, err := NewHandler(WithScaleStore(), WithGenerated(GenerateOptions{Seed: 1, Invoices: 200}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := srv.store
+	ids := make([]int64, st.invoices.Len())
+	for i := range ids {
+		ids[i] = st.invoices.At(i).ID
+	}
+	appendJSON := st.appendListInvoiceJSON // one method value, as the handler makes
+	allocs := testing.AllocsPerRun(10, func() {
+		buf = buf[:0]
+		for _, id := range ids {
+			if buf, err = st.invoices.AppendListJSON(buf, id, appendJSON); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("the scale store's AppendListJSON allocated %.1f times for %d invoices, want 0", allocs, len(ids))
 	}
 }
 
 // TestListOfAllInvoicesAnswersAsTheEngine checks the endpoint end to end:
-// every page of the list of all invoices, asked twice (the second time
-// possibly from the cache) and in pages of several sizes, is the engine's
-// encoding of the page's invoices.
+// every page of the list of all invoices, asked twice and in pages of
+// several sizes, is the engine's encoding of the page's invoices, from
+// either store.
 func TestListOfAllInvoicesAnswersAsTheEngine(t *testing.T) {
 	t.Parallel()
-	srv, err := NewHandler(WithGenerated(GenerateOptions{Seed: 7, Invoices: 250}))
+	for _, kept := range storeOptions {
+		t.Run(kept.name, func(t *testing.T) {
+			t.Parallel()
+			checkListOfAllInvoices(t, kept.option())
+		})
+	}
+}
+
+func checkListOfAllInvoices(t *testing.T, kept Option) {
+	srv, err := NewHandler(kept, WithGenerated(GenerateOptions{Seed: 7, Invoices: 250}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,9 +413,10 @@ func FuzzListInvoiceEncoding(f *testing.F) {
 
 // BenchmarkListInvoiceEncoding measures a page of 1,000 generated
 // invoices of the list of all invoices, per invoice: unpacked from their
-// records and encoded through the engine (the old path) or written
-// directly; written directly from invoices already unpacked (the writer
-// alone); and copied from the list cache, what a cached page costs.
+// records and encoded through the engine (the oldest path); unpacked and
+// written directly (the path before the records were written); written
+// from the records (the scale store's path); and copied from encodings
+// kept aside, what the list cache that the fake once had cost.
 func BenchmarkListInvoiceEncoding(b *testing.B) {
 	const n = 1000
 	srv, err := NewHandler(WithScaleStore(), WithGenerated(GenerateOptions{Seed: 1, Invoices: n}))
@@ -368,71 +425,37 @@ func BenchmarkListInvoiceEncoding(b *testing.B) {
 	}
 	st := srv.store
 	ids := make([]int64, n)
-	invs := make([]*Invoice, n)
+	encoded := make([][]byte, n)
 	for i := range ids {
-		invs[i] = st.invoices.At(i)
-		ids[i] = invs[i].ID
-	}
-	perInvoice := func(b *testing.B) {
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/invoice")
+		ids[i] = st.invoices.At(i).ID
+		if encoded[i], err = st.invoices.AppendListJSON(nil, ids[i], st.appendListInvoiceJSON); err != nil {
+			b.Fatal(err)
+		}
 	}
 	buf := make([]byte, 0, 4<<20)
-	b.Run("engine", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			buf = buf[:0]
-			for _, id := range ids {
-				enc, err := jsonwire.Marshal(flat(st.renderInvoice(st.invoices.Get(id), chargesEmpty, false)))
-				if err != nil {
-					b.Fatal(err)
+	for _, bc := range []struct {
+		name  string
+		write func(i int) ([]byte, error)
+	}{
+		{"engine", func(i int) ([]byte, error) {
+			enc, err := jsonwire.Marshal(flat(st.renderInvoice(st.invoices.Get(ids[i]), chargesEmpty, false)))
+			return append(buf, enc...), err
+		}},
+		{"unpacked", func(i int) ([]byte, error) { return st.appendListInvoiceJSON(buf, st.invoices.Get(ids[i])) }},
+		{"record", func(i int) ([]byte, error) { return st.invoices.AppendListJSON(buf, ids[i], st.appendListInvoiceJSON) }},
+		{"copy", func(i int) ([]byte, error) { return append(buf, encoded[i]...), nil }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				buf = buf[:0]
+				for i := range ids {
+					if buf, err = bc.write(i); err != nil {
+						b.Fatal(err)
+					}
 				}
-				buf = append(buf, enc...)
 			}
-		}
-		perInvoice(b)
-	})
-	b.Run("direct", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			buf = buf[:0]
-			for _, id := range ids {
-				if buf, err = st.appendListInvoiceJSON(buf, st.invoices.Get(id)); err != nil {
-					b.Fatal(err)
-				}
-			}
-		}
-		perInvoice(b)
-	})
-	b.Run("direct_unpacked", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			buf = buf[:0]
-			for _, inv := range invs {
-				buf, _ = appendListInvoice(buf, inv, st.customers[inv.CustomerID])
-			}
-		}
-		perInvoice(b)
-	})
-	b.Run("cached_copy", func(b *testing.B) {
-		var cache scale.ListCache
-		for i, id := range ids {
-			enc, err := st.appendListInvoiceJSON(nil, invs[i])
-			if err != nil {
-				b.Fatal(err)
-			}
-			cache.Store(id, enc)
-		}
-		b.ReportAllocs()
-		for b.Loop() {
-			buf = buf[:0]
-			for _, id := range ids {
-				enc, ok := cache.Load(id)
-				if !ok {
-					b.Fatal("not cached")
-				}
-				buf = append(buf, enc...)
-			}
-		}
-		perInvoice(b)
-	})
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/invoice")
+		})
+	}
 }

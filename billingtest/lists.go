@@ -249,11 +249,12 @@ func (s *Server) handleListInvoices(w http.ResponseWriter, r *http.Request) {
 	body := s.pageBuffers.Get(0) // grown by append; kept at its size
 	defer s.pageBuffers.Put(body)
 	*body = append(*body, '[')
+	appendJSON := s.store.appendListInvoiceJSON // a method value allocates: one a page
 	for i, hit := range page.Items {
 		if i > 0 {
 			*body = append(*body, ',')
 		}
-		if *body, err = s.store.invoices.AppendListJSON(*body, hit.ID, s.store.appendListInvoiceJSON); err != nil {
+		if *body, err = s.store.invoices.AppendListJSON(*body, hit.ID, appendJSON); err != nil {
 			s.mu.RUnlock()
 			s.writeError(w, http.StatusInternalServerError, errorKeyAPI, "encoding the answer: "+err.Error())
 			return

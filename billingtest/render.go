@@ -8,6 +8,7 @@ import (
 	"time"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/internal/scale"
 	"github.com/shopspring/decimal"
 )
 
@@ -143,7 +144,7 @@ func (st *store) renderInvoice(inv *Invoice, mode chargeMode, showTracked bool) 
 		ID:                     inv.ID,
 		URI:                    uri("Invoices", inv.ID),
 		InvoiceNumber:          inv.InvoiceNumber,
-		InvoiceSignature:       invoiceSignature,
+		InvoiceSignature:       scale.InvoiceSignature,
 		PoNumber:               strPtr(inv.PoNumber),
 		EffectiveTimestamp:     billing.NewTimestamp(inv.EffectiveTimestamp),
 		PostedTimestamp:        billing.NewTimestamp(inv.PostedTimestamp),

@@ -15,7 +15,7 @@ import (
 // a [seed.Invoice], packed. Kept as Invoice values, a generated invoice with
 // its charges and schedule took about 1.6 KB of heap in some 15 objects
 // (fixed-size time.Time and decimal.Decimal fields, a big.Int behind most
-// amounts, a header per string); as a record it takes about 680 bytes in
+// amounts, a header per string); as a record it takes about 570 bytes in
 // 4, which is what lets the fake hold a million invoices within its
 // memory goal. Times are UTC nanoseconds, amounts an int64 coefficient
 // and an int8 exponent, and the strings of an invoice or a charge one
@@ -23,8 +23,9 @@ import (
 //
 // The packed form holds exactly what typical data has. An invoice with a
 // value it cannot hold exactly (a time that is not UTC or is outside
-// 1678-2262, an amount beyond 18 digits, a long text, a schedule with
-// Extra members) is kept whole instead: whole is then set, and only id
+// 1678-2262, an amount beyond 18 digits, a long text, a charge's id
+// beyond an int32, a schedule status the fake does not give, a schedule
+// with Extra members) is kept whole instead: whole is then set, and only id
 // and customerID are filled besides. Either way, invoice gives back an
 // Invoice equal to the one stored.
 type invoiceRecord struct {
@@ -55,25 +56,60 @@ const (
 )
 
 // chargeRecord is a packed [seed.Charge]; text is name, description and GL
-// code, ending at ends[0], ends[1] and len(text).
+// code, ending at ends[0], ends[1] and len(text). Its ids are int32s,
+// which a generated account's fit many times over: 88 bytes a charge, not
+// 104, which at three charges an invoice is what keeps a million of them
+// within the fake's memory goal.
 type chargeRecord struct {
-	id                                           int64
 	text                                         string
 	quantity, unitPrice, amount                  int64
+	effective, start, end                        int64
+	id                                           int32
+	subscriptionID, subscriptionProductID, purID int32
+	ends                                         [2]uint16
 	exps                                         [3]int8
 	tracked                                      bool
-	ends                                         [2]uint16
-	effective, start, end                        int64
-	subscriptionID, subscriptionProductID, purID int64
 }
 
-// scheduleRecord is a packed billing.PaymentSchedule without Extra.
+// scheduleRecord is a packed billing.PaymentSchedule without Extra, its
+// status one of scheduleStatus's: 32 bytes, not 48 with the status's
+// string.
 type scheduleRecord struct {
 	due                 int64
-	status              billing.PaymentScheduleStatus
 	amount, outstanding int64
-	exps                [2]int8
 	days                int32
+	exps                [2]int8
+	status              uint8
+}
+
+// scheduleStatus is the status a scheduleRecord holds as i; the statuses
+// the fake gives, and "" for none. Another keeps its invoice whole.
+func scheduleStatus(i uint8) billing.PaymentScheduleStatus {
+	switch i {
+	case 1:
+		return billing.PaymentScheduleStatusDue
+	case 2:
+		return "Paid"
+	case 3:
+		return billing.PaymentScheduleStatusWrittenOff
+	}
+	return ""
+}
+
+// packStatus is the index of s for scheduleStatus, and false when it has
+// none.
+func packStatus(s billing.PaymentScheduleStatus) (uint8, bool) {
+	for i := range uint8(4) {
+		if scheduleStatus(i) == s {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// packID returns id as an int32, and false when it does not fit one.
+func packID(id int64) (int32, bool) {
+	return int32(id), id >= math.MinInt32 && id <= math.MaxInt32
 }
 
 // packTime returns t as UTC nanoseconds, and false when that would not
@@ -177,11 +213,7 @@ func (p *packer) tryPack(inv *seed.Invoice) (invoiceRecord, bool) {
 	timeOK(&r.effective, inv.EffectiveTimestamp)
 	timeOK(&r.posted, inv.PostedTimestamp)
 	timeOK(&r.modified, inv.ModifiedTimestamp)
-	for i, d := range [recAmounts]decimal.Decimal{
-		recTaxes: inv.TotalTaxes, recDiscount: inv.TotalDiscount, recPayments: inv.TotalPayments,
-		recCreditNotes: inv.SumOfCreditNotes, recOpening: inv.OpeningArBalance, recClosing: inv.ClosingArBalance,
-		recWriteoffs: inv.TotalWriteoffs,
-	} {
+	for i, d := range amountsOf(inv) {
 		c, e, fits := packDecimal(d)
 		r.amounts[i], r.exps[i], ok = c, e, ok && fits
 	}
@@ -210,16 +242,19 @@ func (p *packer) tryPack(inv *seed.Invoice) (invoiceRecord, bool) {
 }
 
 func (p *packer) packCharge(c *seed.Charge) (chargeRecord, bool) {
-	r := chargeRecord{id: c.ID, tracked: c.Tracked, subscriptionID: c.SubscriptionID,
-		subscriptionProductID: c.SubscriptionProductID, purID: c.PurchaseID}
-	var okQ, okU, okA, okE, okS, okN bool
+	r := chargeRecord{tracked: c.Tracked}
+	var okQ, okU, okA, okE, okS, okN, okI, okSub, okSP, okP bool
 	r.quantity, r.exps[0], okQ = packDecimal(c.Quantity)
 	r.unitPrice, r.exps[1], okU = packDecimal(c.UnitPrice)
 	r.amount, r.exps[2], okA = packDecimal(c.Amount)
 	r.effective, okE = packTime(c.EffectiveTimestamp)
 	r.start, okS = packTime(c.StartServiceDate)
 	r.end, okN = packTime(c.EndServiceDate)
-	if !okQ || !okU || !okA || !okE || !okS || !okN {
+	r.id, okI = packID(c.ID)
+	r.subscriptionID, okSub = packID(c.SubscriptionID)
+	r.subscriptionProductID, okSP = packID(c.SubscriptionProductID)
+	r.purID, okP = packID(c.PurchaseID)
+	if !okQ || !okU || !okA || !okE || !okS || !okN || !okI || !okSub || !okSP || !okP {
 		return r, false
 	}
 	key := [3]string{c.Name, c.Description, c.GLCode}
@@ -243,9 +278,10 @@ func packSchedule(ps *billing.PaymentSchedule) (scheduleRecord, bool) {
 	due, ok := packTime(ps.DueDateTimestamp.Time)
 	amount, ea, okA := packDecimal(ps.Amount)
 	out, eo, okO := packDecimal(ps.OutstandingBalance)
+	status, okS := packStatus(ps.Status)
 	days := int32(ps.DaysDueAfterTerm)
-	ok = ok && okA && okO && int(days) == ps.DaysDueAfterTerm && len(ps.Extra) == 0 && ps.Extra == nil
-	return scheduleRecord{due: due, status: ps.Status, amount: amount, outstanding: out, exps: [2]int8{ea, eo}, days: days}, ok
+	ok = ok && okA && okO && okS && int(days) == ps.DaysDueAfterTerm && len(ps.Extra) == 0 && ps.Extra == nil
+	return scheduleRecord{due: due, status: status, amount: amount, outstanding: out, exps: [2]int8{ea, eo}, days: days}, ok
 }
 
 // cloneInvoice copies inv with its own charges and schedules.
@@ -284,13 +320,13 @@ func (r *invoiceRecord) invoice() *seed.Invoice {
 		for i := range r.charges {
 			c := &r.charges[i]
 			inv.Charges[i] = seed.Charge{
-				ID:   c.id,
+				ID:   int64(c.id),
 				Name: c.text[:c.ends[0]], Description: c.text[c.ends[0]:c.ends[1]], GLCode: c.text[c.ends[1]:],
 				Quantity:           unpackDecimal(c.quantity, c.exps[0]),
 				UnitPrice:          unpackDecimal(c.unitPrice, c.exps[1]),
 				Amount:             unpackDecimal(c.amount, c.exps[2]),
 				EffectiveTimestamp: unpackTime(c.effective), StartServiceDate: unpackTime(c.start), EndServiceDate: unpackTime(c.end),
-				SubscriptionID: c.subscriptionID, SubscriptionProductID: c.subscriptionProductID, PurchaseID: c.purID,
+				SubscriptionID: int64(c.subscriptionID), SubscriptionProductID: int64(c.subscriptionProductID), PurchaseID: int64(c.purID),
 				Tracked: c.tracked,
 			}
 		}
@@ -302,7 +338,7 @@ func (r *invoiceRecord) invoice() *seed.Invoice {
 		s := &r.schedules[i]
 		inv.PaymentSchedules[i] = billing.PaymentSchedule{
 			DueDateTimestamp:   billing.Timestamp{Time: unpackTime(s.due)},
-			Status:             s.status,
+			Status:             scheduleStatus(s.status),
 			Amount:             unpackDecimal(s.amount, s.exps[0]),
 			OutstandingBalance: unpackDecimal(s.outstanding, s.exps[1]),
 			DaysDueAfterTerm:   int(s.days),
@@ -313,6 +349,15 @@ func (r *invoiceRecord) invoice() *seed.Invoice {
 
 func (r *invoiceRecord) amount(i int) decimal.Decimal {
 	return unpackDecimal(r.amounts[i], r.exps[i])
+}
+
+// amountsOf is inv's amounts by the rec* indexes.
+func amountsOf(inv *seed.Invoice) [recAmounts]decimal.Decimal {
+	return [recAmounts]decimal.Decimal{
+		recTaxes: inv.TotalTaxes, recDiscount: inv.TotalDiscount, recPayments: inv.TotalPayments,
+		recCreditNotes: inv.SumOfCreditNotes, recOpening: inv.OpeningArBalance, recClosing: inv.ClosingArBalance,
+		recWriteoffs: inv.TotalWriteoffs,
+	}
 }
 
 // The texts of a packed record, by their order in text.

@@ -3,6 +3,7 @@ package scale
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -84,6 +85,24 @@ func TestRecordRoundTrip(t *testing.T) {
 		{"long notes", func(inv *seed.Invoice) { inv.Notes = strings.Repeat("n", 70_000) }, true},
 		{"long charge description", func(inv *seed.Invoice) { inv.Charges[0].Description = strings.Repeat("d", 70_000) }, true},
 		{"days beyond an int32", func(inv *seed.Invoice) { inv.PaymentSchedules[0].DaysDueAfterTerm = 1 << 40 }, true},
+		{"charge ids at the ends of an int32", func(inv *seed.Invoice) {
+			inv.Charges[0].ID, inv.Charges[0].SubscriptionID = math.MaxInt32, math.MinInt32
+			inv.Charges[1].SubscriptionProductID, inv.Charges[1].PurchaseID = -1, math.MaxInt32
+		}, false},
+		{"a charge id beyond an int32", func(inv *seed.Invoice) { inv.Charges[1].ID = math.MaxInt32 + 1 }, true},
+		{"a subscription id beyond an int32", func(inv *seed.Invoice) { inv.Charges[0].SubscriptionID = 1 << 40 }, true},
+		{"a subscription product id beyond an int32", func(inv *seed.Invoice) {
+			inv.Charges[0].SubscriptionProductID = math.MinInt32 - 1
+		}, true},
+		{"a purchase id beyond an int32", func(inv *seed.Invoice) { inv.Charges[1].PurchaseID = math.MaxInt64 }, true},
+		{"every schedule status the fake gives", func(inv *seed.Invoice) {
+			ps := inv.PaymentSchedules[0]
+			inv.PaymentSchedules = []billing.PaymentSchedule{ps, ps, ps, ps}
+			inv.PaymentSchedules[1].Status = "Paid"
+			inv.PaymentSchedules[2].Status = billing.PaymentScheduleStatusWrittenOff
+			inv.PaymentSchedules[3].Status = ""
+		}, false},
+		{"another schedule status", func(inv *seed.Invoice) { inv.PaymentSchedules[0].Status = "paid" }, true},
 		{"schedule with Extra", func(inv *seed.Invoice) {
 			inv.PaymentSchedules[0].Extra = billing.Extra{"note": json.RawMessage(`"x"`)}
 		}, true},
@@ -261,4 +280,22 @@ func TestInvoiceTable(t *testing.T) {
 		t.Errorf("slots used %d after reusing 4 free ones for 5 records, want %d", tab.used, used+1)
 	}
 	check("after reusing slots")
+}
+
+// TestRecordSizes checks the sizes the memory goal was reckoned with: a
+// field added or widened shows here, to be weighed against a million
+// invoices of some three charges and one schedule each.
+func TestRecordSizes(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		got, want uintptr
+	}{
+		{"invoiceRecord", unsafe.Sizeof(invoiceRecord{}), 216},
+		{"chargeRecord", unsafe.Sizeof(chargeRecord{}), 88},
+		{"scheduleRecord", unsafe.Sizeof(scheduleRecord{}), 32},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("%s is %d bytes, want %d", tc.name, tc.got, tc.want)
+		}
+	}
 }

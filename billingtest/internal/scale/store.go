@@ -1,3 +1,6 @@
+// Package scale holds what keeps the fake fast on large data sets: the
+// packed invoice store with its key indexes, the list of all invoices
+// written straight from the packed records, and recycled page buffers.
 package scale
 
 import (
@@ -13,10 +16,11 @@ import (
 // Store is the invoice store of a large account: invoices packed (see
 // invoiceRecord) in a table in id order, a key index per date sort of the
 // list of all invoices with the matches of its last filters, filters
-// compared on the packed values, and a bounded cache of the invoices'
-// list encoding. It answers as the fake's plain store does, at a cost
-// that follows the page asked for rather than the account. The caller
-// serializes writes against everything else (the fake's lock).
+// compared on the packed values, and the list of all invoices written
+// from the records (see AppendListJSON). It answers as the fake's plain
+// store does, at a cost that follows the page asked for rather than the
+// account. The caller serializes writes against everything else (the
+// fake's lock).
 type Store struct {
 	table invoiceTable
 	// packer shares the charge texts of the invoices it packs.
@@ -25,8 +29,9 @@ type Store struct {
 	// dropped when it moves.
 	gen    uint64
 	keys   keyIndexes
-	list   ListCache
 	schema *filter.Schema[*invoiceRecord]
+	// customer returns a customer, nil when there is none.
+	customer func(id int64) *seed.Customer
 }
 
 // maxSharedTexts bounds the charge texts the packer remembers: a
@@ -35,12 +40,20 @@ type Store struct {
 const maxSharedTexts = 1 << 12
 
 // New returns an empty store whose Customer.* filter names read
-// customers, through customer (which never returns nil), the getters of
+// customers, through customer (nil when there is none), the getters of
 // customerGetters. getters are the invoice list's other names, over
 // invoices (see [Store.Query] for what they read here).
 func New(customerGetters map[string]filter.Getter[*seed.Customer], customer func(id int64) *seed.Customer) *Store {
-	s := &Store{packer: packer{texts: map[[3]string]string{}}}
-	getters := filter.Via(customerGetters, func(r *invoiceRecord) *seed.Customer { return customer(r.customerID) })
+	s := &Store{packer: packer{texts: map[[3]string]string{}}, customer: customer}
+	// A missing customer reads as an empty one, so that getters need no
+	// nil checks.
+	none := &seed.Customer{}
+	getters := filter.Via(customerGetters, func(r *invoiceRecord) *seed.Customer {
+		if c := customer(r.customerID); c != nil {
+			return c
+		}
+		return none
+	})
 	for name, g := range recordGetters {
 		getters[name] = g
 	}
@@ -92,7 +105,6 @@ func (s *Store) Insert(inv *seed.Invoice) {
 		clear(s.packer.texts)
 	}
 	s.table.insert(s.packer.pack(inv))
-	s.list.Fit(s.table.len())
 	s.gen++
 }
 
@@ -104,7 +116,7 @@ func (s *Store) Replace(inv *seed.Invoice) bool {
 		return false
 	}
 	*r = s.packer.pack(inv)
-	s.changed(inv.ID)
+	s.gen++
 	return true
 }
 
@@ -113,36 +125,9 @@ func (s *Store) Delete(id int64) bool {
 	if !s.table.delete(id) {
 		return false
 	}
-	s.changed(id)
-	s.list.Fit(s.table.len())
+	s.gen++
 	return true
 }
-
-// changed drops what was derived from invoice id after a write.
-func (s *Store) changed(id int64) {
-	s.list.Delete(id)
-	s.gen++
-}
-
-// AppendListJSON appends invoice id as a list-all answer writes it: from
-// the bounded cache when it holds the invoice, else written by appendJSON
-// and offered to the cache. Readers may call it concurrently.
-func (s *Store) AppendListJSON(dst []byte, id int64, appendJSON func([]byte, *seed.Invoice) ([]byte, error)) ([]byte, error) {
-	if b, ok := s.list.Load(id); ok {
-		return append(dst, b...), nil
-	}
-	start := len(dst)
-	dst, err := appendJSON(dst, s.Get(id))
-	if err != nil {
-		return dst, err
-	}
-	s.list.Store(id, dst[start:]) // copied only if kept
-	return dst, nil
-}
-
-// ClearListCache drops every cached encoding, so that the next list
-// encodes its invoices again.
-func (s *Store) ClearListCache() { s.list.Clear() }
 
 // Query answers a page of the list of all invoices, or of one customer's
 // (q.Customer), with the names of billing.InvoiceFilter: from the id

@@ -1,0 +1,498 @@
+package scale
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/seed"
+	"github.com/billingapi/billing-go/internal/jsonwire"
+	"github.com/shopspring/decimal"
+)
+
+// The list of all invoices (GET /v1/Invoices) is the answer an
+// integration job reads page after page, every invoice of the account on
+// every sweep. Rendering an invoice into billing.Invoice and encoding it
+// through the JSON engine costs about 25 µs and a heap of garbage;
+// unpacking a record into a seed.Invoice first (some 25 objects) cost
+// another 4 to 7 µs and made the collector scan a large heap. This file
+// writes the same bytes directly from a packed record, or from an
+// invoice, and its customer, with no reflection and no allocation per
+// invoice (but for amounts or sums beyond an int64 coefficient, which are
+// added as decimals, as the engine's path adds them). One writer reads
+// both, through listing, so that the plain store and the scale store
+// cannot answer differently.
+
+// InvoiceSignature is every invoice's signature (HTML, as the service
+// sends it).
+const InvoiceSignature = "<p>Thank you for your business.</p>"
+
+// timestampLayout is how billing.Timestamp writes a time: UTC, without
+// offset, the fraction trimmed of trailing zeros.
+const timestampLayout = "2006-01-02T15:04:05.9999999"
+
+// addressPreferenceJSON is the address preference the engine path gives an
+// invoice with a customer, which is always the same.
+const addressPreferenceJSON = `{"id":0,"uri":null,"contactName":null,"shippingInstructions":null,` +
+	`"useBillingAddressAsShippingAddress":true,"billingAddress":null,"shippingAddress":null}`
+
+// AppendListInvoice appends inv, whose customer is cust (nil when it has
+// none), as the list of all invoices writes it: the bytes the fake's
+// engine path gives (billing.Invoice rendered without charges, then
+// "charges":[]), written directly. It reports false, and returns dst
+// unchanged, for an invoice with a payment schedule that has Extra
+// members: the engine reformats their raw JSON, which this writer does
+// not reproduce.
+func AppendListInvoice(dst []byte, inv *seed.Invoice, cust *seed.Customer) ([]byte, bool) {
+	li, ok := invoiceListing(inv)
+	if !ok {
+		return dst, false
+	}
+	return appendListing(dst, &li, cust), true
+}
+
+// AppendListJSON appends invoice id, which is in the store, as the list
+// of all invoices writes it: written from its packed record, or, for a
+// record kept whole, by appendJSON from a copy of the invoice. Readers may
+// call it concurrently.
+func (s *Store) AppendListJSON(dst []byte, id int64, appendJSON func([]byte, *seed.Invoice) ([]byte, error)) ([]byte, error) {
+	r := s.table.get(id)
+	if r.whole != nil {
+		return appendJSON(dst, r.invoice())
+	}
+	li := r.listing()
+	return appendListing(dst, &li, s.customer(r.customerID)), nil
+}
+
+// listing is what the list of all invoices shows of an invoice, read from
+// a record or from a seed.Invoice without copying either.
+type listing struct {
+	id, number, customerID      int64
+	po, notes, terms            string
+	effective, posted, modified time.Time
+	amounts                     [recAmounts]amount // by the rec* indexes
+	subtotal                    amount             // the sum of the charges
+	// The schedules: packed, of a record, or those of an invoice.
+	packed    []scheduleRecord
+	schedules []billing.PaymentSchedule
+}
+
+func (r *invoiceRecord) listing() listing {
+	li := listing{id: r.id, number: r.invoiceNumber, customerID: r.customerID,
+		po: r.field(recPoNumber), notes: r.field(recNotes), terms: r.field(recTerms),
+		effective: unpackTime(r.effective), posted: unpackTime(r.posted), modified: unpackTime(r.modified),
+		packed: r.schedules}
+	for i := range li.amounts {
+		li.amounts[i] = amount{coef: r.amounts[i], exp: int32(r.exps[i])}
+	}
+	for i := range r.charges {
+		li.subtotal = li.subtotal.plus(amount{coef: r.charges[i].amount, exp: int32(r.charges[i].exps[2])})
+	}
+	return li
+}
+
+// invoiceListing is inv's listing, and false when a schedule has Extra
+// members.
+func invoiceListing(inv *seed.Invoice) (listing, bool) {
+	for i := range inv.PaymentSchedules {
+		if len(inv.PaymentSchedules[i].Extra) > 0 {
+			return listing{}, false
+		}
+	}
+	li := listing{id: inv.ID, number: inv.InvoiceNumber, customerID: inv.CustomerID,
+		po: inv.PoNumber, notes: inv.Notes, terms: inv.Terms,
+		effective: inv.EffectiveTimestamp, posted: inv.PostedTimestamp, modified: inv.ModifiedTimestamp,
+		schedules: inv.PaymentSchedules}
+	for i, d := range amountsOf(inv) {
+		li.amounts[i] = amountOf(d)
+	}
+	for i := range inv.Charges {
+		li.subtotal = li.subtotal.plus(amountOf(inv.Charges[i].Amount))
+	}
+	return li, true
+}
+
+// listedSchedule is what a listing shows of a payment schedule.
+type listedSchedule struct {
+	due                 time.Time
+	status              billing.PaymentScheduleStatus
+	amount, outstanding amount
+	days                int
+}
+
+func (li *listing) scheduleCount() int { return len(li.packed) + len(li.schedules) }
+
+func (li *listing) schedule(i int) listedSchedule {
+	if li.packed != nil {
+		s := &li.packed[i]
+		return listedSchedule{due: unpackTime(s.due), status: scheduleStatus(s.status), days: int(s.days),
+			amount:      amount{coef: s.amount, exp: int32(s.exps[0])},
+			outstanding: amount{coef: s.outstanding, exp: int32(s.exps[1])}}
+	}
+	s := &li.schedules[i]
+	return listedSchedule{due: s.DueDateTimestamp.Time, status: s.Status, days: s.DaysDueAfterTerm,
+		amount: amountOf(s.Amount), outstanding: amountOf(s.OutstandingBalance)}
+}
+
+// appendListing appends li, whose customer is cust (nil when it has
+// none): the members of billing.Invoice in their order, with the values
+// the engine's path gives them, then "charges":[]; amounts as jsonwire
+// writes decimals, times as billing.Timestamp writes them, strings
+// escaped as the engine escapes them.
+func appendListing(dst []byte, li *listing, cust *seed.Customer) []byte {
+	dst = append(dst, `{"id":`...)
+	dst = strconv.AppendInt(dst, li.id, 10)
+	dst = append(dst, `,"uri":"/v1/Invoices/`...)
+	dst = strconv.AppendInt(dst, li.id, 10)
+	dst = append(dst, `","invoiceNumber":`...)
+	dst = strconv.AppendInt(dst, li.number, 10)
+	dst = append(dst, `,"invoiceSignature":`...)
+	dst = appendJSONString(dst, InvoiceSignature)
+	dst = append(dst, `,"poNumber":`...)
+	dst = appendOptString(dst, li.po)
+	dst = append(dst, `,"effectiveTimestamp":`...)
+	dst = appendTimestamp(dst, li.effective)
+	dst = append(dst, `,"postedTimestamp":`...)
+	dst = appendTimestamp(dst, li.posted)
+	dst = append(dst, `,"modifiedTimestamp":`...)
+	dst = appendTimestamp(dst, li.modified)
+
+	// The invoice amount is the subtotal plus taxes minus discount, the
+	// outstanding balance the sum of the schedules' balances.
+	var outstanding amount
+	for i := range li.scheduleCount() {
+		outstanding = outstanding.plus(li.schedule(i).outstanding)
+	}
+	dst = append(dst, `,"subtotal":`...)
+	dst = li.subtotal.append(dst)
+	dst = append(dst, `,"invoiceAmount":`...)
+	dst = li.subtotal.plus(li.amounts[recTaxes]).plus(li.amounts[recDiscount].neg()).append(dst)
+	dst = append(dst, `,"totalPayments":`...)
+	dst = li.amounts[recPayments].append(dst)
+	dst = append(dst, `,"unsettled":`...)
+	dst = strconv.AppendBool(dst, outstanding.positive())
+	dst = append(dst, `,"outstandingBalance":`...)
+	dst = outstanding.append(dst)
+	dst = append(dst, `,"terms":`...)
+	dst = appendJSONString(dst, li.terms)
+	dst = append(dst, `,"defaultTerms":"Net30","isDefaultTerms":`...)
+	dst = strconv.AppendBool(dst, strings.EqualFold(li.terms, "Net30"))
+	dst = append(dst, `,"customerId":`...)
+	dst = strconv.AppendInt(dst, li.customerID, 10)
+	dst = append(dst, `,"invoiceCustomer":`...)
+	if cust != nil {
+		dst = appendInvoiceCustomer(dst, cust)
+		dst = append(dst, `,"invoiceCustomerAddressPreference":`+addressPreferenceJSON...)
+	} else {
+		dst = append(dst, `null,"invoiceCustomerAddressPreference":null`...)
+	}
+	dst = append(dst, `,"sumOfCreditNotes":`...)
+	dst = li.amounts[recCreditNotes].append(dst)
+	dst = append(dst, `,"totalWriteoffs":`...)
+	dst = li.amounts[recWriteoffs].append(dst)
+	dst = append(dst, `,"taxes":[],"totalTaxes":`...)
+	dst = li.amounts[recTaxes].append(dst)
+	dst = append(dst, `,"totalDiscount":`...)
+	dst = li.amounts[recDiscount].append(dst)
+	dst = append(dst, `,"paymentSchedules":[`...)
+	for i := range li.scheduleCount() {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendSchedule(dst, li.schedule(i))
+	}
+	dst = append(dst, `],"notes":`...)
+	dst = appendOptString(dst, li.notes)
+	dst = append(dst, `,"customerReferenceValue":`...)
+	if cust != nil {
+		dst = appendOptString(dst, cust.Reference)
+	} else {
+		dst = append(dst, "null"...)
+	}
+	dst = append(dst, `,"openingArBalance":`...)
+	dst = li.amounts[recOpening].append(dst)
+	dst = append(dst, `,"closingArBalance":`...)
+	dst = li.amounts[recClosing].append(dst)
+	dst = append(dst, `,"invoiceInMemoryOnly":false,"invoiceRevisions":[],"isSummarized":false,"rollUpPdf":false,"charges":[]}`...)
+	return dst
+}
+
+// appendInvoiceCustomer appends the customer's snapshot, renderSnapshot's
+// billing.InvoiceCustomer.
+func appendInvoiceCustomer(dst []byte, c *seed.Customer) []byte {
+	dst = append(dst, `{"id":0,"uri":null,"firstName":`...)
+	dst = appendOptString(dst, c.FirstName)
+	dst = append(dst, `,"middleName":`...)
+	dst = appendOptString(dst, c.MiddleName)
+	dst = append(dst, `,"lastName":`...)
+	dst = appendOptString(dst, c.LastName)
+	dst = append(dst, `,"companyName":`...)
+	dst = appendOptString(dst, c.CompanyName)
+	dst = append(dst, `,"suffix":`...)
+	dst = appendOptString(dst, c.Suffix)
+	dst = append(dst, `,"primaryEmail":`...)
+	dst = appendOptString(dst, c.PrimaryEmail)
+	dst = append(dst, `,"primaryPhone":`...)
+	dst = appendOptString(dst, c.PrimaryPhone)
+	dst = append(dst, `,"secondaryEmail":null,"secondaryPhone":null,"title":`...)
+	dst = appendOptString(dst, c.Title)
+	dst = append(dst, `,"reference":`...)
+	dst = appendOptString(dst, c.Reference)
+	dst = append(dst, `,"status":`...)
+	dst = appendJSONString(dst, string(c.Status))
+	dst = append(dst, `,"customerAccountStatus":`...)
+	dst = appendJSONString(dst, string(c.AccountStatus))
+	dst = append(dst, `,"currency":`...)
+	if c.Currency == "" {
+		dst = append(dst, `"USD"`...)
+	} else {
+		dst = appendJSONString(dst, c.Currency)
+	}
+	dst = append(dst, `,"customerReference":null,"customerAcquisition":null,"monthlyRecurringRevenue":`...)
+	dst = jsonwire.AppendDecimal(dst, c.MonthlyRecurringRevenue)
+	dst = append(dst, `,"netMonthlyRecurringRevenue":`...)
+	dst = jsonwire.AppendDecimal(dst, c.NetMRR)
+	dst = append(dst, `,"crmId":`...)
+	dst = appendOptString(dst, c.CrmID)
+	dst = append(dst, `,"crmAccountType":null,"crmSynchStatus":null,"erpId":`...)
+	dst = appendOptString(dst, c.ErpID)
+	dst = append(dst, `,"erpSynchStatus":null,"erpCustomerType":null,"portalUserName":null,"parentId":`...)
+	if c.ParentID != 0 {
+		dst = strconv.AppendInt(dst, c.ParentID, 10)
+	} else {
+		dst = append(dst, "null"...)
+	}
+	dst = append(dst, `,"accountingLatchType":null,"accountingId":null,"accountingSyncToken":null,`+
+		`"marketingId":null,"marketingCompanyId":null,"telematicsId":null,"modifiedTimestamp":`...)
+	dst = appendTimestamp(dst, c.ModifiedTimestamp)
+	dst = append(dst, `,"createdTimestamp":`...)
+	dst = appendTimestamp(dst, c.CreatedTimestamp)
+	return append(dst, '}')
+}
+
+// appendSchedule appends a payment schedule (without Extra members).
+func appendSchedule(dst []byte, ps listedSchedule) []byte {
+	dst = append(dst, `{"dueDateTimestamp":`...)
+	dst = appendTimestamp(dst, ps.due)
+	dst = append(dst, `,"status":`...)
+	dst = appendJSONString(dst, string(ps.status))
+	dst = append(dst, `,"amount":`...)
+	dst = ps.amount.append(dst)
+	dst = append(dst, `,"outstandingBalance":`...)
+	dst = ps.outstanding.append(dst)
+	dst = append(dst, `,"daysDueAfterTerm":`...)
+	dst = strconv.AppendInt(dst, int64(ps.days), 10)
+	return append(dst, '}')
+}
+
+// appendTimestamp appends t as billing.NewTimestamp(t) encodes: null for
+// the zero time, else the UTC time without offset, its fraction cut to
+// 100 ns and trimmed of trailing zeros. The digits are written by hand:
+// time.Time.AppendFormat, which reads its layout on every call, was a
+// third of the writer's time. Years outside 0-9999, which the layout
+// writes differently, are left to AppendFormat.
+func appendTimestamp(dst []byte, t time.Time) []byte {
+	if t.IsZero() {
+		return append(dst, "null"...)
+	}
+	t = t.UTC()
+	year, month, day := t.Date()
+	if year < 0 || year > 9999 {
+		dst = append(dst, '"')
+		dst = t.AppendFormat(dst, timestampLayout)
+		return append(dst, '"')
+	}
+	hour, minute, sec := t.Clock()
+	dst = append(dst, '"',
+		byte('0'+year/1000), byte('0'+year/100%10), byte('0'+year/10%10), byte('0'+year%10), '-',
+		byte('0'+month/10), byte('0'+month%10), '-', byte('0'+day/10), byte('0'+day%10), 'T',
+		byte('0'+hour/10), byte('0'+hour%10), ':', byte('0'+minute/10), byte('0'+minute%10), ':',
+		byte('0'+sec/10), byte('0'+sec%10))
+	if frac := t.Nanosecond() / 100; frac != 0 {
+		digits := [8]byte{'.'}
+		for i := 7; i > 0; i-- {
+			digits[i] = byte('0' + frac%10)
+			frac /= 10
+		}
+		n := len(digits)
+		for digits[n-1] == '0' {
+			n--
+		}
+		dst = append(dst, digits[:n]...)
+	}
+	return append(dst, '"')
+}
+
+// appendOptString appends s as strPtr(s) encodes: null for "", else the
+// string.
+func appendOptString(dst []byte, s string) []byte {
+	if s == "" {
+		return append(dst, "null"...)
+	}
+	return appendJSONString(dst, s)
+}
+
+// jsonPlain has a '0' for each byte that a JSON string holds as is, with
+// the engine's escaping, and a '1' for the others: control characters,
+// ", \, <, >, & and every byte of a multi-byte character (which may be
+// invalid UTF-8, U+2028 or U+2029). A string, not an array, so that it
+// cannot change.
+const jsonPlain = "1111111111111111111111111111111100100010000000000000000000001010" +
+	"0000000000000000000000000000100000000000000000000000000000000000" +
+	"1111111111111111111111111111111111111111111111111111111111111111" +
+	"1111111111111111111111111111111111111111111111111111111111111111"
+
+// appendJSONString appends s quoted as the engine quotes a string with
+// encoding/json's settings: ", \ and the control characters escaped (\b,
+// \f, \n, \r, \t, else \u00XX), <, > and & escaped for HTML, U+2028 and
+// U+2029 for JavaScript, and each byte of invalid UTF-8 replaced by U+FFFD.
+// Runs of plain bytes, most strings whole, are copied at once.
+func appendJSONString(dst []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	start := 0 // s[start:i] is still to be copied
+	for i := 0; i < len(s); {
+		c := s[i]
+		if jsonPlain[c] == '0' {
+			i++
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		if c < utf8.RuneSelf {
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\b':
+				dst = append(dst, `\b`...)
+			case '\f':
+				dst = append(dst, `\f`...)
+			case '\n':
+				dst = append(dst, `\n`...)
+			case '\r':
+				dst = append(dst, `\r`...)
+			case '\t':
+				dst = append(dst, `\t`...)
+			default: // other control characters, < > &
+				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			dst = append(dst, "\ufffd"...)
+		case r == '\u2028' || r == '\u2029':
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xf])
+		default:
+			dst = append(dst, s[i:i+n]...)
+		}
+		i += n
+		start = i
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// amount is an exact decimal: coef×10^exp, an int64 coefficient, which
+// adds without the big.Int a decimal.Decimal sum allocates, or, when the
+// value does not fit one (wide), the decimal d.
+type amount struct {
+	coef int64
+	exp  int32
+	wide bool
+	d    decimal.Decimal
+}
+
+func amountOf(d decimal.Decimal) amount {
+	if d.NumDigits() > 18 {
+		return amount{wide: true, d: d}
+	}
+	return amount{coef: d.CoefficientInt64(), exp: d.Exponent()}
+}
+
+func (a amount) decimal() decimal.Decimal {
+	if a.wide {
+		return a.d
+	}
+	return decimal.New(a.coef, a.exp)
+}
+
+// neg is -a. A coefficient of at most 18 digits, as every amount but a
+// sum has, negates without overflow.
+func (a amount) neg() amount {
+	if a.wide {
+		return amount{wide: true, d: a.d.Neg()}
+	}
+	return amount{coef: -a.coef, exp: a.exp}
+}
+
+// plus is a+b: in the int64s when the scaling to a common exponent and
+// the sum fit, else exactly as decimals, with allocations.
+func (a amount) plus(b amount) amount {
+	if !a.wide && !b.wide {
+		if sum, ok := addFixed(a, b); ok {
+			return sum
+		}
+	}
+	return amount{wide: true, d: a.decimal().Add(b.decimal())}
+}
+
+func (a amount) positive() bool {
+	if a.wide {
+		return a.d.IsPositive()
+	}
+	return a.coef > 0
+}
+
+// append writes a as jsonwire writes a decimal: the text depends on the
+// value only, not on its exponent.
+func (a amount) append(dst []byte) []byte {
+	if a.wide {
+		return jsonwire.AppendDecimal(dst, a.d)
+	}
+	return jsonwire.AppendFixed(dst, a.coef, a.exp)
+}
+
+// addFixed is f+g for two amounts that are not wide, and false when the
+// sum or the scaling to a common exponent overflows an int64.
+func addFixed(f, g amount) (amount, bool) {
+	switch {
+	case g.coef == 0:
+		return f, true
+	case f.coef == 0:
+		return g, true
+	}
+	var ok bool
+	for f.exp > g.exp {
+		if f.coef, ok = times10(f.coef); !ok {
+			return amount{}, false
+		}
+		f.exp--
+	}
+	for g.exp > f.exp {
+		if g.coef, ok = times10(g.coef); !ok {
+			return amount{}, false
+		}
+		g.exp--
+	}
+	sum := f.coef + g.coef
+	if (sum > f.coef) != (g.coef > 0) {
+		return amount{}, false // overflow
+	}
+	return amount{coef: sum, exp: f.exp}, true
+}
+
+// times10 is 10c, and false when that overflows. A coefficient that is
+// not 0 overflows after at most 19 steps, which bounds the scaling loops
+// whatever the exponents.
+func times10(c int64) (int64, bool) {
+	if c > math.MaxInt64/10 || c < math.MinInt64/10 {
+		return 0, false
+	}
+	return c * 10, true
+}
