@@ -81,7 +81,7 @@ func bigServer(tb testing.TB) *billingtest.Server {
 	bigOnce.Do(func() {
 		bigFake, bigErr = billingtest.NewHandler(billingtest.WithGenerated(billingtest.GenerateOptions{Seed: seed, Invoices: bigTotal}), noThrottle)
 		if bigErr == nil {
-			bigErr = warmListCache(bigFake)
+			bigErr = warmFake(bigFake)
 		}
 	})
 	if bigErr != nil {
@@ -90,10 +90,10 @@ func bigServer(tb testing.TB) *billingtest.Server {
 	return bigFake
 }
 
-// warmListCache asks the fake once for every page of GET /v1/Invoices, so
+// warmFake asks the fake once for every page of GET /v1/Invoices, so
 // that its page buffers and indexes are built before anything is timed:
 // otherwise whichever benchmark iterates first would pay for them.
-func warmListCache(fake *billingtest.Server) error {
+func warmFake(fake *billingtest.Server) error {
 	for n := 0; n*billingtest.MaxPageSize < bigTotal; n++ {
 		req := httptest.NewRequest(http.MethodGet, "/v1/Invoices?pageNumber="+strconv.Itoa(n)+"&pageSize="+strconv.Itoa(billingtest.MaxPageSize), nil)
 		req.Header.Set("Authorization", "Basic "+billingtest.DefaultAPIKey)

@@ -1,0 +1,300 @@
+// Command fakescale measures the fake as a load target at several account
+// sizes: for each size it starts billing-fake with that many generated
+// invoices as a process of its own, pages through all of them with the SDK
+// (pages of 1,000, a simulated service time before each request), first
+// sequentially and then with billing.Prefetch(8), and reports the wall
+// time of each sweep, the fake's CPU per invoice in it (from
+// /proc/<pid>/stat) and the fake's peak resident memory (VmHWM) after the
+// prefetched one. Linux only. Run it on an idle machine:
+//
+//	go run ./benchmarks/fakescale -sizes 10000,1000000
+//
+// The ratios it prints (wall and fake CPU an invoice against the first
+// size) are the figures of the fake's linearity in BENCHMARKS.md. With
+// -rev before=<commit> it also builds billing-fake at that commit (in a
+// temporary git worktree) and measures the two fakes in turn, size by
+// size, -rounds times (A B A B), with this tree's SDK as the client.
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/benchmarks/internal/procstat"
+	"github.com/billingapi/billing-go/billingtest"
+)
+
+func main() {
+	sizes := flag.String("sizes", "10000,1000000", "comma-separated numbers of invoices")
+	latency := flag.Duration("latency", 20*time.Millisecond, "simulated service time before each request")
+	rev := flag.String("rev", "", "name=commit: also measure billing-fake built at commit, e.g. before=bde6aeb")
+	rounds := flag.Int("rounds", 1, "times each fake is measured at each size, in turn")
+	minInvoices := flag.Int("min-invoices", 1_000_000, "repeat the sweeps of a smaller account until this many invoices are read, and average them: the CPU clock of /proc ticks in 10 ms")
+	flag.Parse()
+	if err := run(*sizes, *latency, *rev, *rounds, *minInvoices); err != nil {
+		fmt.Fprintln(os.Stderr, "fakescale:", err)
+		os.Exit(1)
+	}
+}
+
+// sweep is what the sweeps of all invoices measured, averaged.
+type sweep struct {
+	wall    time.Duration
+	fakeCPU time.Duration
+	n       int
+}
+
+func (s sweep) cpuPerInvoice() time.Duration { return s.fakeCPU / time.Duration(s.n) }
+
+// sweeps sweeps all n invoices repeatedly, until minInvoices are read,
+// and returns the average sweep.
+func sweeps(ctx context.Context, client *billing.Client, pid, n, minInvoices int, opts ...billing.IterOption) (sweep, error) {
+	times := max(1, (minInvoices+n-1)/n)
+	var total sweep
+	for range times {
+		s, err := sweepAll(ctx, client, pid, n, opts...)
+		if err != nil {
+			return sweep{}, err
+		}
+		total.wall += s.wall
+		total.fakeCPU += s.fakeCPU
+	}
+	return sweep{wall: total.wall / time.Duration(times), fakeCPU: total.fakeCPU / time.Duration(times), n: n}, nil
+}
+
+// fake is a billing-fake binary to measure.
+type fake struct{ label, bin string }
+
+func run(sizesFlag string, latency time.Duration, rev string, rounds, minInvoices int) error {
+	var sizes []int
+	for f := range strings.SplitSeq(sizesFlag, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n <= 0 {
+			return fmt.Errorf("-sizes: %q is not a positive number", f)
+		}
+		sizes = append(sizes, n)
+	}
+	dir, err := os.MkdirTemp("", "fakescale")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	fakes := []fake{{"current", filepath.Join(dir, "billing-fake")}}
+	if err := build(".", fakes[0].bin); err != nil {
+		return err
+	}
+	if rev != "" {
+		label, commit, ok := strings.Cut(rev, "=")
+		if !ok {
+			return fmt.Errorf("-rev: %q, want name=commit", rev)
+		}
+		f := fake{label, filepath.Join(dir, "billing-fake-"+label)}
+		if err := buildAt(commit, filepath.Join(dir, "src-"+label), f.bin); err != nil {
+			return err
+		}
+		fakes = []fake{f, fakes[0]}
+	}
+	busy0, _ := procstat.Busy()
+	self0 := selfCPU()
+	start := time.Now()
+	var fakesCPU time.Duration // every fake's whole CPU, generation included
+	fmt.Printf("%-8s %-9s %-10s %10s %14s %12s\n", "fake", "invoices", "sweep", "wall", "fake CPU/inv", "fake VmHWM")
+	first := map[string][2]sweep{}
+	for _, n := range sizes {
+		for range rounds {
+			for _, f := range fakes {
+				seq, pre, hwm, cpu, err := measure(f.bin, n, latency, minInvoices)
+				fakesCPU += cpu
+				if err != nil {
+					return fmt.Errorf("%s, %d invoices: %w", f.label, n, err)
+				}
+				if _, ok := first[f.label]; !ok || n == sizes[0] {
+					first[f.label] = [2]sweep{seq, pre}
+				}
+				for j, s := range [2]sweep{seq, pre} {
+					ratios := ""
+					if base := first[f.label][j]; n != sizes[0] {
+						ratios = fmt.Sprintf("  (to %d: wall %.1f, fake CPU/inv %.2f)", sizes[0],
+							float64(s.wall)/float64(base.wall), float64(s.cpuPerInvoice())/float64(base.cpuPerInvoice()))
+					}
+					hw := ""
+					if j == 1 {
+						hw = fmt.Sprintf("%.0f MiB", hwm)
+					}
+					fmt.Printf("%-8s %-9d %-10s %10s %14s %12s%s\n", f.label, n, [2]string{"sequential", "prefetch8"}[j],
+						s.wall.Round(time.Millisecond), s.cpuPerInvoice(), hw, ratios)
+				}
+			}
+		}
+	}
+	if busy1, ok := procstat.Busy(); ok {
+		wall := time.Since(start)
+		outside := busy1 - busy0 - (selfCPU() - self0) - fakesCPU
+		fmt.Printf("CPU used by other processes while measuring: %.1f%% of one CPU (%s over %s)\n",
+			100*float64(outside)/float64(wall), outside.Round(10*time.Millisecond), wall.Round(time.Second))
+	}
+	return nil
+}
+
+// build builds billing-fake from the module in dir into bin.
+func build(dir, bin string) error {
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/billing-fake")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("building billing-fake in %s: %v\n%s", dir, err, out)
+	}
+	return nil
+}
+
+// buildAt builds billing-fake at commit, checked out into a temporary
+// worktree at src, which it removes.
+func buildAt(commit, src, bin string) error {
+	if out, err := exec.Command("git", "worktree", "add", "--detach", src, commit).CombinedOutput(); err != nil {
+		return fmt.Errorf("checking out %s: %v\n%s", commit, err, out)
+	}
+	defer func() { _ = exec.Command("git", "worktree", "remove", "--force", src).Run() }()
+	return build(src, bin)
+}
+
+// measure starts the fake with n invoices and sweeps it sequentially,
+// then with Prefetch(8).
+func measure(bin string, n int, latency time.Duration, minInvoices int) (seq, pre sweep, hwmMiB float64, cpu time.Duration, err error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "-addr", "127.0.0.1:0", "-generate", strconv.Itoa(n),
+		"-rate-limit-minute", "0", "-rate-limit-day", "0")
+	cmd.Stderr = os.Stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return seq, pre, 0, 0, err
+	}
+	if err := cmd.Start(); err != nil {
+		return seq, pre, 0, 0, err
+	}
+	defer func() { _ = cmd.Wait() }()
+	defer cancel()
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		return seq, pre, 0, 0, fmt.Errorf("reading the fake's base URL: %w", err)
+	}
+	client, err := billing.NewClient(billingtest.DefaultAPIKey, billing.WithBaseURL(strings.TrimSpace(line)),
+		billing.WithHTTPClient(&http.Client{Transport: slowTransport{latency, http.DefaultTransport}}))
+	if err != nil {
+		return seq, pre, 0, 0, err
+	}
+	pid := cmd.Process.Pid
+	if seq, err = sweeps(ctx, client, pid, n, minInvoices); err != nil {
+		return seq, pre, 0, 0, err
+	}
+	if pre, err = sweeps(ctx, client, pid, n, minInvoices, billing.Prefetch(8)); err != nil {
+		return seq, pre, 0, 0, err
+	}
+	if hwmMiB, err = vmHWM(pid); err != nil {
+		return seq, pre, 0, 0, err
+	}
+	cpu, err = processCPU(pid)
+	return seq, pre, hwmMiB, cpu, err
+}
+
+// sweepAll pages through every invoice and checks that it saw n.
+func sweepAll(ctx context.Context, client *billing.Client, pid, n int, opts ...billing.IterOption) (sweep, error) {
+	cpu0, err := processCPU(pid)
+	if err != nil {
+		return sweep{}, err
+	}
+	start := time.Now()
+	params := &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: billingtest.MaxPageSize}}
+	seen := 0
+	for _, err := range client.Invoices.All(ctx, params, opts...) {
+		if err != nil {
+			return sweep{}, err
+		}
+		seen++
+	}
+	wall := time.Since(start)
+	cpu1, err := processCPU(pid)
+	if err != nil {
+		return sweep{}, err
+	}
+	if seen != n {
+		return sweep{}, fmt.Errorf("the sweep saw %d invoices, want %d", seen, n)
+	}
+	return sweep{wall: wall, fakeCPU: cpu1 - cpu0, n: n}, nil
+}
+
+// slowTransport waits d before each request, as a service that takes d to
+// answer would; the wait costs no CPU.
+type slowTransport struct {
+	d    time.Duration
+	next http.RoundTripper
+}
+
+func (t slowTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	select {
+	case <-time.After(t.d):
+	case <-req.Context().Done():
+		return nil, req.Context().Err()
+	}
+	return t.next.RoundTrip(req)
+}
+
+// processCPU is the user and system CPU time process pid has used, from
+// /proc/<pid>/stat (fields 14 and 15, in ticks of 10 ms).
+func processCPU(pid int) (time.Duration, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	// The command name (field 2) may hold spaces; the fields after it
+	// start after its closing parenthesis.
+	i := strings.LastIndexByte(string(b), ')')
+	if i < 0 {
+		return 0, errors.New("unreadable /proc/<pid>/stat")
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0, errors.New("short /proc/<pid>/stat")
+	}
+	utime, err1 := strconv.ParseInt(f[11], 10, 64)
+	stime, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err := errors.Join(err1, err2); err != nil {
+		return 0, err
+	}
+	return time.Duration(utime+stime) * 10 * time.Millisecond, nil
+}
+
+// selfCPU is the CPU time this process has used.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// vmHWM is process pid's peak resident memory in MiB.
+func vmHWM(pid int) (float64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+			return kb / 1024, err
+		}
+	}
+	return 0, errors.New("no VmHWM in /proc/<pid>/status")
+}
