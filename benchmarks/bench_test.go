@@ -20,8 +20,8 @@ import (
 	"time"
 
 	billing "github.com/billingapi/billing-go"
-	"github.com/billingapi/billing-go/benchmarks/internal/procstat"
 	"github.com/billingapi/billing-go/billingtest"
+	"github.com/billingapi/billing-go/internal/procstat"
 	"github.com/billingapi/billing-go/query"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/shopspring/decimal"
@@ -379,7 +379,7 @@ func iterateModes(b *testing.B, url string, conns *atomic.Int64, pageSize int, m
 			b.ReportAllocs()
 			runtime.GC() // the setup's garbage is not the iteration's cost
 			conns0 := conns.Load()
-			cpu0, cpuOK := processCPU()
+			cpu0, cpuOK := procstat.Self()
 			busy0, busyOK := procstat.Busy()
 			for b.Loop() {
 				n := 0
@@ -394,7 +394,7 @@ func iterateModes(b *testing.B, url string, conns *atomic.Int64, pageSize int, m
 					b.Fatalf("%d invoices, want %d", n, bigTotal)
 				}
 			}
-			cpu1, _ := processCPU()
+			cpu1, _ := procstat.Self()
 			busy1, _ := procstat.Busy()
 			b.ReportMetric(float64(b.N)*bigTotal/b.Elapsed().Seconds(), "invoices/s")
 			b.ReportMetric(float64(conns.Load()-conns0)/float64(b.N), "conns/op")

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/billingapi/billing-go/billingtest"
+	"github.com/billingapi/billing-go/internal/procstat"
 )
 
 // The fake's memory and speed at scale, measured only when asked for:
@@ -125,14 +126,14 @@ func TestFakeBigSweep(t *testing.T) {
 		// A small account is swept as many times as it takes to list a
 		// million invoices, so that its figure is not a few clock ticks.
 		sweeps := max(1, 1_000_000/invoices)
-		cpu0, cpuOK := processCPU()
+		cpu0, cpuOK := procstat.Self()
 		start := time.Now()
 		var total int
 		for range sweeps {
 			total = sweep(t, srv, invoices, pageSize)
 		}
 		elapsed := time.Since(start) / time.Duration(sweeps)
-		cpu1, _ := processCPU()
+		cpu1, _ := procstat.Self()
 		peak := vmHWM(t)
 		cpu := "not measured"
 		if cpuOK {

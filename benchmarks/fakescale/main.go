@@ -28,12 +28,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	billing "github.com/billingapi/billing-go"
-	"github.com/billingapi/billing-go/benchmarks/internal/procstat"
 	"github.com/billingapi/billing-go/billingtest"
+	"github.com/billingapi/billing-go/internal/procstat"
 )
 
 func main() {
@@ -107,7 +106,7 @@ func run(sizesFlag string, latency time.Duration, rev string, rounds, minInvoice
 		fakes = []fake{f, fakes[0]}
 	}
 	busy0, _ := procstat.Busy()
-	self0 := selfCPU()
+	self0, _ := procstat.Self()
 	start := time.Now()
 	var fakesCPU time.Duration // every fake's whole CPU, generation included
 	fmt.Printf("%-8s %-9s %-10s %10s %14s %12s\n", "fake", "invoices", "sweep", "wall", "fake CPU/inv", "fake VmHWM")
@@ -141,7 +140,8 @@ func run(sizesFlag string, latency time.Duration, rev string, rounds, minInvoice
 	}
 	if busy1, ok := procstat.Busy(); ok {
 		wall := time.Since(start)
-		outside := busy1 - busy0 - (selfCPU() - self0) - fakesCPU
+		self1, _ := procstat.Self()
+		outside := busy1 - busy0 - (self1 - self0) - fakesCPU
 		fmt.Printf("CPU used by other processes while measuring: %.1f%% of one CPU (%s over %s)\n",
 			100*float64(outside)/float64(wall), outside.Round(10*time.Millisecond), wall.Round(time.Second))
 	}
@@ -204,13 +204,13 @@ func measure(bin string, n int, latency time.Duration, minInvoices int) (seq, pr
 	if hwmMiB, err = vmHWM(pid); err != nil {
 		return seq, pre, 0, 0, err
 	}
-	cpu, err = processCPU(pid)
+	cpu, err = procstat.Process(pid)
 	return seq, pre, hwmMiB, cpu, err
 }
 
 // sweepAll pages through every invoice and checks that it saw n.
 func sweepAll(ctx context.Context, client *billing.Client, pid, n int, opts ...billing.IterOption) (sweep, error) {
-	cpu0, err := processCPU(pid)
+	cpu0, err := procstat.Process(pid)
 	if err != nil {
 		return sweep{}, err
 	}
@@ -224,7 +224,7 @@ func sweepAll(ctx context.Context, client *billing.Client, pid, n int, opts ...b
 		seen++
 	}
 	wall := time.Since(start)
-	cpu1, err := processCPU(pid)
+	cpu1, err := procstat.Process(pid)
 	if err != nil {
 		return sweep{}, err
 	}
@@ -248,40 +248,6 @@ func (t slowTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, req.Context().Err()
 	}
 	return t.next.RoundTrip(req)
-}
-
-// processCPU is the user and system CPU time process pid has used, from
-// /proc/<pid>/stat (fields 14 and 15, in ticks of 10 ms).
-func processCPU(pid int) (time.Duration, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, err
-	}
-	// The command name (field 2) may hold spaces; the fields after it
-	// start after its closing parenthesis.
-	i := strings.LastIndexByte(string(b), ')')
-	if i < 0 {
-		return 0, errors.New("unreadable /proc/<pid>/stat")
-	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 13 {
-		return 0, errors.New("short /proc/<pid>/stat")
-	}
-	utime, err1 := strconv.ParseInt(f[11], 10, 64)
-	stime, err2 := strconv.ParseInt(f[12], 10, 64)
-	if err := errors.Join(err1, err2); err != nil {
-		return 0, err
-	}
-	return time.Duration(utime+stime) * 10 * time.Millisecond, nil
-}
-
-// selfCPU is the CPU time this process has used.
-func selfCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // vmHWM is process pid's peak resident memory in MiB.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/billingapi/billing-go/benchmarks/internal/procstat"
+	"github.com/billingapi/billing-go/internal/procstat"
 )
 
 // machine describes the machine from lscpu, else from /proc/cpuinfo: the

@@ -1,15 +1,15 @@
 //go:build unix
 
-package benchmarks
+package procstat
 
 import (
 	"syscall"
 	"time"
 )
 
-// processCPU is the CPU time the process has used so far, user and
-// system, on all threads: the client, the in-process server and the GC.
-func processCPU() (time.Duration, bool) {
+// Self is the CPU time this process has used so far, user and system, on
+// all threads (the GC's included). It is false where it cannot be read.
+func Self() (time.Duration, bool) {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0, false
