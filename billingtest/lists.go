@@ -25,14 +25,37 @@ import (
 // paging controls and headers in paging.go, the invoices' stores in
 // invoices.go.
 
+// The fake's list endpoints, named after the SDK methods that call them.
+// A new list is its constant here, its rows function and schema below,
+// and its row in listRoutes.
+const (
+	// RouteInvoicesList is Invoices.List (reference 4.1).
+	RouteInvoicesList Route = "GET /v1/Invoices"
+	// RouteInvoicesListByCustomer is Invoices.ListByCustomer (4.2).
+	RouteInvoicesListByCustomer Route = "GET /v1/Customers/{customerId}/Invoices/"
+	// RouteInvoiceSummariesList is InvoiceSummaries.List (4.4).
+	RouteInvoiceSummariesList Route = "GET /v1/customers/{customerId}/invoiceSummaries"
+	// RouteSubscriptionItemsList is SubscriptionItems.List (4.10).
+	RouteSubscriptionItemsList Route = "GET /v1/subscriptionProducts/{subscriptionProductId}/items"
+)
+
+// listRoutes are the list endpoints' rows of the route table.
+var listRoutes = []routeSpec{
+	newRouteSpec(RouteInvoicesList, "Invoices.List", (*Server).handleListInvoices),
+	listRoute(RouteInvoicesListByCustomer, "Invoices.ListByCustomer", scopedList[invoiceRow, wireInvoice]{
+		param: "customerId", schema: customerInvoiceSchema, id: invoiceRow.id, check: checkTracked, churn: invoiceChurn, rows: customerInvoiceRows}),
+	listRoute(RouteInvoiceSummariesList, "InvoiceSummaries.List", scopedList[summaryRow, billing.InvoiceSummary]{
+		param: "customerId", schema: summarySchema, id: summaryRow.id, churn: invoiceChurn, rows: summaryRows}),
+	listRoute(RouteSubscriptionItemsList, "SubscriptionItems.List", scopedList[itemRow, billing.SubscriptionProductItem]{
+		param: "subscriptionProductId", schema: itemSchema, id: itemID, churn: itemChurn, rows: itemRows}),
+}
+
 // Enum values as the reference lists them, for checking filter values.
 var (
 	customerStatuses        = enumValues(billing.CustomerStatusDraft, billing.CustomerStatusActive, billing.CustomerStatusCancelled, billing.CustomerStatusHold, billing.CustomerStatusSuspended)
 	customerAccountStatuses = enumValues(billing.CustomerAccountStatusGood, billing.CustomerAccountStatusPoorStanding, billing.CustomerAccountStatusCollection)
 	invoiceStatuses         = enumValues(billing.InvoiceStatusDue, billing.InvoiceStatusOverdue, billing.InvoiceStatusPaid, billing.InvoiceStatusWrittenOff, billing.InvoiceStatusVoid, billing.InvoiceStatusDisputed, billing.InvoiceStatusPending)
 	itemStatuses            = enumValues(billing.ItemStatusActive, billing.ItemStatusDeleted)
-	subscriptionStatuses    = enumValues(billing.SubscriptionStatusActive, billing.SubscriptionStatusDraft, billing.SubscriptionStatusCancelled, billing.SubscriptionStatusProvisioning, billing.SubscriptionStatusExpired)
-	intervals               = enumValues(billing.IntervalMonthly, billing.IntervalYearly)
 )
 
 func enumValues[S ~string](vs ...S) []string {

@@ -3,9 +3,8 @@ package billingtest
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
-
-	billing "github.com/billingapi/billing-go"
 )
 
 // Route names one of the fake's endpoints: its method and its path as the
@@ -14,16 +13,11 @@ import (
 // only names it, for [Server.InjectFault].
 type Route string
 
-// The fake's routes, named after the SDK methods that call them.
+// The fake's routes other than its lists (those are in the block above),
+// named after the SDK methods that call them.
 const (
-	// RouteInvoicesList is Invoices.List (reference 4.1).
-	RouteInvoicesList Route = "GET /v1/Invoices"
-	// RouteInvoicesListByCustomer is Invoices.ListByCustomer (4.2).
-	RouteInvoicesListByCustomer Route = "GET /v1/Customers/{customerId}/Invoices/"
 	// RouteInvoicesGet is Invoices.Get (4.3).
 	RouteInvoicesGet Route = "GET /v1/Invoices/{invoiceId}"
-	// RouteInvoiceSummariesList is InvoiceSummaries.List (4.4).
-	RouteInvoiceSummariesList Route = "GET /v1/customers/{customerId}/invoiceSummaries"
 	// RouteDraftInvoicesPDF is DraftInvoices.PDF (4.5).
 	RouteDraftInvoicesPDF Route = "GET /v1/draftInvoices/pdf/{Id}"
 	// RouteInvoicesWriteOff is Invoices.WriteOff (4.6).
@@ -37,8 +31,6 @@ const (
 	RoutePaymentMethodsCreateWalletAgreement Route = "POST /v1/{provider}"
 	// RouteSalesTrackingCodesCreate is SalesTrackingCodes.Create (4.9).
 	RouteSalesTrackingCodesCreate Route = "POST /v1/salesTrackingCodes"
-	// RouteSubscriptionItemsList is SubscriptionItems.List (4.10).
-	RouteSubscriptionItemsList Route = "GET /v1/subscriptionProducts/{subscriptionProductId}/items"
 	// RouteBulkPreviewPriceChange is Bulk.PreviewPriceChange (4.11).
 	RouteBulkPreviewPriceChange Route = "POST /v1/Subscribers/{planId}/PreviewBulkPriceChange"
 	// RouteBulkProcess is Bulk.Process (4.12).
@@ -58,24 +50,18 @@ type routeSpec struct {
 	custom bool
 }
 
-// routeTable is every route of the fake, read-only after start.
-var routeTable = []routeSpec{
-	newRouteSpec(RouteInvoicesList, "Invoices.List", (*Server).handleListInvoices),
-	listRoute(RouteInvoicesListByCustomer, "Invoices.ListByCustomer", scopedList[invoiceRow, wireInvoice]{
-		param: "customerId", schema: customerInvoiceSchema, id: invoiceRow.id, check: checkTracked, churn: invoiceChurn, rows: customerInvoiceRows}),
+// routeTable is every route of the fake, read-only after start: the list
+// endpoints' rows (lists.go), then the others.
+var routeTable = slices.Concat(listRoutes, []routeSpec{
 	newRouteSpec(RouteInvoicesGet, "Invoices.Get", apiHandler((*Server).handleGetInvoice).serve),
-	listRoute(RouteInvoiceSummariesList, "InvoiceSummaries.List", scopedList[summaryRow, billing.InvoiceSummary]{
-		param: "customerId", schema: summarySchema, id: summaryRow.id, churn: invoiceChurn, rows: summaryRows}),
 	newRouteSpec(RouteDraftInvoicesPDF, "DraftInvoices.PDF", (*Server).handleDraftPDF),
 	newRouteSpec(RouteInvoicesWriteOff, "Invoices.WriteOff", apiHandler((*Server).handleWriteOff).serve),
 	newRouteSpec(RoutePaymentMethodsReplaceCreditCard, "PaymentMethods.ReplaceCreditCard", apiHandler((*Server).handleReplaceCreditCard).serve),
 	newRouteSpec(RoutePaymentMethodsCreateWalletAgreement, "PaymentMethods.CreateWalletAgreement", apiHandler((*Server).handleWalletAgreement).serve),
 	newRouteSpec(RouteSalesTrackingCodesCreate, "SalesTrackingCodes.Create", apiHandler((*Server).handleCreateTrackingCode).serve),
-	listRoute(RouteSubscriptionItemsList, "SubscriptionItems.List", scopedList[itemRow, billing.SubscriptionProductItem]{
-		param: "subscriptionProductId", schema: itemSchema, id: itemID, churn: itemChurn, rows: itemRows}),
 	newRouteSpec(RouteBulkPreviewPriceChange, "Bulk.PreviewPriceChange", apiHandler((*Server).handleBulkPreview).serve),
 	newRouteSpec(RouteBulkProcess, "Bulk.Process", apiHandler((*Server).handleBulkProcess).serve),
-}
+})
 
 func newRouteSpec(r Route, name string, h func(*Server, http.ResponseWriter, *http.Request)) routeSpec {
 	method, path, _ := strings.Cut(string(r), " ")

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"iter"
 	"slices"
 	"strconv"
 	"strings"
@@ -70,6 +71,17 @@ func (st *store) assign(id int64) (int64, error) {
 	}
 	st.lastID = max(st.lastID, id)
 	return id, nil
+}
+
+// subscriptionsInOrder yields the subscriptions by id.
+func (st *store) subscriptionsInOrder() iter.Seq[*Subscription] {
+	return func(yield func(*Subscription) bool) {
+		for _, id := range st.subOrder {
+			if !yield(st.subscriptions[id]) {
+				return
+			}
+		}
+	}
 }
 
 func insertSorted(ids []int64, id int64) []int64 {
