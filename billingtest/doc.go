@@ -81,37 +81,24 @@
 //
 // One scheme for every kind of entity: AddX seeds one and returns its id,
 // X(id) returns one and whether it exists, Xs() returns all by id
-// ([Server.Customer], [Server.Customers], [Server.DraftInvoice],
-// [Server.DraftInvoices], [Server.CreditCard], [Server.CreditCards],
-// [Server.WalletMethod], [Server.WalletMethods], [Server.SalesTrackingCode],
-// [Server.SalesTrackingCodes], [Server.Subscription],
-// [Server.Subscriptions], [Server.BulkJob], [Server.BulkJobs]). Invoices,
-// which can number hundreds of thousands, are read one at a time with
-// [Server.Invoice] and [Server.InvoiceSummary]; [Server.Counts] counts
-// every kind. [Server.DumpFixtures] writes the whole state as a fixtures
-// document. [Server.Requests] lists the requests received (card numbers
-// and CVVs redacted; a body that cannot be redacted for sure withheld; of
-// an unauthenticated request, only its method, endpoint, status and
-// time), the most recent within [WithRequestLogLimit] entries and
-// [WithRequestLogBytes] bytes; [Server.Events] the automated
-// communications the writes would have sent; [Server.ClearRequests] and
-// [Server.ClearEvents] forget them. [Server.ReplaceFixtures] replaces the whole state and
-// [Server.Reset] goes back to the seeding options' data (keeping the
-// routes added with [Server.HandleFunc]).
+// ([Server.Customer], [Server.Customers], ...). Invoices, which can number
+// hundreds of thousands, are read one at a time ([Server.Invoice],
+// [Server.InvoiceSummary]); [Server.Counts] counts every kind.
+// [Server.DumpFixtures] writes the whole state as a fixtures document.
+// [Server.Requests] lists the requests received, card numbers and CVVs
+// redacted, and [Server.Events] the automated communications the writes
+// would have sent. [Server.ReplaceFixtures] replaces the whole state and
+// [Server.Reset] goes back to the seeding options' data.
 //
 // # Changing data under a client
 //
 // A live account changes while clients page through it. Tests make those
 // changes from Go, between two yields of the loop under test, so that they
-// are deterministic: [Server.DeleteInvoice], [Server.UpdateInvoice] (any
-// field but the id and customer; modifiedTimestamp follows the clock; a
-// change to payments, credit notes or the amount re-derives the balance
-// and payment schedules as the service keeps them, and nil schedules
-// mean one instalment, as in AddInvoice) and [Server.WriteOffInvoice],
-// besides the Add methods and the API's own writes. Sorting on a date
-// compares the full timestamp and breaks ties by id, and a range bound is
-// a whole second or date, lower inclusive: what stable iteration
-// (billing.Stable) relies on.
+// are deterministic: [Server.DeleteInvoice], [Server.UpdateInvoice] and
+// [Server.WriteOffInvoice], besides the Add methods and the API's own
+// writes. Sorting on a date compares the full timestamp and breaks ties by
+// id, and a range bound is a whole second or date, lower inclusive: what
+// stable iteration (billing.Stable) relies on.
 //
 // # Authentication and throttling
 //
@@ -126,16 +113,9 @@
 // Every request needs "Authorization: Basic <key>" with the fake's key
 // ([DefaultAPIKey] unless [WithAPIKey]), compared in constant time. A
 // missing or wrong key is 401; a header not of that form is 400. Requests
-// are counted per key in minute and day windows, by default
-// [DefaultRateLimitPerMinute] and [DefaultRateLimitPerDay]; every
-// answer carries X-Rate-Limit-{Limit,Remaining,Reset}-{Minute,Day}, Reset in
-// seconds until the window ends, and a request beyond a limit gets 429 with
-// Retry-After. The draft-invoice PDF has its own per-minute limit
-// ([WithPDFRateLimit]). [WithRateLimit] sets the limits as a test needs
-// them, low to test throttling or 0 to turn a window off (it then sends no
-// headers), e.g. WithRateLimit(0, 0) for a load test of a job that makes
-// more requests than the defaults allow; cmd/billing-fake has the flags
-// -rate-limit-minute, -rate-limit-day and -pdf-rate-limit-minute.
+// are throttled per key as [WithRateLimit] and [WithPDFRateLimit] say
+// (by default [DefaultRateLimitPerMinute] and [DefaultRateLimitPerDay]),
+// with the reference's X-Rate-Limit-* headers and 429 with Retry-After.
 //
 // # Lists
 //
@@ -177,36 +157,15 @@
 // the choices above by default, and the live service may make others.
 // Code that works against one choice proves nothing about the others, so
 // options make the fake each service the reference allows, one at a time
-// or all at once ([WithAllVariations]); the cmd/billing-fake flags of the
-// same names do the same:
-//
-//   - [WithTieOrder]: rows with equal sort keys in ascending id order (the
-//     default), descending id order, the order they are stored in, or a
-//     new random order on every request, as a SQL paging query without a
-//     unique tie-breaker may give them;
-//   - [WithPageCap]: a largest page other than [MaxPageSize], said in
-//     X-PageSize (honest: page numbers count pages of the cap) or not
-//     (X-PageSize echoes the size asked for, page p starts at row p ×
-//     asked, and the page holds the first rows up to the cap). X-Count
-//     stays true;
-//   - [WithOtherPagingHeaders]: X-NextPage n+1 on every page, the last
-//     included, and X-MaxPageIndex the index of the last page;
-//   - [WithTimestampDigits]: every timestamp of every answer with 0 to 7
-//     fractional digits (cut, as a column of lower precision holds them),
-//     or up to 7 with trailing zeros trimmed, followed by nothing, Z or
-//     +00:00; sorting and filtering still use the full value;
-//   - [WithUnknownMembers]: a member the reference does not list in every
-//     JSON object of every successful answer;
-//   - [WithUnlistedEnumValues]: filters on enum fields accept values the
-//     reference does not list, as a service that has such values does
-//     (rows seeded with them are stored and returned as given in any
-//     case).
-//
-// One more option changes the data rather than a choice the reference
-// leaves open, and is not part of WithAllVariations: [WithChurn] makes
-// the fake a busy account, inserting, deleting, re-keying and modifying a
-// few rows, seeded, before list answers (aimed, if asked, at the second
-// being read), and [Server.ChurnLog] says which.
+// or all at once ([WithAllVariations]), as do the cmd/billing-fake flags
+// of the same names: the order of ties ([WithTieOrder]), a page cap
+// ([WithPageCap]), the other reading of the paging headers
+// ([WithOtherPagingHeaders]), the timestamps' digits and zone
+// ([WithTimestampDigits]), members the reference does not list
+// ([WithUnknownMembers]) and enum values it does not list
+// ([WithUnlistedEnumValues]). [WithChurn] makes the fake a busy account
+// instead, whose rows change before list answers ([Server.ChurnLog] says
+// which); it is not part of WithAllVariations.
 //
 // # Writes and events
 //
@@ -220,24 +179,17 @@
 //
 // # Faults
 //
-// [Server.InjectFault] makes the next requests to a [Route] fail: a chosen
-// status with a wait header, a delay, a dropped connection before or after
-// the change is applied, or a truncated body, for testing retries and
-// recovery. [Server.Close] ends delays in progress at once (503), so
-// that shutting down never waits for one.
+// [Server.InjectFault] makes the next requests to a [Route] fail (a
+// status, a delay, a dropped connection, a truncated body), for testing
+// retries and recovery.
 //
 // # Endpoints the SDK does not wrap
 //
 // Code that calls the rest of the service through billing.Client.Do is
 // tested on the fake by adding the routes it calls: [Server.HandleFunc]
-// serves a method and path pattern (/v1/Customers/{customerId}/Payments)
-// with a handler, and POST /_fake/routes does the same with a canned
-// answer for tests in other languages. An added route is served as the
-// fake's own are: its path matches in any case, with or without a
-// trailing slash; the Host and key are checked, the request is logged
-// (card fields redacted on the card route's path), throttled, and takes
-// the faults injected on the [Route] HandleFunc returns. Any other path
-// is 404, as before.
+// serves a method and path pattern with a handler, as the fake's own
+// routes are served, and POST /_fake/routes does the same with a canned
+// answer for tests in other languages.
 //
 // # Control API
 //
@@ -282,27 +234,14 @@
 // or "afterApply". Changes answer 204; a refused document or fault is 400
 // with the error body, the state left as it was.
 //
-// For example, to find the ids of the generated draft invoices, cards,
-// plans and bulk jobs (with jq):
+// For example, to check what a write changed and which events it sent,
+// then make the next write-off fail:
 //
 //	KEY='Authorization: Basic billingtest-key'
-//	curl -s -H "$KEY" "$URL/_fake/state" | jq '{drafts: [.draftInvoices[].id],
-//	    cards: [.creditCards[] | select(.deleted | not) | select(.replacedBy == 0) | .id],
-//	    plans: [.subscriptions[].planId] | unique,
-//	    validatedJobs: [.bulkJobs[] | select(.validated and (.processed | not)) | .id]}'
-//
-// and to check what a write changed and which events it sent:
-//
 //	curl -s -H "$KEY" -X PUT "$URL/v1/paymentMethods/creditCard" -d @card.json
 //	curl -s -H "$KEY" "$URL/_fake/state?kind=creditCards" | jq '.creditCards'
 //	curl -s -H "$KEY" "$URL/_fake/events"
 //	curl -s -H "$KEY" -X POST "$URL/_fake/faults" -d '{"route":"Invoices.WriteOff","status":503,"retryAfterSeconds":1}'
-//	curl -s -H "$KEY" -X POST "$URL/_fake/reset"
-//
-// and to answer an endpoint the SDK does not wrap, then make it fail once:
-//
-//	curl -s -H "$KEY" -X POST "$URL/_fake/routes" -d '{"method":"GET","path":"/v1/Customers/{id}/Payments","body":[{"amount":9.99}]}'
-//	curl -s -H "$KEY" -X POST "$URL/_fake/faults" -d '{"route":"GET /v1/Customers/{id}/Payments","status":503}'
 //
 // The same fake runs as a program: cmd/billing-fake, whose
 // -dump-fixtures flag writes generated data as a fixtures file to start

@@ -82,9 +82,9 @@ func TestFixtureDocumentDecodesIntoTheSeedingTypes(t *testing.T) {
 // value, and unexported fields left out.
 func fixtureEqual(a, b reflect.Value) bool {
 	switch {
-	case a.Type() == decimalType:
+	case a.Type() == reflect.TypeFor[decimal.Decimal]():
 		return a.Interface().(decimal.Decimal).Equal(b.Interface().(decimal.Decimal))
-	case a.Type() == timeType:
+	case a.Type() == reflect.TypeFor[time.Time]():
 		return a.Interface().(time.Time).Equal(b.Interface().(time.Time))
 	}
 	switch a.Kind() {

@@ -13,6 +13,7 @@ import (
 
 	billing "github.com/billingapi/billing-go"
 	"github.com/billingapi/billing-go/billingtest/internal/fixture"
+	"github.com/billingapi/billing-go/billingtest/internal/servable"
 )
 
 // LoadFixturesFile loads the fixtures document at path; see
@@ -218,7 +219,7 @@ func loadList[T any](l *fixtureLoader, key string, list []T, ref func(*T) int64,
 		v := list[i]
 		var err error
 		if key != "invoices" {
-			err = checkTimes(&v)
+			err = servable.Check(&v)
 		}
 		var id int64
 		if err == nil {

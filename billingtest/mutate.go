@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/internal/servable"
 	"github.com/shopspring/decimal"
 )
 
@@ -75,7 +76,7 @@ func (s *Server) updateInvoiceLocked(id int64, change func(*Invoice)) error {
 	if err := rederiveSchedules(before, inv); err != nil {
 		return fmt.Errorf("UpdateInvoice: invoice %d: %w", id, err)
 	}
-	if err := checkInvoiceWritable(inv); err != nil {
+	if err := servable.Invoice(inv); err != nil {
 		return fmt.Errorf("UpdateInvoice: invoice %d: %w", id, err)
 	}
 	s.store.invoices.Replace(inv)
@@ -100,7 +101,7 @@ func (s *Server) WriteOffInvoice(id int64) error {
 
 // rederiveSchedules makes inv's payment schedules follow a change from
 // before, as UpdateInvoice documents. The amounts it checks are those
-// checkInvoiceWritable then bounds.
+// servable.Invoice then bounds.
 func rederiveSchedules(before, inv *Invoice) error {
 	if inv.PaymentSchedules == nil {
 		inv.PaymentSchedules = defaultSchedule(inv)

@@ -9,6 +9,7 @@ import (
 
 	billing "github.com/billingapi/billing-go"
 	"github.com/billingapi/billing-go/billingtest/internal/scale"
+	"github.com/billingapi/billing-go/billingtest/internal/servable"
 	"github.com/shopspring/decimal"
 )
 
@@ -28,18 +29,6 @@ var jsonNull = json.RawMessage(`null`)
 // scheduleStatusPaid is a payment schedule status the reference does not
 // list ("others can exist"): the fake uses it for a settled instalment.
 const scheduleStatusPaid billing.PaymentScheduleStatus = "Paid"
-
-// termsDays reads "Net30" as 30; anything else is 30 days. It does not
-// allocate: every invoice added reads its terms.
-func termsDays(terms string) int {
-	if len(terms) >= 3 && strings.EqualFold(terms[:3], "net") {
-		terms = terms[3:]
-	}
-	if n, err := strconv.Atoi(terms); err == nil && n >= 0 {
-		return n
-	}
-	return 30
-}
 
 func sumCharges(inv *Invoice) decimal.Decimal {
 	return sumOf(inv.Charges, func(c Charge) decimal.Decimal { return c.Amount })
@@ -75,11 +64,11 @@ func defaultSchedule(inv *Invoice) []billing.PaymentSchedule {
 		status = scheduleStatusPaid
 	}
 	return []billing.PaymentSchedule{{
-		DueDateTimestamp:   billing.NewTimestamp(inv.PostedTimestamp.AddDate(0, 0, termsDays(inv.Terms))),
+		DueDateTimestamp:   billing.NewTimestamp(inv.PostedTimestamp.AddDate(0, 0, servable.TermsDays(inv.Terms))),
 		Status:             status,
 		Amount:             amount,
 		OutstandingBalance: outstanding,
-		DaysDueAfterTerm:   termsDays(inv.Terms),
+		DaysDueAfterTerm:   servable.TermsDays(inv.Terms),
 	}}
 }
 

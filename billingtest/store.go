@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/internal/servable"
 )
 
 // store is the fake's state. Every access holds Server.mu.
@@ -72,6 +74,13 @@ func (st *store) assign(id int64) (int64, error) {
 	st.lastID = max(st.lastID, id)
 	return id, nil
 }
+
+// errIDsExhausted is the error of an entity that needs an id when the
+// sequence has reached the largest int64.
+var errIDsExhausted = errors.New("no id is left: the fake has given out or been given id 9223372036854775807, and an entity without an id would need one past the largest int64")
+
+// idsLeft reports whether n more ids can be assigned.
+func (st *store) idsLeft(n int64) bool { return n <= math.MaxInt64-st.lastID }
 
 // subscriptionsInOrder yields the subscriptions by id.
 func (st *store) subscriptionsInOrder() iter.Seq[*Subscription] {
@@ -145,12 +154,12 @@ func insert[V any](s *Server, method, what string, kind map[int64]*V, v *V, id *
 	return n, nil
 }
 
-// addChecked checks v's times and amounts (checkTimes) and adds it with
+// addChecked checks v's times and amounts (servable.Check) and adds it with
 // add under the lock. Each Add method's add is its addXLocked, the
 // method without that check and the lock, for callers that hold s.mu:
 // the fixtures loader, which checks times itself, and the generator.
 func addChecked[T any](s *Server, name string, v T, add func(T) (int64, error)) (int64, error) {
-	if err := checkTimes(&v); err != nil {
+	if err := servable.Check(&v); err != nil {
 		return 0, refuse(name, "", "%w", err)
 	}
 	s.mu.Lock()
@@ -275,7 +284,7 @@ func (s *Server) checkInvoiceLocked(inv *Invoice) error {
 	if err != nil {
 		return err
 	}
-	if err := checkInvoiceWritable(inv); err != nil {
+	if err := servable.Invoice(inv); err != nil {
 		return refuse(m, "", "%w", err)
 	}
 	if !st.idsLeft(need) {

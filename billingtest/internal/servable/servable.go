@@ -1,37 +1,28 @@
-package billingtest
+// Package servable holds the rules of what the fake can accept: what it
+// must be able to serve, and dump as fixtures that load back. The API
+// writes timestamps with four-digit years and amounts that the SDK (and
+// the fixtures loader) read only with runs of at most jsonwire.MaxDigitRun
+// digits. Input that would break either is refused where it enters (the
+// Add methods, UpdateInvoice, fixtures), with an error naming it, rather
+// than stored and failing later in every answer that holds it.
+// The exported Add methods and the fixtures loader check times and
+// amounts with Check (a walk by reflection), which the locked add
+// methods, used by the generator too, leave to them; an invoice's are
+// checked in its prologue (Invoice, which costs no allocation).
+package servable
 
 import (
-	"errors"
 	"fmt"
-	"math"
 	"reflect"
 	"strconv"
 	"strings"
 	"time"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/seed"
 	"github.com/billingapi/billing-go/internal/jsonwire"
 	"github.com/shopspring/decimal"
 )
-
-// What the fake accepts it must be able to serve, and dump as fixtures
-// that load back: the API writes timestamps with four-digit years, ids as
-// int64, and amounts that the SDK (and the fixtures loader) read only with
-// runs of at most jsonwire.MaxDigitRun digits. Input that would break either is refused where it enters
-// (the Add methods, UpdateInvoice, fixtures), with an error naming it,
-// rather than stored and failing later in every answer that holds it.
-// The exported Add methods and the fixtures loader check times and
-// amounts with checkTimes (a walk by reflection), which the locked add
-// methods, used by the generator too, leave to them; an invoice's are
-// checked in its prologue (checkInvoiceWritable, which costs no
-// allocation).
-
-// errIDsExhausted is the error of an entity that needs an id when the
-// sequence has reached the largest int64.
-var errIDsExhausted = errors.New("no id is left: the fake has given out or been given id 9223372036854775807, and an entity without an id would need one past the largest int64")
-
-// idsLeft reports whether n more ids can be assigned.
-func (st *store) idsLeft(n int64) bool { return n <= math.MaxInt64-st.lastID }
 
 // maxTermsDays is the longest payment terms, in days, that can give a due
 // date the API can write: from 0001-01-01 to 9999-12-31.
@@ -83,11 +74,11 @@ func errTime(t time.Time) error {
 // fieldError names the field err is about.
 func fieldError(field string, err error) error { return fmt.Errorf("%s: %w", field, err) }
 
-// checkTimes checks every time.Time, billing.Timestamp and amount
+// Check checks every time.Time, billing.Timestamp and amount
 // (decimal.Decimal) in *ptr, a struct, at any depth, naming the first
 // that is not writable by its field path. It allocates only to report an
 // error: the generator adds entities by the ten thousand.
-func checkTimes(ptr any) error {
+func Check(ptr any) error {
 	var rev []string // the path, innermost first
 	var cause error
 	if !unwritable(reflect.ValueOf(ptr), &rev, &cause) {
@@ -158,7 +149,7 @@ func unwritable(v reflect.Value, rev *[]string, cause *error) bool {
 }
 
 // valueOf reads v without boxing it when v is addressable, as everything
-// under the pointer given to checkTimes is.
+// under the pointer given to Check is.
 func valueOf[T any](v reflect.Value) T {
 	if v.CanAddr() {
 		return *v.Addr().Interface().(*T)
@@ -166,12 +157,12 @@ func valueOf[T any](v reflect.Value) T {
 	return v.Interface().(T)
 }
 
-// checkInvoiceWritable checks what an invoice's answers hold besides its
+// Invoice checks what an invoice's answers hold besides its
 // own fields' times: its payment terms, and the due dates of its payment
 // schedules, or of the one the fake makes when it has none (posted plus
-// the terms' days). Explicit, not checkTimes: the generator adds a
+// the terms' days). Explicit, not Check: the generator adds a
 // hundred thousand invoices.
-func checkInvoiceWritable(inv *Invoice) error {
+func Invoice(inv *seed.Invoice) error {
 	// Posted first: the others default to it.
 	if err := checkNamed("", -1, []namedTime{{"PostedTimestamp", inv.PostedTimestamp}, {"EffectiveTimestamp", inv.EffectiveTimestamp},
 		{"CreatedTimestamp", inv.CreatedTimestamp}, {"ModifiedTimestamp", inv.ModifiedTimestamp}}, []namedAmount{
@@ -194,7 +185,7 @@ func checkInvoiceWritable(inv *Invoice) error {
 			return err
 		}
 	}
-	days := termsDays(inv.Terms)
+	days := TermsDays(inv.Terms)
 	if days > maxTermsDays {
 		return fmt.Errorf("the Terms %q reach beyond any due date the API can write (at most Net%d)", inv.Terms, maxTermsDays)
 	}
@@ -237,4 +228,16 @@ func checkNamed(list string, i int, times []namedTime, amounts []namedAmount) er
 		}
 	}
 	return nil
+}
+
+// TermsDays reads "Net30" as 30; anything else is 30 days. It does not
+// allocate: every invoice added reads its terms.
+func TermsDays(terms string) int {
+	if len(terms) >= 3 && strings.EqualFold(terms[:3], "net") {
+		terms = terms[3:]
+	}
+	if n, err := strconv.Atoi(terms); err == nil && n >= 0 {
+		return n
+	}
+	return 30
 }
