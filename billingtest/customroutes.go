@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/billingapi/billing-go/billingtest/internal/control"
+	"github.com/billingapi/billing-go/billingtest/internal/route"
 )
 
 // Routes a test adds to the fake, for code that calls endpoints the SDK
@@ -20,10 +21,6 @@ import (
 // maxCustomRoutes bounds how many routes can be added, so that a client
 // of the control API cannot make every request's matching slow.
 const maxCustomRoutes = 1000
-
-// maxCustomRouteSegments bounds a custom route's path, so that route
-// specificity fits in matchSegments' mask.
-const maxCustomRouteSegments = 32
 
 // customRouteMethods are the methods a custom route may take; a GET route
 // also answers HEAD, as the fake's own routes do.
@@ -87,7 +84,7 @@ func (s *Server) addRoute(method, pattern string, h http.HandlerFunc) (Route, er
 	}
 	spec.handler = func(_ *Server, w http.ResponseWriter, r *http.Request) { h(w, r) }
 	for i := range routeTable {
-		if routeTable[i].method == spec.method && sameShape(routeTable[i].segs, spec.segs) {
+		if routeTable[i].method == spec.method && route.SameShape(routeTable[i].segs, spec.segs) {
 			return "", fmt.Errorf("%s is the fake's route %s", spec.route, routeTable[i].route)
 		}
 	}
@@ -95,7 +92,7 @@ func (s *Server) addRoute(method, pattern string, h http.HandlerFunc) (Route, er
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	routes := slices.Clone(c.routes)
-	if i := slices.IndexFunc(routes, func(o *routeSpec) bool { return o.method == spec.method && sameShape(o.segs, spec.segs) }); i >= 0 {
+	if i := slices.IndexFunc(routes, func(o *routeSpec) bool { return o.method == spec.method && route.SameShape(o.segs, spec.segs) }); i >= 0 {
 		spec.route, spec.name = routes[i].route, routes[i].name
 		routes[i] = spec
 	} else {
@@ -128,62 +125,10 @@ func newCustomRouteSpec(method, pattern string) (*routeSpec, error) {
 	if !slices.Contains(customRouteMethods, method) {
 		return nil, fmt.Errorf("method %q: want one of %s", method, strings.Join(customRouteMethods, ", "))
 	}
-	if !strings.HasPrefix(pattern, "/") {
-		return nil, fmt.Errorf("pattern %q does not start with /", pattern)
+	segs, err := route.Parse(pattern, strings.Trim(control.Prefix, "/"))
+	if err != nil {
+		return nil, err
 	}
-	segs := strings.Split(strings.TrimSuffix(pattern[1:], "/"), "/")
-	if len(segs) > maxCustomRouteSegments {
-		return nil, fmt.Errorf("pattern %q has more than %d segments", pattern, maxCustomRouteSegments)
-	}
-	if strings.EqualFold(segs[0], strings.Trim(control.Prefix, "/")) {
-		return nil, fmt.Errorf("pattern %q is under the control API's %s", pattern, control.Prefix)
-	}
-	seen := map[string]bool{}
-	for _, seg := range segs {
-		if name, isParam := strings.CutPrefix(seg, "{"); isParam {
-			name, closed := strings.CutSuffix(name, "}")
-			if !closed || !validParamName(name) {
-				return nil, fmt.Errorf("pattern %q: parameter %q is not {name} with a name of letters, digits and _", pattern, seg)
-			}
-			if seen[name] {
-				return nil, fmt.Errorf("pattern %q: parameter {%s} appears twice", pattern, name)
-			}
-			seen[name] = true
-			continue
-		}
-		if seg == "" || seg == "." || seg == ".." || strings.ContainsAny(seg, "{}\\?#%") {
-			return nil, fmt.Errorf("pattern %q: segment %q cannot match a request (empty, dot, or holding one of {}\\?#%%)", pattern, seg)
-		}
-	}
-	return &routeSpec{
-		route:  Route(method + " " + pattern),
-		name:   method + " " + pattern,
-		method: method,
-		segs:   segs,
-		custom: true,
-	}, nil
-}
-
-func validParamName(name string) bool {
-	if name == "" {
-		return false
-	}
-	for _, r := range name {
-		if r != '_' && (r < '0' || r > '9') && (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') {
-			return false
-		}
-	}
-	return true
-}
-
-// sameShape reports whether two routes' segments match the same paths:
-// literals equal without regard to case, parameters at the same places.
-func sameShape(a, b []string) bool {
-	return slices.EqualFunc(a, b, func(x, y string) bool {
-		xp, yp := strings.HasPrefix(x, "{"), strings.HasPrefix(y, "{")
-		if xp || yp {
-			return xp && yp
-		}
-		return strings.EqualFold(x, y)
-	})
+	r := method + " " + pattern
+	return &routeSpec{route: Route(r), name: r, method: method, segs: segs, custom: true}, nil
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/internal/route"
 )
 
 // payment is the answer of the unwrapped endpoint the tests add.
@@ -208,7 +209,7 @@ func TestHandleFuncRefusesBadRoutes(t *testing.T) {
 		{"control API", http.MethodGet, "/_FAKE/state", ok, "control API"},
 		{"the fake's route", http.MethodGet, "/V1/invoices/{x}/", ok, "is the fake's route GET /v1/Invoices/{invoiceId}"},
 		{"the wallet route", http.MethodPost, "/v1/{anything}", ok, "is the fake's route POST /v1/{provider}"},
-		{"too long", http.MethodGet, strings.Repeat("/a", maxCustomRouteSegments+1), ok, "more than 32 segments"},
+		{"too long", http.MethodGet, strings.Repeat("/a", route.MaxSegments+1), ok, "more than 32 segments"},
 	} {
 		route, err := srv.HandleFunc(tc.method, tc.pattern, tc.h)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "HandleFunc: ") || route != "" {

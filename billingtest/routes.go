@@ -2,9 +2,10 @@ package billingtest
 
 import (
 	"net/http"
-	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/billingapi/billing-go/billingtest/internal/route"
 )
 
 // Route names one of the fake's endpoints: its method and its path as the
@@ -65,7 +66,7 @@ var routeTable = slices.Concat(listRoutes, []routeSpec{
 
 func newRouteSpec(r Route, name string, h func(*Server, http.ResponseWriter, *http.Request)) routeSpec {
 	method, path, _ := strings.Cut(string(r), " ")
-	return routeSpec{route: r, name: name, method: method, segs: strings.Split(strings.Trim(path, "/"), "/"), handler: h}
+	return routeSpec{route: r, name: name, method: method, segs: route.Segments(path), handler: h}
 }
 
 // lookupRoute finds a route, the fake's own or an added one, by its value
@@ -91,29 +92,21 @@ type routeMatch struct {
 }
 
 // matchPath returns the routes whose path matches the escaped path p, as
-// the service matches: segments compared without regard to case, one
-// trailing slash optional. Where routes overlap, only the most specific
-// are returned: a literal segment beats a parameter at the first position
-// where they differ, so /v1/Invoices is never taken for a wallet
-// provider. A path with empty, "." or ".." segments matches nothing, as
-// the service knows no such path.
+// package route matches: only the most specific where routes overlap, so
+// /v1/Invoices is never taken for a wallet provider.
 func (s *Server) matchPath(p string) []routeMatch {
-	if !strings.HasPrefix(p, "/") {
+	parts, ok := route.SplitPath(p)
+	if !ok {
 		return nil
-	}
-	p = strings.TrimSuffix(strings.TrimPrefix(p, "/"), "/")
-	parts := strings.Split(p, "/")
-	for i, part := range parts {
-		seg, err := url.PathUnescape(part)
-		if err != nil || seg == "" || seg == "." || seg == ".." {
-			return nil
-		}
-		parts[i] = seg
 	}
 	var best []routeMatch
 	var bestMask uint64
 	consider := func(spec *routeSpec) {
-		values, mask, ok := s.matchSegments(spec, parts)
+		providers := s.cfg.walletProviders
+		if spec.custom {
+			providers = nil // an added route's parameters match any segment
+		}
+		values, mask, ok := route.Match(spec.segs, parts, providers)
 		switch {
 		case !ok || mask < bestMask:
 			return
@@ -129,52 +122,6 @@ func (s *Server) matchPath(p string) []routeMatch {
 		consider(spec)
 	}
 	return best
-}
-
-// matchSegments matches parts against a route's segments. mask has a bit
-// per literal segment, the first segment highest, so that the more
-// specific route has the larger mask.
-func (s *Server) matchSegments(spec *routeSpec, parts []string) (map[string]string, uint64, bool) {
-	segs := spec.segs
-	if len(segs) != len(parts) {
-		return nil, 0, false
-	}
-	var values map[string]string
-	var mask uint64
-	for i, seg := range segs {
-		mask <<= 1
-		if name, isParam := strings.CutPrefix(seg, "{"); isParam {
-			name = strings.TrimSuffix(name, "}")
-			v := parts[i]
-			if name == "provider" && !spec.custom {
-				var known bool
-				if v, known = s.walletProvider(v); !known {
-					return nil, 0, false
-				}
-			}
-			if values == nil {
-				values = map[string]string{}
-			}
-			values[name] = v
-			continue
-		}
-		if !strings.EqualFold(seg, parts[i]) {
-			return nil, 0, false
-		}
-		mask |= 1
-	}
-	return values, mask, true
-}
-
-// walletProvider returns the configured spelling of provider, compared
-// without regard to case, and whether it is one.
-func (s *Server) walletProvider(provider string) (string, bool) {
-	for _, p := range s.cfg.walletProviders {
-		if strings.EqualFold(p, provider) {
-			return p, true
-		}
-	}
-	return "", false
 }
 
 // selectRoute picks the match for method among matches; HEAD is served by

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/internal/route"
 	"github.com/billingapi/billing-go/billingtest/internal/servable"
 )
 
@@ -429,7 +430,7 @@ func (s *Server) addWalletMethodLocked(w WalletMethod) (int64, error) {
 	}
 	provider := s.cfg.walletProviders[0]
 	if w.Provider != "" {
-		if provider, ok = s.walletProvider(w.Provider); !ok {
+		if provider, ok = route.Provider(s.cfg.walletProviders, w.Provider); !ok {
 			return 0, refuse(m, "provider", "%q is not a wallet provider of the fake (%s)", w.Provider, strings.Join(s.cfg.walletProviders, ", "))
 		}
 	}
