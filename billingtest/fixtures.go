@@ -37,70 +37,8 @@ func (s *Server) LoadFixturesFile(path string) error {
 //
 //	invoices[2] (id 501).charges[0]: unknown field "amout"; the fields are id, name, ...
 //
-// # Format
-//
-// The document is one JSON object. Every key is optional. Unknown keys,
-// at the top and in every entity, are errors, except "$comment", which
-// any object may carry (JSON has no comments) and which is ignored. The
-// entities are the seeding types ([Customer], [Invoice], ...), which the
-// document decodes into directly: field names are their JSON names (the
-// Go field names in camelCase), matched exactly, and what a field means
-// and may hold is said on the type and its Add method. Values:
-//
-//   - integer: a JSON number without a fraction.
-//   - amount: a JSON number, decoded exactly (10.125 stays 10.125, never a
-//     float), or a decimal in a JSON string ("10.125").
-//   - timestamp: a JSON string in RFC 3339 (2024-03-01T10:15:00Z,
-//     2024-03-01T10:15:00+02:00; offsets are converted to UTC) or in the
-//     API's own form without offset (2024-03-01T10:15:00.1234567), with 0
-//     to 9 fractional digits. null, "" or absent means the default.
-//   - enum: a JSON string, one of the type's values, in that case.
-//   - a subscription product item's reference: a string or a number, kept
-//     as given, so 12345 is listed as a number and "REF-001" as a string.
-//
-// An entity's "id" may be absent or 0; the fake then assigns one, above
-// every id in the document, so assigned and given ids never clash. Give an
-// id to whatever another entity refers to. Ids must not repeat within a
-// kind, nor name an entity the fake already has. Defaults of the form
-// "now" are the fake's clock when the document is loaded, so give
-// timestamps where tests depend on them.
-//
-// # Top-level keys
-//
-// References may point anywhere in the document, whatever the order, or
-// at what the fake already holds, except a credit card's replacedBy,
-// which is not checked.
-//
-//   - customers: array of [Customer]; a parent is added before its
-//     children.
-//   - trackingCodeCategoryNames: object from a category number, "1" to
-//     "5", to the custom name of that sales tracking code category, e.g.
-//     {"1": "Region"}. A code's type may then be either name.
-//   - salesTrackingCodes: array of [SalesTrackingCode].
-//   - subscriptions: array of [Subscription].
-//   - invoices: array of posted [Invoice].
-//   - draftInvoices: array of [DraftInvoice].
-//   - creditCards: array of [CreditCard]; a replaced card is added before
-//     the card replacing it.
-//   - walletMethods: array of [WalletMethod].
-//   - subscriptionProductItems: array of [SubscriptionProductItem].
-//   - bulkJobs: array of [BulkJob].
-//
-// # Defaults the Go zero values cannot say
-//
-// Where the document leaves a field out:
-//
-//   - a charge's quantity is 1; its unitPrice the amount when the quantity
-//     is 1; its amount quantity × unitPrice. Give unitPrice, amount or both.
-//   - a subscription product's planPrice is its price.
-//   - a draft line's quantity is 1.
-//   - an invoice's terms are Net30, and its paymentSchedules one
-//     instalment of the whole balance due terms days after posting. A
-//     payment schedule needs dueDateTimestamp and amount; its
-//     outstandingBalance is the amount, its daysDueAfterTerm the days of
-//     the invoice's terms, its status Due when outstandingBalance is
-//     positive, else Paid. Give an invoice's status only to force it; left
-//     out, it is derived from the balance, the due date and the clock.
+// The document is one JSON object whose keys are lists of the seeding
+// types; package [seed] documents its format, keys and defaults.
 //
 // See testdata/fixtures.json in this package for an example of every kind.
 func (s *Server) LoadFixtures(r io.Reader) error {

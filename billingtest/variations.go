@@ -2,13 +2,10 @@ package billingtest
 
 import (
 	"cmp"
-	"fmt"
 	"hash/maphash"
-	"regexp"
-	"strconv"
-	"time"
 
 	"github.com/billingapi/billing-go/billingtest/internal/filter"
+	"github.com/billingapi/billing-go/billingtest/internal/rewrite"
 )
 
 // What the reference leaves open, and the live service may do in any way
@@ -82,9 +79,6 @@ func WithTimestampDigits(digits int, zone string) Option {
 	return option(err, func(c *config) { c.stampDigits, c.stampZone, c.stamps = digits, zone, true })
 }
 
-// unknownMember is what WithUnknownMembers adds to every object.
-const unknownMember = `"billingtestUnlisted":{"note":"a member the reference does not list","n":[1,2.50]},`
-
 // WithUnknownMembers adds a member the reference does not list to every
 // JSON object of every successful answer (resources and the objects
 // inside them), as a service that has grown new fields sends them.
@@ -152,81 +146,14 @@ func (s *Server) vary(lr *listRequest) {
 	}
 }
 
-var timestampPattern = regexp.MustCompile(`"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d{1,9})?(Z|[+-]\d\d:\d\d)?"`)
-
 // rewriteAnswer applies the variations of answers' text to a successful
 // JSON answer.
 func (c *config) rewriteAnswer(b []byte) []byte {
 	if c.stamps {
-		b = timestampPattern.ReplaceAllFunc(b, func(m []byte) []byte {
-			sub := timestampPattern.FindSubmatch(m)
-			t, err := time.Parse("2006-01-02T15:04:05", string(sub[1]))
-			if err != nil {
-				return m
-			}
-			frac := ""
-			if len(sub[2]) > 1 {
-				frac = string(sub[2][1:])
-			}
-			frac = (frac + "000000000")[:9]
-			ns, _ := strconv.Atoi(frac)
-			t = t.Add(time.Duration(ns))
-			if zone := string(sub[3]); zone != "" && zone != "Z" {
-				if z, err := time.Parse("-07:00", zone); err == nil {
-					_, off := z.Zone()
-					t = t.Add(-time.Duration(off) * time.Second)
-				}
-			}
-			return []byte(`"` + formatStamp(t.UTC(), c.stampDigits) + c.stampZone + `"`)
-		})
+		b = rewrite.Stamps(b, c.stampDigits, c.stampZone)
 	}
 	if c.unknownMembers {
-		b = addMembers(b)
+		b = rewrite.AddMembers(b)
 	}
 	return b
-}
-
-// addMembers adds unknownMember to every object of JSON text b that has
-// members, outside strings.
-func addMembers(b []byte) []byte {
-	out := make([]byte, 0, len(b)+len(b)/8)
-	inString, escaped := false, false
-	for i, ch := range b {
-		out = append(out, ch)
-		switch {
-		case inString && escaped:
-			escaped = false
-		case inString && ch == '\\':
-			escaped = true
-		case ch == '"':
-			inString = !inString
-		case !inString && ch == '{' && i+1 < len(b) && b[i+1] == '"':
-			out = append(out, unknownMember...)
-		}
-	}
-	return out
-}
-
-// formatStamp writes t with digits fractional digits, cut; -1: up to 7,
-// trailing zeros trimmed.
-func formatStamp(t time.Time, digits int) string {
-	s := t.Format("2006-01-02T15:04:05")
-	frac := fmt.Sprintf("%09d", t.Nanosecond())[:7]
-	switch {
-	case digits < 0:
-		frac = trimZeros(frac)
-	default:
-		frac = frac[:digits]
-	}
-	if frac == "" {
-		return s
-	}
-	return s + "." + frac
-}
-
-func trimZeros(s string) string {
-	for len(s) > 0 && s[len(s)-1] == '0' {
-		s = s[:len(s)-1]
-	}
-	return s
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/internal/rewrite"
 	"github.com/shopspring/decimal"
 )
 
@@ -167,7 +168,7 @@ func TestTimestampDigits(t *testing.T) {
 			}
 		}
 	}
-	if got := formatStamp(time.Date(2025, 1, 1, 0, 0, 0, 500000000, time.UTC), -1); got != "2025-01-01T00:00:00.5" {
+	if got := rewrite.FormatStamp(time.Date(2025, 1, 1, 0, 0, 0, 500000000, time.UTC), -1); got != "2025-01-01T00:00:00.5" {
 		t.Errorf("trimmed: %s", got)
 	}
 	for _, bad := range []Option{WithTimestampDigits(8, ""), WithTimestampDigits(-2, ""), WithTimestampDigits(1, "UTC")} {
@@ -190,7 +191,7 @@ func TestUnknownMembers(t *testing.T) {
 		t.Fatalf("%d unknown members for %d other objects: %s", n, objects, body)
 	}
 	// Inside strings nothing changes.
-	if got := string(addMembers([]byte(`{"a":"x{\"y","b":{"c":1},"d":{}}`))); got != `{`+unknownMember+`"a":"x{\"y","b":{`+unknownMember+`"c":1},"d":{}}` {
+	if got := string(rewrite.AddMembers([]byte(`{"a":"x{\"y","b":{"c":1},"d":{}}`))); got != `{`+rewrite.UnknownMember+`"a":"x{\"y","b":{`+rewrite.UnknownMember+`"c":1},"d":{}}` {
 		t.Fatalf("addMembers: %s", got)
 	}
 }

@@ -1,0 +1,88 @@
+// Package rewrite changes the text of the fake's JSON answers as the
+// variations of what the reference leaves open ask: the digits and zone
+// of timestamps, and members the reference does not list.
+package rewrite
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"time"
+)
+
+// UnknownMember is what AddMembers adds to every object.
+const UnknownMember = `"billingtestUnlisted":{"note":"a member the reference does not list","n":[1,2.50]},`
+
+var timestampPattern = regexp.MustCompile(`"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d{1,9})?(Z|[+-]\d\d:\d\d)?"`)
+
+// Stamps rewrites every timestamp of JSON text b with digits fractional
+// digits (0 to 7, cut; -1: up to 7, trailing zeros trimmed) and zone
+// after them ("", "Z" or "+00:00").
+func Stamps(b []byte, digits int, zone string) []byte {
+	return timestampPattern.ReplaceAllFunc(b, func(m []byte) []byte {
+		sub := timestampPattern.FindSubmatch(m)
+		t, err := time.Parse("2006-01-02T15:04:05", string(sub[1]))
+		if err != nil {
+			return m
+		}
+		frac := ""
+		if len(sub[2]) > 1 {
+			frac = string(sub[2][1:])
+		}
+		frac = (frac + "000000000")[:9]
+		ns, _ := strconv.Atoi(frac)
+		t = t.Add(time.Duration(ns))
+		if given := string(sub[3]); given != "" && given != "Z" {
+			if z, err := time.Parse("-07:00", given); err == nil {
+				_, off := z.Zone()
+				t = t.Add(-time.Duration(off) * time.Second)
+			}
+		}
+		return []byte(`"` + FormatStamp(t.UTC(), digits) + zone + `"`)
+	})
+}
+
+// AddMembers adds UnknownMember to every object of JSON text b that has
+// members, outside strings.
+func AddMembers(b []byte) []byte {
+	out := make([]byte, 0, len(b)+len(b)/8)
+	inString, escaped := false, false
+	for i, ch := range b {
+		out = append(out, ch)
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && ch == '\\':
+			escaped = true
+		case ch == '"':
+			inString = !inString
+		case !inString && ch == '{' && i+1 < len(b) && b[i+1] == '"':
+			out = append(out, UnknownMember...)
+		}
+	}
+	return out
+}
+
+// FormatStamp writes t with digits fractional digits, cut; -1: up to 7,
+// trailing zeros trimmed.
+func FormatStamp(t time.Time, digits int) string {
+	s := t.Format("2006-01-02T15:04:05")
+	frac := fmt.Sprintf("%09d", t.Nanosecond())[:7]
+	switch {
+	case digits < 0:
+		frac = trimZeros(frac)
+	default:
+		frac = frac[:digits]
+	}
+	if frac == "" {
+		return s
+	}
+	return s + "." + frac
+}
+
+func trimZeros(s string) string {
+	for len(s) > 0 && s[len(s)-1] == '0' {
+		s = s[:len(s)-1]
+	}
+	return s
+}
