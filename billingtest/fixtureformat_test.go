@@ -7,6 +7,7 @@ import (
 
 	billing "github.com/billingapi/billing-go"
 	"github.com/billingapi/billing-go/billingtest/internal/fixture"
+	"github.com/billingapi/billing-go/billingtest/internal/ledger"
 	"github.com/shopspring/decimal"
 )
 
@@ -58,7 +59,7 @@ func TestFixtureDocumentDecodesIntoTheSeedingTypes(t *testing.T) {
 			},
 			PaymentSchedules: []billing.PaymentSchedule{
 				{DueDateTimestamp: billing.NewTimestamp(utc("2024-03-16T00:00:00Z")), Status: billing.PaymentScheduleStatusDue, Amount: ftDec("10"), OutstandingBalance: ftDec("10"), DaysDueAfterTerm: 15},
-				{DueDateTimestamp: billing.NewTimestamp(utc("2024-04-16T00:00:00Z")), Status: scheduleStatusPaid, Amount: ftDec("4"), OutstandingBalance: ftDec("0"), DaysDueAfterTerm: 45},
+				{DueDateTimestamp: billing.NewTimestamp(utc("2024-04-16T00:00:00Z")), Status: ledger.StatusPaid, Amount: ftDec("4"), OutstandingBalance: ftDec("0"), DaysDueAfterTerm: 45},
 			},
 		}},
 		DraftInvoices: []DraftInvoice{{ID: 6, CustomerID: 1, Lines: []DraftLine{

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/internal/ledger"
 	"github.com/shopspring/decimal"
 )
 
@@ -221,11 +222,11 @@ func TestGenerateInvariants(t *testing.T) {
 		default:
 			seen["purchase"]++
 		}
-		out := outstandingBalance(inv)
+		out := ledger.Outstanding(inv)
 		if out.IsNegative() {
 			t.Fatalf("invoice %d: outstanding %v", id, out)
 		}
-		amount := invoiceAmount(inv)
+		amount := ledger.Amount(inv)
 		if !amount.Sub(inv.TotalPayments).Sub(inv.SumOfCreditNotes).Equal(out) {
 			t.Fatalf("invoice %d: amount %v - payments %v - credits %v != outstanding %v", id, amount, inv.TotalPayments, inv.SumOfCreditNotes, out)
 		}
@@ -248,7 +249,7 @@ func TestGenerateInvariants(t *testing.T) {
 		if len(inv.PaymentSchedules) == 2 {
 			seen["instalments"]++
 		}
-		seen[string(invoiceStatus(inv, end))]++
+		seen[string(ledger.Status(inv, end))]++
 		seen[inv.Terms]++
 	}
 	for _, k := range []string{"subscription", "purchase", "mixed", "tracked", "partly paid", "taxed", "discounted", "po", "instalments",

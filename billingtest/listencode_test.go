@@ -11,6 +11,7 @@ import (
 	"time"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/internal/ledger"
 	"github.com/billingapi/billing-go/billingtest/internal/scale"
 	"github.com/billingapi/billing-go/internal/jsonwire"
 	"github.com/shopspring/decimal"
@@ -96,7 +97,7 @@ func TestListInvoiceEncodingMatchesEngineOnGeneratedAccounts(t *testing.T) {
 				var owing []int64 // every third invoice with a balance, to write off
 				srv.mu.RLock()
 				for i := range srv.store.invoices.Len() {
-					if inv := srv.store.invoices.At(i); outstandingBalance(inv).IsPositive() && i%3 == 0 {
+					if inv := srv.store.invoices.At(i); ledger.Outstanding(inv).IsPositive() && i%3 == 0 {
 						owing = append(owing, inv.ID)
 					}
 				}
@@ -121,7 +122,7 @@ func TestListInvoiceEncodingMatchesEngineOnGeneratedAccounts(t *testing.T) {
 					switch {
 					case inv.TotalWriteoffs.IsPositive():
 						writtenOff++
-					case outstandingBalance(inv).IsPositive():
+					case ledger.Outstanding(inv).IsPositive():
 						unsettled++
 					default:
 						settled++
@@ -222,7 +223,7 @@ func TestListInvoiceEncodingMatchesEngineOnEdgeCases(t *testing.T) {
 		{"several schedules", func(inv *Invoice, c *Customer) *Customer {
 			ps := inv.PaymentSchedules[0]
 			inv.PaymentSchedules = []billing.PaymentSchedule{ps, ps, ps, ps}
-			inv.PaymentSchedules[1].Status, inv.PaymentSchedules[1].OutstandingBalance = scheduleStatusPaid, decimal.Zero
+			inv.PaymentSchedules[1].Status, inv.PaymentSchedules[1].OutstandingBalance = ledger.StatusPaid, decimal.Zero
 			inv.PaymentSchedules[2].Status, inv.PaymentSchedules[2].DueDateTimestamp = billing.PaymentScheduleStatusWrittenOff, billing.Timestamp{}
 			inv.PaymentSchedules[3].Status, inv.PaymentSchedules[3].OutstandingBalance = "", d("-84.175")
 			inv.PaymentSchedules[3].DaysDueAfterTerm = -3
@@ -242,7 +243,7 @@ func TestListInvoiceEncodingMatchesEngineOnEdgeCases(t *testing.T) {
 		}},
 		{"settled", func(inv *Invoice, c *Customer) *Customer {
 			inv.PaymentSchedules[0].OutstandingBalance = decimal.Zero
-			inv.PaymentSchedules[0].Status = scheduleStatusPaid
+			inv.PaymentSchedules[0].Status = ledger.StatusPaid
 			return c
 		}},
 		{"sum overflows int64", func(inv *Invoice, c *Customer) *Customer {

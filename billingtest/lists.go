@@ -15,6 +15,7 @@ import (
 	"github.com/billingapi/billing-go/billingtest/internal/bind"
 	"github.com/billingapi/billing-go/billingtest/internal/churn"
 	"github.com/billingapi/billing-go/billingtest/internal/filter"
+	"github.com/billingapi/billing-go/billingtest/internal/ledger"
 	"github.com/billingapi/billing-go/internal/jsonwire"
 	"github.com/shopspring/decimal"
 )
@@ -153,14 +154,14 @@ var summaryGetters = map[string]filter.Getter[summaryRow]{
 	"customerId":         {Integer: func(r summaryRow) (int64, bool) { return r.inv.CustomerID, true }},
 	"invoiceNumber":      {Integer: func(r summaryRow) (int64, bool) { return r.inv.InvoiceNumber, true }},
 	"reference":          {Text: func(r summaryRow) string { return r.cust.Reference }},
-	"invoiceAmount":      {Decimal: func(r summaryRow) decimal.Decimal { return invoiceAmount(r.inv) }},
-	"dueDate":            {Time: func(r summaryRow) time.Time { return dueDate(r.inv) }},
-	"invoiceStatus":      {Enum: func(r summaryRow) string { return string(invoiceStatus(r.inv, r.now)) }, Values: invoiceStatuses},
+	"invoiceAmount":      {Decimal: func(r summaryRow) decimal.Decimal { return ledger.Amount(r.inv) }},
+	"dueDate":            {Time: func(r summaryRow) time.Time { return ledger.DueDate(r.inv) }},
+	"invoiceStatus":      {Enum: func(r summaryRow) string { return string(ledger.Status(r.inv, r.now)) }, Values: invoiceStatuses},
 	"customer.Status":    {Enum: func(r summaryRow) string { return string(r.cust.Status) }, Values: customerStatuses},
 	"effectiveTimestamp": {Time: func(r summaryRow) time.Time { return r.inv.EffectiveTimestamp }},
 	"modifiedTimestamp":  {Time: func(r summaryRow) time.Time { return r.inv.ModifiedTimestamp }},
 	"postedTimestamp":    {Time: func(r summaryRow) time.Time { return r.inv.PostedTimestamp }},
-	"unsettled":          {Boolean: func(r summaryRow) bool { return outstandingBalance(r.inv).IsPositive() }},
+	"unsettled":          {Boolean: func(r summaryRow) bool { return ledger.Outstanding(r.inv).IsPositive() }},
 }
 
 type itemRow = *billing.SubscriptionProductItem

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/internal/ledger"
 	"github.com/billingapi/billing-go/query"
 	"github.com/shopspring/decimal"
 )
@@ -875,7 +876,7 @@ func ltBenchServer(n int) *Server {
 			Charges:          []Charge{{ID: id * 10, Name: "Plan", Quantity: decimal.NewFromInt(1), UnitPrice: decimal.NewFromInt(int64(rng.IntN(500))), Amount: decimal.NewFromInt(int64(rng.IntN(500)))}},
 			ClosingArBalance: decimal.New(int64(rng.IntN(100_000)), -2),
 		}
-		inv.PaymentSchedules = defaultSchedule(inv)
+		inv.PaymentSchedules = ledger.DefaultSchedule(inv)
 		s.store.invoices.Insert(inv)
 	}
 	return s

@@ -1,12 +1,9 @@
 package billingtest
 
 import (
-	"encoding/json"
 	"fmt"
-	"maps"
-	"slices"
 
-	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/internal/ledger"
 	"github.com/billingapi/billing-go/billingtest/internal/servable"
 	"github.com/shopspring/decimal"
 )
@@ -73,7 +70,7 @@ func (s *Server) updateInvoiceLocked(id int64, change func(*Invoice)) error {
 	if inv.ModifiedTimestamp.Equal(was) {
 		inv.ModifiedTimestamp = s.now()
 	}
-	if err := rederiveSchedules(before, inv); err != nil {
+	if err := ledger.Rederive(before, inv); err != nil {
 		return fmt.Errorf("UpdateInvoice: invoice %d: %w", id, err)
 	}
 	if err := servable.Invoice(inv); err != nil {
@@ -90,67 +87,11 @@ func (s *Server) WriteOffInvoice(id int64) error {
 	s.mu.RLock()
 	var balance decimal.Decimal
 	if inv := s.store.invoices.Get(id); inv != nil {
-		balance = outstandingBalance(inv)
+		balance = ledger.Outstanding(inv)
 	}
 	s.mu.RUnlock()
 	if _, err := s.writeOff(id, balance); err != nil {
 		return fmt.Errorf("WriteOffInvoice: %s", err)
 	}
 	return nil
-}
-
-// rederiveSchedules makes inv's payment schedules follow a change from
-// before, as UpdateInvoice documents. The amounts it checks are those
-// servable.Invoice then bounds.
-func rederiveSchedules(before, inv *Invoice) error {
-	if inv.PaymentSchedules == nil {
-		inv.PaymentSchedules = defaultSchedule(inv)
-		settleSchedules(inv)
-		return nil
-	}
-	if !sameSchedules(before.PaymentSchedules, inv.PaymentSchedules) {
-		return nil // given, as AddInvoice takes them
-	}
-	amount, wasAmount := invoiceAmount(inv), invoiceAmount(before)
-	if amount.Equal(wasAmount) && inv.TotalPayments.Equal(before.TotalPayments) && inv.SumOfCreditNotes.Equal(before.SumOfCreditNotes) {
-		return nil // nothing that moves a balance changed
-	}
-	if !amount.Equal(wasAmount) {
-		if len(inv.PaymentSchedules) != 1 {
-			return fmt.Errorf("the amount changed from %s to %s, and its %d payment schedules cannot take it unchanged: set PaymentSchedules too (nil for one instalment of the whole amount)",
-				wasAmount.String(), amount.String(), len(inv.PaymentSchedules))
-		}
-		inv.PaymentSchedules[0].Amount = amount
-	}
-	settleSchedules(inv)
-	return nil
-}
-
-// settleSchedules sets the balances of inv's instalments from what its
-// payments, credit notes and write-offs settle, applied in order.
-func settleSchedules(inv *Invoice) {
-	settled := inv.TotalPayments.Add(inv.SumOfCreditNotes).Add(inv.TotalWriteoffs)
-	for i := range inv.PaymentSchedules {
-		ps := &inv.PaymentSchedules[i]
-		owed := decimal.Max(ps.Amount, decimal.Zero)
-		paid := decimal.Min(decimal.Max(settled, decimal.Zero), owed)
-		settled = settled.Sub(paid)
-		ps.OutstandingBalance = owed.Sub(paid)
-		switch {
-		case ps.OutstandingBalance.IsPositive() && (ps.Status == scheduleStatusPaid || ps.Status == billing.PaymentScheduleStatusWrittenOff):
-			ps.Status = billing.PaymentScheduleStatusDue
-		case !ps.OutstandingBalance.IsPositive() && ps.Status != billing.PaymentScheduleStatusWrittenOff:
-			ps.Status = scheduleStatusPaid
-		}
-	}
-}
-
-// sameSchedules reports whether two invoices' schedules are the same,
-// amounts compared by value.
-func sameSchedules(a, b []billing.PaymentSchedule) bool {
-	return slices.EqualFunc(a, b, func(x, y billing.PaymentSchedule) bool {
-		return x.DueDateTimestamp.Time.Equal(y.DueDateTimestamp.Time) && x.Status == y.Status &&
-			x.Amount.Equal(y.Amount) && x.OutstandingBalance.Equal(y.OutstandingBalance) &&
-			x.DaysDueAfterTerm == y.DaysDueAfterTerm && maps.EqualFunc(x.Extra, y.Extra, func(p, q json.RawMessage) bool { return string(p) == string(q) })
-	})
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/internal/draft"
 	"github.com/billingapi/billing-go/billingtest/internal/pdf"
 )
 
@@ -487,7 +488,7 @@ func TestPDFWriterUnits(t *testing.T) {
 	})
 	t.Run("money", func(t *testing.T) {
 		for in, want := range map[string]string{"10": "10.00", "10.5": "10.50", "10.125": "10.125", "10.1000": "10.10", "-3.14159": "-3.14159", "0": "0.00"} {
-			if got := money(wtDec(in)); got != want {
+			if got := draft.Money(wtDec(in)); got != want {
 				t.Errorf("money(%s) = %s, want %s", in, got, want)
 			}
 		}

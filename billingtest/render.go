@@ -8,9 +8,8 @@ import (
 	"time"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/internal/ledger"
 	"github.com/billingapi/billing-go/billingtest/internal/scale"
-	"github.com/billingapi/billing-go/billingtest/internal/servable"
-	"github.com/shopspring/decimal"
 )
 
 // chargeMode says how an invoice's lines are rendered.
@@ -25,87 +24,6 @@ const (
 // jsonNull is how the service sends an absent value whose shape the
 // reference does not show: null, not a missing key.
 var jsonNull = json.RawMessage(`null`)
-
-// scheduleStatusPaid is a payment schedule status the reference does not
-// list ("others can exist"): the fake uses it for a settled instalment.
-const scheduleStatusPaid billing.PaymentScheduleStatus = "Paid"
-
-func sumCharges(inv *Invoice) decimal.Decimal {
-	return sumOf(inv.Charges, func(c Charge) decimal.Decimal { return c.Amount })
-}
-
-// sumOf adds up amount over xs.
-func sumOf[T any](xs []T, amount func(T) decimal.Decimal) decimal.Decimal {
-	total := decimal.Zero
-	for _, x := range xs {
-		total = total.Add(amount(x))
-	}
-	return total
-}
-
-func invoiceAmount(inv *Invoice) decimal.Decimal {
-	return sumCharges(inv).Add(inv.TotalTaxes).Sub(inv.TotalDiscount)
-}
-
-// defaultSchedule is one instalment for the whole balance, due after the
-// payment terms.
-func defaultSchedule(inv *Invoice) []billing.PaymentSchedule {
-	amount := invoiceAmount(inv)
-	outstanding := amount.Sub(inv.TotalPayments).Sub(inv.SumOfCreditNotes).Sub(inv.TotalWriteoffs)
-	if outstanding.IsNegative() {
-		outstanding = decimal.Zero
-	}
-	status := billing.PaymentScheduleStatusDue
-	switch {
-	case outstanding.IsPositive():
-	case inv.TotalWriteoffs.IsPositive():
-		status = billing.PaymentScheduleStatusWrittenOff
-	default:
-		status = scheduleStatusPaid
-	}
-	return []billing.PaymentSchedule{{
-		DueDateTimestamp:   billing.NewTimestamp(inv.PostedTimestamp.AddDate(0, 0, servable.TermsDays(inv.Terms))),
-		Status:             status,
-		Amount:             amount,
-		OutstandingBalance: outstanding,
-		DaysDueAfterTerm:   servable.TermsDays(inv.Terms),
-	}}
-}
-
-func outstandingBalance(inv *Invoice) decimal.Decimal {
-	return sumOf(inv.PaymentSchedules, func(ps billing.PaymentSchedule) decimal.Decimal { return ps.OutstandingBalance })
-}
-
-// dueDate is the due date of the earliest instalment still owed, or of the
-// last one when nothing is owed.
-func dueDate(inv *Invoice) time.Time {
-	var due time.Time
-	for _, ps := range inv.PaymentSchedules {
-		if ps.OutstandingBalance.IsPositive() {
-			return ps.DueDateTimestamp.Time
-		}
-		due = ps.DueDateTimestamp.Time
-	}
-	return due
-}
-
-// invoiceStatus derives a summary's status from the balance, the due date
-// and the clock, unless the seed forced one.
-func invoiceStatus(inv *Invoice, now time.Time) billing.InvoiceStatus {
-	if inv.Status != "" {
-		return inv.Status
-	}
-	if !outstandingBalance(inv).IsPositive() {
-		if inv.TotalWriteoffs.IsPositive() {
-			return billing.InvoiceStatusWrittenOff
-		}
-		return billing.InvoiceStatusPaid
-	}
-	if now.After(dueDate(inv)) {
-		return billing.InvoiceStatusOverdue
-	}
-	return billing.InvoiceStatusDue
-}
 
 func strPtr(s string) *string {
 	if s == "" {
@@ -138,10 +56,10 @@ func (st *store) renderInvoice(inv *Invoice, mode chargeMode, showTracked bool) 
 		EffectiveTimestamp:     billing.NewTimestamp(inv.EffectiveTimestamp),
 		PostedTimestamp:        billing.NewTimestamp(inv.PostedTimestamp),
 		ModifiedTimestamp:      billing.NewTimestamp(inv.ModifiedTimestamp),
-		Subtotal:               sumCharges(inv),
-		InvoiceAmount:          invoiceAmount(inv),
+		Subtotal:               ledger.SumCharges(inv),
+		InvoiceAmount:          ledger.Amount(inv),
 		TotalPayments:          inv.TotalPayments,
-		OutstandingBalance:     outstandingBalance(inv),
+		OutstandingBalance:     ledger.Outstanding(inv),
 		Terms:                  inv.Terms,
 		DefaultTerms:           "Net30",
 		IsDefaultTerms:         strings.EqualFold(inv.Terms, "Net30"),
@@ -293,16 +211,16 @@ func (st *store) renderSummary(inv *Invoice, now time.Time) billing.InvoiceSumma
 		CustomerID:         inv.CustomerID,
 		EffectiveTimestamp: billing.NewTimestamp(inv.EffectiveTimestamp),
 		PostedTimestamp:    billing.NewTimestamp(inv.PostedTimestamp),
-		DueDate:            billing.NewTimestamp(dueDate(inv)),
+		DueDate:            billing.NewTimestamp(ledger.DueDate(inv)),
 		ModifiedTimestamp:  billing.NewTimestamp(inv.ModifiedTimestamp),
-		InvoiceStatus:      invoiceStatus(inv, now),
+		InvoiceStatus:      ledger.Status(inv, now),
 		InvoiceNumber:      strconv.FormatInt(inv.InvoiceNumber, 10),
-		InvoiceAmount:      invoiceAmount(inv),
-		SumOfCharges:       sumCharges(inv),
+		InvoiceAmount:      ledger.Amount(inv),
+		SumOfCharges:       ledger.SumCharges(inv),
 		TotalPayments:      inv.TotalPayments,
 		TotalCreditNotes:   inv.SumOfCreditNotes,
 		Writeoffs:          inv.TotalWriteoffs,
-		OutstandingBalance: outstandingBalance(inv),
+		OutstandingBalance: ledger.Outstanding(inv),
 		Currency:           "USD",
 		TaxServiceID:       jsonNull,
 	}

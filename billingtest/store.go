@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/internal/ledger"
 	"github.com/billingapi/billing-go/billingtest/internal/route"
 	"github.com/billingapi/billing-go/billingtest/internal/servable"
 )
@@ -231,7 +232,7 @@ func (s *Server) insertInvoiceLocked(inv *Invoice) (int64, error) {
 		return 0, err
 	}
 	if inv.PaymentSchedules == nil {
-		inv.PaymentSchedules = defaultSchedule(inv)
+		inv.PaymentSchedules = ledger.DefaultSchedule(inv)
 	}
 	id, err := s.store.assign(inv.ID)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/internal/ledger"
 	"github.com/shopspring/decimal"
 )
 
@@ -62,9 +63,9 @@ func TestUpdateInvoiceKeepsTheBalanceConsistent(t *testing.T) {
 		{name: "a payment lowers the balance", change: func(inv *Invoice) { inv.TotalPayments = d("40") },
 			want: balanceView{"100", "40", "60", billing.InvoiceStatusDue, one(billing.PaymentScheduleStatusDue, "100", "60")}},
 		{name: "paid in full", change: func(inv *Invoice) { inv.TotalPayments = d("100") },
-			want: balanceView{"100", "100", "0", billing.InvoiceStatusPaid, one(scheduleStatusPaid, "100", "0")}},
+			want: balanceView{"100", "100", "0", billing.InvoiceStatusPaid, one(ledger.StatusPaid, "100", "0")}},
 		{name: "overpaid", change: func(inv *Invoice) { inv.TotalPayments = d("150") },
-			want: balanceView{"100", "150", "0", billing.InvoiceStatusPaid, one(scheduleStatusPaid, "100", "0")}},
+			want: balanceView{"100", "150", "0", billing.InvoiceStatusPaid, one(ledger.StatusPaid, "100", "0")}},
 		{name: "a payment lowered owes again", payments: "100", change: func(inv *Invoice) { inv.TotalPayments = d("40") },
 			want: balanceView{"100", "40", "60", billing.InvoiceStatusDue, one(billing.PaymentScheduleStatusDue, "100", "60")}},
 		{name: "a credit note", change: func(inv *Invoice) { inv.SumOfCreditNotes = d("25") },
@@ -79,7 +80,7 @@ func TestUpdateInvoiceKeepsTheBalanceConsistent(t *testing.T) {
 			want: balanceView{"108.5", "8.5", "100", billing.InvoiceStatusDue, one(billing.PaymentScheduleStatusDue, "108.5", "100")}},
 		{name: "instalments settled in order", schedules: two, change: func(inv *Invoice) { inv.TotalPayments = d("60") },
 			want: balanceView{"100", "60", "40", billing.InvoiceStatusDue, []scheduleView{
-				{"2025-02-09", scheduleStatusPaid, "50", "0", 30}, {"2025-03-11", billing.PaymentScheduleStatusDue, "50", "40", 60}}}},
+				{"2025-02-09", ledger.StatusPaid, "50", "0", 30}, {"2025-03-11", billing.PaymentScheduleStatusDue, "50", "40", 60}}}},
 		{name: "given schedules are taken as given", change: func(inv *Invoice) {
 			inv.PaymentSchedules = []billing.PaymentSchedule{two[0], two[1]}
 			inv.PaymentSchedules[1].OutstandingBalance = d("20")

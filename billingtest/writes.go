@@ -1,14 +1,15 @@
 package billingtest
 
 import (
-	"cmp"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/internal/cards"
+	"github.com/billingapi/billing-go/billingtest/internal/draft"
+	"github.com/billingapi/billing-go/billingtest/internal/ledger"
 	"github.com/billingapi/billing-go/billingtest/internal/pdf"
 	"github.com/shopspring/decimal"
 )
@@ -55,7 +56,7 @@ func (s *Server) writeOff(id int64, amount decimal.Decimal) (billing.Invoice, er
 	if inv == nil {
 		return billing.Invoice{}, fail(http.StatusNotFound, "invoice %d does not exist", id)
 	}
-	balance := outstandingBalance(inv)
+	balance := ledger.Outstanding(inv)
 	if !balance.IsPositive() {
 		return billing.Invoice{}, fail(http.StatusBadRequest, "invoice %d has no outstanding balance to write off", id)
 	}
@@ -92,9 +93,9 @@ func (s *Server) handleReplaceCreditCard(r *http.Request) (any, error) {
 	if err := decodeBody(r, &p); err != nil {
 		return nil, err
 	}
-	digits, err := checkCardParams(&p)
+	digits, err := cards.Check(&p)
 	if err != nil {
-		return nil, err
+		return nil, badRequest("%s", err)
 	}
 	card, err := s.replaceCard(&p, digits)
 	if err != nil {
@@ -102,72 +103,6 @@ func (s *Server) handleReplaceCreditCard(r *http.Request) (any, error) {
 	}
 	s.emit(r, "paymentMethod.replaced", card.ID, EventWebhook, EventEmail)
 	return card, nil
-}
-
-// checkCardParams validates the request and returns the card number's
-// digits. Messages give lengths and ranges, never the number or CVV.
-func checkCardParams(p *billing.ReplaceCreditCardParams) (string, error) {
-	if p.ID <= 0 {
-		return "", fail(http.StatusBadRequest, "id is required: the payment method to replace")
-	}
-	if p.CustomerID < 0 {
-		return "", fail(http.StatusBadRequest, "customerId must be a positive id")
-	}
-	// The field length limits of the reference's section 8, in characters
-	// (runes, not bytes: "Müller" is 6).
-	for _, l := range []struct {
-		field, value string
-		max          int
-	}{
-		{"firstName", p.FirstName, 50}, {"lastName", p.LastName, 50}, {"address1", p.Address1, 50},
-		{"address2", p.Address2, 50}, {"city", p.City, 50}, {"postalZip", p.PostalZip, 10},
-	} {
-		if n := utf8.RuneCountInString(l.value); n > l.max {
-			return "", fail(http.StatusBadRequest, "%s is at most %d characters, got %d", l.field, l.max, n)
-		}
-	}
-	if p.CardNumber == "" {
-		return "", fail(http.StatusBadRequest, "cardNumber is required: the full card number (reads return it masked)")
-	}
-	// Spaces and dashes are how people type card numbers; anything else
-	// is not a card number.
-	digits := strings.NewReplacer(" ", "", "-", "").Replace(p.CardNumber)
-	if !allDigits(digits) {
-		return "", fail(http.StatusBadRequest, "cardNumber must hold digits only")
-	}
-	if n := len(digits); n < 12 || n > 19 {
-		return "", fail(http.StatusBadRequest, "cardNumber must have 12 to 19 digits, got %d", n)
-	}
-	if n := len(p.CVV); n < 3 || n > 4 || !allDigits(p.CVV) {
-		return "", fail(http.StatusBadRequest, "cvv must be 3 or 4 digits")
-	}
-	if p.ExpirationMonth < 1 || p.ExpirationMonth > 12 {
-		return "", fail(http.StatusBadRequest, "expirationMonth must be 1 to 12, got %d", p.ExpirationMonth)
-	}
-	if p.ExpirationYear < 0 || p.ExpirationYear > 99 {
-		return "", fail(http.StatusBadRequest, "expirationYear must be a two-digit year (0 to 99), got %d", p.ExpirationYear)
-	}
-	if p.PaymentCollectOptions != nil && p.PaymentCollectOptions.CollectionAmount.IsNegative() {
-		return "", fail(http.StatusBadRequest, "paymentCollectOptions.collectionAmount must not be negative")
-	}
-	return digits, nil
-}
-
-func allDigits(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
-
-// cardType tells the brand from the number's leading digits.
-func cardType(digits string) string {
-	switch {
-	case strings.HasPrefix(digits, "34"), strings.HasPrefix(digits, "37"):
-		return "AmericanExpress"
-	case strings.HasPrefix(digits, "4"):
-		return "Visa"
-	case strings.HasPrefix(digits, "5"):
-		return "MasterCard"
-	case strings.HasPrefix(digits, "6"):
-		return "Discover"
-	}
-	return "Unknown"
 }
 
 // replaceCard stores the replacement card and retires the old one.
@@ -200,7 +135,7 @@ func (s *Server) replaceCard(p *billing.ReplaceCreditCardParams, digits string) 
 		ID:                      id,
 		CustomerID:              old.CustomerID,
 		Last4:                   digits[len(digits)-4:],
-		CardType:                cardType(digits),
+		CardType:                cards.Type(digits),
 		FirstName:               p.FirstName,
 		LastName:                p.LastName,
 		ExpirationMonth:         p.ExpirationMonth,
@@ -488,7 +423,7 @@ func (s *Server) handleDraftPDF(w http.ResponseWriter, r *http.Request) {
 		s.writeRequestError(w, fail(http.StatusNotFound, "draft invoice %d does not exist", id))
 		return
 	}
-	meta, lines := draftDocument(d, s.store.customers[d.CustomerID], showTracked)
+	meta, lines := draft.Document(d, s.store.customers[d.CustomerID], showTracked)
 	s.mu.RUnlock()
 
 	doc := pdf.Render(meta, lines)
@@ -497,57 +432,4 @@ func (s *Server) handleDraftPDF(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`inline; filename="draft-invoice-%d.pdf"`, id))
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(doc)
-}
-
-// draftDocument lays out a draft invoice: title, customer, one line per
-// draft line, total. The total is the whole draft's: tracked lines are
-// part of the invoice whether or not their details are shown, as the
-// invoice reads' subtotal counts tracked charges too.
-func draftDocument(d *DraftInvoice, cust *Customer, showTracked bool) (pdf.Meta, []pdf.Line) {
-	title := fmt.Sprintf("Draft invoice %d", d.ID)
-	body := func(format string, args ...any) pdf.Line {
-		return pdf.Line{Text: fmt.Sprintf(format, args...), Size: pdf.BodySize}
-	}
-	blank := pdf.Line{Size: pdf.BodySize}
-	lines := []pdf.Line{{Text: title, Size: pdf.TitleSize}, blank}
-
-	currency := "USD"
-	if cust != nil {
-		name := cmp.Or(strings.TrimSpace(cust.FirstName+" "+cust.LastName), cust.CompanyName)
-		lines = append(lines, body("Customer: %s", name))
-		if cust.CompanyName != "" && cust.CompanyName != name {
-			lines = append(lines, body("Company: %s", cust.CompanyName))
-		}
-		currency = cmp.Or(cust.Currency, currency)
-	}
-	lines = append(lines, body("Customer id: %d", d.CustomerID))
-	if !d.Created.IsZero() {
-		lines = append(lines, body("Date: %s", d.Created.UTC().Format("2006-01-02")))
-	}
-	lines = append(lines, blank, body("Description / Quantity / Amount"))
-
-	total := decimal.Zero
-	for _, l := range d.Lines {
-		total = total.Add(l.Amount)
-		if l.Tracked && !showTracked {
-			continue
-		}
-		text := fmt.Sprintf("%s   Qty %s   %s", l.Description, l.Quantity.String(), money(l.Amount))
-		if l.Tracked {
-			text += "   (tracked item)"
-		}
-		lines = append(lines, body("%s", text))
-	}
-	lines = append(lines, blank, body("Total: %s %s", money(total), currency))
-	return pdf.Meta{Title: title, Created: d.Created}, lines
-}
-
-// money prints an amount with at least two decimals and every decimal it
-// has: 10 as 10.00, 10.125 as 10.125, never rounded.
-func money(d decimal.Decimal) string {
-	places := int32(2)
-	for places < -d.Exponent() && !d.Round(places).Equal(d) {
-		places++
-	}
-	return d.StringFixed(places)
 }
