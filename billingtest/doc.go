@@ -214,34 +214,16 @@
 //	POST   /_fake/faults    {"route","times","status","retryAfterSeconds","delayMilliseconds","drop","truncate"} (Server.InjectFault)
 //	DELETE /_fake/faults    remove pending faults (Server.ClearFaults)
 //
-// ?kind= names one or more kinds of entity, repeated or separated by
-// commas, each a key of the fixtures document in any case: customers,
-// trackingCodeCategoryNames, salesTrackingCodes, subscriptions, invoices,
-// draftInvoices, creditCards, walletMethods, subscriptionProductItems,
-// bulkJobs. The answer is a fixtures document holding those keys only,
-// each present even when empty, so that a test reads the cards without
-// the megabytes of a thousand invoices; an unknown or empty kind is 400.
-//
-// An added route's path is a pattern as HandleFunc takes it, {name} for
-// a segment that varies; status defaults to 200; header holds names and
-// values sent as spelled; body is any JSON value, sent as given
-// (application/json), or absent for none. Adding a route for the same
-// method and path again replaces its answer. It answers 201 with the
-// route's {"name","route"}, which /_fake/faults takes.
-//
-// A fault's route is a name from /_fake/routes (Invoices.WriteOff) or a
-// [Route] value (POST /v1/invoices/writeoff); drop is "", "beforeApply"
-// or "afterApply". Changes answer 204; a refused document or fault is 400
-// with the error body, the state left as it was.
-//
-// For example, to check what a write changed and which events it sent,
-// then make the next write-off fail:
+// fake-control.openapi.yaml, at the root of the module, describes each
+// in full: ?kind= takes keys of the fixtures document; an added route's
+// path is a pattern as HandleFunc takes it, and its answer is canned; a
+// fault's route is a name from /_fake/routes or a [Route] value. For
+// example, to check what a write changed and which events it sent:
 //
 //	KEY='Authorization: Basic billingtest-key'
 //	curl -s -H "$KEY" -X PUT "$URL/v1/paymentMethods/creditCard" -d @card.json
 //	curl -s -H "$KEY" "$URL/_fake/state?kind=creditCards" | jq '.creditCards'
 //	curl -s -H "$KEY" "$URL/_fake/events"
-//	curl -s -H "$KEY" -X POST "$URL/_fake/faults" -d '{"route":"Invoices.WriteOff","status":503,"retryAfterSeconds":1}'
 //
 // The same fake runs as a program: cmd/billing-fake, whose
 // -dump-fixtures flag writes generated data as a fixtures file to start

@@ -2,12 +2,13 @@ package billingtest
 
 import (
 	"bytes"
-	"cmp"
 	"crypto/subtle"
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strconv"
 	"strings"
@@ -116,14 +117,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// The change is applied; then the answer is lost or cut short.
-	buf := &bufferedWriter{header: rw.Header()}
+	buf := httptest.NewRecorder()
 	m.spec.handler(s, buf, r)
 	if fault.Drop == DropAfterApply {
 		panic(http.ErrAbortHandler) // net/http closes the connection without an answer
 	}
-	rw.Header().Set("Content-Length", strconv.Itoa(buf.body.Len()))
-	rw.WriteHeader(cmp.Or(buf.status, http.StatusOK))
-	_, _ = rw.Write(buf.body.Bytes()[:buf.body.Len()/2])
+	maps.Copy(rw.Header(), buf.Header())
+	rw.Header().Set("Content-Length", strconv.Itoa(buf.Body.Len()))
+	rw.WriteHeader(buf.Code)
+	_, _ = rw.Write(buf.Body.Bytes()[:buf.Body.Len()/2])
 	if f, ok := rw.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
 	}
@@ -293,24 +295,6 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 func (w *statusWriter) Flush() {
 	if f, ok := w.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
-	}
-}
-
-// bufferedWriter holds an answer so that a fault can drop or cut it after
-// the change was applied.
-type bufferedWriter struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-}
-
-func (b *bufferedWriter) Header() http.Header { return b.header }
-func (b *bufferedWriter) Write(p []byte) (int, error) {
-	return b.body.Write(p)
-}
-func (b *bufferedWriter) WriteHeader(code int) {
-	if b.status == 0 {
-		b.status = code
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"iter"
 	"math"
 	"slices"
 	"strconv"
@@ -83,17 +82,6 @@ var errIDsExhausted = errors.New("no id is left: the fake has given out or been 
 
 // idsLeft reports whether n more ids can be assigned.
 func (st *store) idsLeft(n int64) bool { return n <= math.MaxInt64-st.lastID }
-
-// subscriptionsInOrder yields the subscriptions by id.
-func (st *store) subscriptionsInOrder() iter.Seq[*Subscription] {
-	return func(yield func(*Subscription) bool) {
-		for _, id := range st.subOrder {
-			if !yield(st.subscriptions[id]) {
-				return
-			}
-		}
-	}
-}
 
 func insertSorted(ids []int64, id int64) []int64 {
 	i, found := slices.BinarySearch(ids, id)

@@ -265,35 +265,16 @@ func joinSources() string {
 func (s *Server) createWallet(provider, token, baid string, customerID int64, source billing.PaymentSource) (billing.WalletPaymentMethod, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	cust, ok := s.store.customers[customerID]
-	if !ok {
+	if _, ok := s.store.customers[customerID]; !ok {
 		return billing.WalletPaymentMethod{}, fail(http.StatusNotFound, "customer %d does not exist", customerID)
 	}
-	id, err := s.store.assign(0)
+	id, err := s.addWalletMethodLocked(WalletMethod{CustomerID: customerID, Provider: provider, Token: token, Baid: baid, Source: source, IsDefault: !s.hasDefault(customerID)})
 	if err != nil {
-		return billing.WalletPaymentMethod{}, fail(http.StatusInternalServerError, "assigning an id: %v", err)
+		return billing.WalletPaymentMethod{}, fail(http.StatusInternalServerError, "%v", err)
 	}
-	wm := &WalletMethod{
-		ID:           id,
-		CustomerID:   customerID,
-		Provider:     provider,
-		Token:        token,
-		Baid:         baid,
-		Source:       source,
-		FirstName:    cust.FirstName,
-		LastName:     cust.LastName,
-		IsDefault:    !s.hasDefault(customerID),
-		ModifiedDate: s.now(),
-	}
-	s.store.wallets[id] = wm
-	return billing.WalletPaymentMethod{
-		ID:           wm.ID,
-		CustomerID:   wm.CustomerID,
-		FirstName:    wm.FirstName,
-		LastName:     wm.LastName,
-		IsDefault:    wm.IsDefault,
-		ModifiedDate: billing.NewTimestamp(wm.ModifiedDate),
-	}, nil
+	wm := s.store.wallets[id]
+	return billing.WalletPaymentMethod{ID: id, CustomerID: customerID, FirstName: wm.FirstName, LastName: wm.LastName,
+		IsDefault: wm.IsDefault, ModifiedDate: billing.NewTimestamp(wm.ModifiedDate)}, nil
 }
 
 // ---- Create sales tracking code (reference 4.9) ----
@@ -336,23 +317,14 @@ func (s *Server) createTrackingCode(p *billing.CreateSalesTrackingCodeParams) (b
 				"a sales tracking code with code %q already exists in category Sales Tracking Code %d (id %d)", p.Code, category, c.ID)
 		}
 	}
-	id, err := s.store.assign(0)
+	id, err := s.addSalesTrackingCodeLocked(billing.SalesTrackingCode{Type: p.Type, Code: p.Code, Name: p.Name,
+		Description: strPtr(p.Description), Email: strPtr(p.Email), Deletable: true})
 	if err != nil {
-		return billing.SalesTrackingCode{}, fail(http.StatusInternalServerError, "assigning an id: %v", err)
+		return billing.SalesTrackingCode{}, fail(http.StatusInternalServerError, "%v", err)
 	}
-	code := billing.SalesTrackingCode{
-		ID:          id,
-		URI:         uri("salesTrackingCodes", id),
-		Type:        p.Type,
-		Code:        p.Code,
-		Name:        p.Name,
-		Description: strPtr(p.Description),
-		Email:       strPtr(p.Email),
-		Status:      billing.TrackingCodeStatusActive,
-		Deletable:   true,
-	}
-	s.store.codes = append(s.store.codes, code)
-	return code, nil
+	code := &s.store.codes[len(s.store.codes)-1]
+	code.URI = uri("salesTrackingCodes", id)
+	return *code, nil
 }
 
 // ---- Submit bulk job (reference 4.12) ----

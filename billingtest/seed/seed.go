@@ -3,7 +3,10 @@
 // take them, its inspection methods return them, and their JSON names are
 // the fake's fixtures format. The billingtest package names each of them
 // too (billingtest.Invoice is seed.Invoice), so most tests never import
-// this package.
+// this package. They hold the facts the fake keeps; the fake derives the
+// rest of each answer (totals, outstanding balances, invoice statuses,
+// charge groups, the customer snapshot) from them, as the service would.
+// A zero ID is assigned by the fake when the entity is added.
 //
 // A fixtures document (billingtest.Server.LoadFixtures) is JSON of the
 // following form.
@@ -80,20 +83,6 @@ import (
 	billing "github.com/billingapi/billing-go"
 	"github.com/shopspring/decimal"
 )
-
-// The types in this file are what tests seed the fake with. They hold the
-// facts the fake keeps; the fake derives the rest of each answer (totals,
-// outstanding balances, invoice statuses, charge groups, the customer
-// snapshot) from them, as the service would. A zero ID is assigned by the
-// fake when the entity is added.
-//
-// Their JSON names are the fixtures format (billingtest.Server.LoadFixtures): a
-// fixtures document decodes straight into them and billingtest.Server.DumpFixtures
-// writes them, with times in the service's form and amounts as exact
-// numbers. Fields whose default depends on whether they were given
-// (a charge's quantity, unit price and amount, a product's plan price, a
-// draft line's quantity, an invoice's payment schedules) are settled
-// while the document is decoded.
 
 // Customer is a customer of the fake's account.
 type Customer struct {

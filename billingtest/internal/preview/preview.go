@@ -49,7 +49,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"iter"
 	"slices"
 	"strconv"
 	"strings"
@@ -275,10 +274,11 @@ func filterOptions(o *billing.BulkFilterOptions) (func(Row) bool, error) {
 	return filter.All(preds), nil
 }
 
-// Data is what a preview reads: the subscriptions in id order, the
-// customers by id and the account's sales tracking codes.
+// Data is what a preview reads: the subscriptions by id and their ids in
+// order, the customers by id and the account's sales tracking codes.
 type Data struct {
-	Subscriptions iter.Seq[*seed.Subscription]
+	Order         []int64
+	Subscriptions map[int64]*seed.Subscription
 	Customers     map[int64]*seed.Customer
 	Codes         []billing.SalesTrackingCode
 }
@@ -306,8 +306,9 @@ func Run(planID int64, p *billing.BulkPriceChangeParams, search func(Row) bool, 
 	out := BulkPreview{PlanID: planID, Subscriptions: []BulkPreviewSubscription{}}
 	changed := map[int64]bool{}
 	found := false
-	for sub := range d.Subscriptions {
-		if sub.PlanID != planID {
+	for _, id := range d.Order {
+		sub := d.Subscriptions[id]
+		if sub == nil || sub.PlanID != planID {
 			continue
 		}
 		found = true
