@@ -8,11 +8,6 @@ import (
 	"github.com/billingapi/billing-go/billingtest/internal/control"
 )
 
-// The control API (internal/control) lets a test in any language do over
-// HTTP what a Go test does with the Server's methods; the package doc
-// lists its endpoints. The Host guard in front of the whole fake is there
-// too.
-
 // WithAllowedHosts adds host names (or addresses) that requests may give
 // in their Host header, without a port, compared without regard to case;
 // "*" allows any. By default the fake serves only requests whose Host is
@@ -81,12 +76,8 @@ func (f controlFake) RequestList() []control.Request {
 }
 
 func (f controlFake) RouteList() []control.Route {
-	specs := f.custom.list()
-	out := make([]control.Route, 0, len(routeTable)+len(specs))
-	for _, rt := range routeTable {
-		out = append(out, control.Route{Name: rt.name, Route: string(rt.route)})
-	}
-	for _, rt := range specs {
+	out := mapped(routeTable, func(rt routeSpec) control.Route { return control.Route{Name: rt.name, Route: string(rt.route)} })
+	for _, rt := range f.custom.list() {
 		out = append(out, control.Route{Name: rt.name, Route: string(rt.route)})
 	}
 	return out

@@ -12,12 +12,6 @@ import (
 	"github.com/billingapi/billing-go/billingtest/internal/route"
 )
 
-// Routes a test adds to the fake, for code that calls endpoints the SDK
-// does not wrap (through billing.Client.Do). They are served like the
-// fake's own routes: Host and key checks, the request log (with card data
-// redacted), faults and throttling all apply, and paths match as the
-// service matches them.
-
 // maxCustomRoutes bounds how many routes can be added, so that a client
 // of the control API cannot make every request's matching slow.
 const maxCustomRoutes = 1000

@@ -13,7 +13,7 @@ import (
 
 	billing "github.com/billingapi/billing-go"
 	"github.com/billingapi/billing-go/billingtest/internal/fixture"
-	"github.com/billingapi/billing-go/billingtest/internal/servable"
+	"github.com/billingapi/billing-go/billingtest/internal/ledger"
 )
 
 // LoadFixturesFile loads the fixtures document at path; see
@@ -157,7 +157,7 @@ func loadList[T any](l *fixtureLoader, key string, list []T, ref func(*T) int64,
 		v := list[i]
 		var err error
 		if key != "invoices" {
-			err = servable.Check(&v)
+			err = ledger.Check(&v)
 		}
 		var id int64
 		if err == nil {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/billingapi/billing-go/billingtest/internal/ledger"
-	"github.com/billingapi/billing-go/billingtest/internal/servable"
 	"github.com/shopspring/decimal"
 )
 
@@ -73,7 +72,7 @@ func (s *Server) updateInvoiceLocked(id int64, change func(*Invoice)) error {
 	if err := ledger.Rederive(before, inv); err != nil {
 		return fmt.Errorf("UpdateInvoice: invoice %d: %w", id, err)
 	}
-	if err := servable.Invoice(inv); err != nil {
+	if err := ledger.Invoice(inv); err != nil {
 		return fmt.Errorf("UpdateInvoice: invoice %d: %w", id, err)
 	}
 	s.store.invoices.Replace(inv)

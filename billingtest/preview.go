@@ -8,24 +8,16 @@ import (
 )
 
 // The bulk price-change preview (section 4.11 of the reference) is
-// computed by package preview, whose doc says what it lists; the answer
-// (the reference does not show it) is a BulkPreview, with amounts as
-// JSON numbers, which billing.BulkPriceChangePreview decodes.
+// computed by package preview, whose doc says what it lists. The
+// reference does not show the answer; the fake's is a BulkPreview, with
+// amounts as JSON numbers, which billing.BulkPriceChangePreview decodes.
 type (
-	// BulkPreview is the fake's answer to a bulk price-change preview:
-	// the plan (planId), the numbers of subscriptions listed
-	// (subscriptionCount) and of distinct plan products whose price would
-	// change (planProductCount), and the subscriptions whose prices would
-	// change, by ascending id (subscriptions, never null). Decode it with
-	// billing.BulkPriceChangePreview.Decode in tests of the fake.
+	// BulkPreview is the fake's answer to a bulk price-change preview.
 	BulkPreview = preview.BulkPreview
-	// BulkPreviewSubscription is one subscription whose prices would
-	// change: its id, its customer's, and the plan products whose price
-	// would change, in the subscription's order.
+	// BulkPreviewSubscription is one subscription whose prices would change.
 	BulkPreviewSubscription = preview.BulkPreviewSubscription
 	// BulkPreviewProduct is one plan product of a subscription whose price
-	// would change from CurrentPrice (what the subscription pays) to
-	// NewPrice (the plan's current price, what the push-out would set).
+	// would change.
 	BulkPreviewProduct = preview.BulkPreviewProduct
 )
 

@@ -66,7 +66,7 @@ var routeTable = slices.Concat(listRoutes, []routeSpec{
 
 func newRouteSpec(r Route, name string, h func(*Server, http.ResponseWriter, *http.Request)) routeSpec {
 	method, path, _ := strings.Cut(string(r), " ")
-	return routeSpec{route: r, name: name, method: method, segs: route.Segments(path), handler: h}
+	return routeSpec{route: r, name: name, method: method, segs: strings.Split(strings.Trim(path, "/"), "/"), handler: h}
 }
 
 // lookupRoute finds a route, the fake's own or an added one, by its value

@@ -12,7 +12,6 @@ import (
 	billing "github.com/billingapi/billing-go"
 	"github.com/billingapi/billing-go/billingtest/internal/ledger"
 	"github.com/billingapi/billing-go/billingtest/internal/route"
-	"github.com/billingapi/billing-go/billingtest/internal/servable"
 )
 
 // store is the fake's state. Every access holds Server.mu.
@@ -144,12 +143,12 @@ func insert[V any](s *Server, method, what string, kind map[int64]*V, v *V, id *
 	return n, nil
 }
 
-// addChecked checks v's times and amounts (servable.Check) and adds it with
+// addChecked checks v's times and amounts (ledger.Check) and adds it with
 // add under the lock. Each Add method's add is its addXLocked, the
 // method without that check and the lock, for callers that hold s.mu:
 // the fixtures loader, which checks times itself, and the generator.
 func addChecked[T any](s *Server, name string, v T, add func(T) (int64, error)) (int64, error) {
-	if err := servable.Check(&v); err != nil {
+	if err := ledger.Check(&v); err != nil {
 		return 0, refuse(name, "", "%w", err)
 	}
 	s.mu.Lock()
@@ -274,7 +273,7 @@ func (s *Server) checkInvoiceLocked(inv *Invoice) error {
 	if err != nil {
 		return err
 	}
-	if err := servable.Invoice(inv); err != nil {
+	if err := ledger.Invoice(inv); err != nil {
 		return refuse(m, "", "%w", err)
 	}
 	if !st.idsLeft(need) {

@@ -3,6 +3,7 @@ package billingtest
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -123,18 +124,13 @@ func (s *Server) replaceCard(p *billing.ReplaceCreditCardParams, digits string) 
 		return billing.CreditCard{}, fail(http.StatusBadRequest,
 			"payment method %d was replaced by payment method %d; the old method cannot be replaced again", p.ID, old.ReplacedBy)
 	}
-	id, err := s.store.assign(0)
-	if err != nil {
-		return billing.CreditCard{}, fail(http.StatusInternalServerError, "assigning an id: %v", err)
-	}
 	now := s.now()
 	// The replacement is a new card: names, expiry and address are the
 	// request's (a PUT sends the whole card), not merged with the old
 	// card's, and only isDefault falls back to the old value when absent.
-	card := &CreditCard{
-		ID:                      id,
+	card := CreditCard{
 		CustomerID:              old.CustomerID,
-		Last4:                   digits[len(digits)-4:],
+		Last4:                   digits,
 		CardType:                cards.Type(digits),
 		FirstName:               p.FirstName,
 		LastName:                p.LastName,
@@ -157,14 +153,17 @@ func (s *Server) replaceCard(p *billing.ReplaceCreditCardParams, digits string) 
 	if p.IsDefault != nil {
 		card.IsDefault = *p.IsDefault
 	}
-	if card.IsDefault {
-		// A customer has one default payment method.
-		s.clearDefaults(card.CustomerID)
+	id, err := s.addCreditCardLocked(card)
+	if err != nil {
+		return billing.CreditCard{}, fail(http.StatusInternalServerError, "%v", err)
 	}
-	old.ReplacedBy = id
-	old.ModifiedDate = now
-	s.store.cards[id] = card
-	return renderCard(card), nil
+	if card.IsDefault {
+		// A customer has one default payment method: the new card.
+		s.clearDefaults(card.CustomerID)
+		s.store.cards[id].IsDefault = true
+	}
+	old.ReplacedBy, old.ModifiedDate = id, now
+	return renderCard(s.store.cards[id]), nil
 }
 
 // clearDefaults unmarks every payment method of a customer as default.
@@ -250,12 +249,8 @@ func (s *Server) handleWalletAgreement(r *http.Request) (any, error) {
 // parseSource reads a payment source case-insensitively, as the service
 // parses enums, and returns its canonical spelling.
 func parseSource(src billing.PaymentSource) (billing.PaymentSource, bool) {
-	for _, known := range paymentSources {
-		if strings.EqualFold(string(src), string(known)) {
-			return known, true
-		}
-	}
-	return "", false
+	i := slices.IndexFunc(paymentSources, func(k billing.PaymentSource) bool { return strings.EqualFold(string(src), string(k)) })
+	return paymentSources[max(i, 0)], i >= 0
 }
 
 func joinSources() string {

@@ -1,19 +1,27 @@
-// Package ledger derives what an invoice owes from the facts the fake
-// keeps of it (charges, taxes, payments, credit notes, write-offs and
-// payment schedules), as the service keeps them: its amount, its
-// instalments' balances, its due date and status.
+// Package ledger holds the fake's rules of amounts and times. It derives
+// what an invoice owes from the facts the fake keeps of it (charges,
+// taxes, payments, credit notes, write-offs and payment schedules), as the
+// service keeps them: its amount, its instalments' balances, its due date
+// and status. And it says what the fake can accept: what it can serve,
+// and dump as fixtures that load back (the package doc of billingtest
+// states the limits). The exported Add methods and the fixtures loader
+// check times and amounts with Check, a walk by reflection; an invoice's
+// are checked in its prologue by Invoice, which allocates not.
 package ledger
 
 import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	billing "github.com/billingapi/billing-go"
-	"github.com/billingapi/billing-go/billingtest/internal/servable"
 	"github.com/billingapi/billing-go/billingtest/seed"
+	"github.com/billingapi/billing-go/internal/jsonwire"
 	"github.com/shopspring/decimal"
 )
 
@@ -57,11 +65,11 @@ func DefaultSchedule(inv *seed.Invoice) []billing.PaymentSchedule {
 		status = StatusPaid
 	}
 	return []billing.PaymentSchedule{{
-		DueDateTimestamp:   billing.NewTimestamp(inv.PostedTimestamp.AddDate(0, 0, servable.TermsDays(inv.Terms))),
+		DueDateTimestamp:   billing.NewTimestamp(inv.PostedTimestamp.AddDate(0, 0, TermsDays(inv.Terms))),
 		Status:             status,
 		Amount:             amount,
 		OutstandingBalance: outstanding,
-		DaysDueAfterTerm:   servable.TermsDays(inv.Terms),
+		DaysDueAfterTerm:   TermsDays(inv.Terms),
 	}}
 }
 
@@ -103,7 +111,7 @@ func Status(inv *seed.Invoice, now time.Time) billing.InvoiceStatus {
 
 // Rederive makes inv's payment schedules follow a change from
 // before, as UpdateInvoice documents. The amounts it checks are those
-// servable.Invoice then bounds.
+// Invoice then bounds.
 func Rederive(before, inv *seed.Invoice) error {
 	if inv.PaymentSchedules == nil {
 		inv.PaymentSchedules = DefaultSchedule(inv)
@@ -155,4 +163,222 @@ func sameSchedules(a, b []billing.PaymentSchedule) bool {
 			x.Amount.Equal(y.Amount) && x.OutstandingBalance.Equal(y.OutstandingBalance) &&
 			x.DaysDueAfterTerm == y.DaysDueAfterTerm && maps.EqualFunc(x.Extra, y.Extra, func(p, q json.RawMessage) bool { return string(p) == string(q) })
 	})
+}
+
+// maxTermsDays is the longest payment terms, in days, that can give a due
+// date the API can write: from 0001-01-01 to 9999-12-31.
+const maxTermsDays = 3_652_058
+
+// timeWritable reports whether t is none (the zero time) or has a
+// four-digit year in UTC, as the API writes timestamps.
+func timeWritable(t time.Time) bool {
+	return t.IsZero() || !t.Before(firstWritable) && t.Before(pastWritable)
+}
+
+// The instants of four-digit UTC years, compared as instants rather than
+// by computing a year: every time of every invoice added is checked.
+var (
+	firstWritable = time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)
+	pastWritable  = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
+)
+
+// amountDigitRun bounds the digits an amount the fake accepts is written
+// with, in its integer part and in its fraction (counted before trailing
+// zeros are dropped, so a little strictly): jsonwire.MaxDigitRun, which
+// the SDK and the fixtures loader read, less 16 in the integer part, so
+// that the sums the fake derives (an invoice's amount, its balance: fewer
+// than 10^16 terms) fit too. 1e300 would be written as 301 digits, which
+// no reader of the API accepts.
+const (
+	amountDigitRun    = jsonwire.MaxDigitRun
+	amountIntegerRun  = jsonwire.MaxDigitRun - 16
+	amountFractionRun = jsonwire.MaxDigitRun
+)
+
+// amountWritable reports whether d is within amountDigitRun's bounds.
+func amountWritable(d decimal.Decimal) bool {
+	if d.IsZero() {
+		return true
+	}
+	exp, digits := int64(d.Exponent()), int64(d.NumDigits())
+	return digits+exp <= amountIntegerRun && -exp <= amountFractionRun
+}
+
+func errAmount(d decimal.Decimal) error {
+	return fmt.Errorf("an amount of %d digits with exponent %d is beyond what the fake keeps: at most %d integer digits and %d decimal places, as the SDK reads no run of more than %d digits", d.NumDigits(), d.Exponent(), amountIntegerRun, amountFractionRun, amountDigitRun)
+}
+
+func errTime(t time.Time) error {
+	return fmt.Errorf("%s is outside the years 1 to 9999, which the API cannot write", t.UTC().Format(time.RFC3339))
+}
+
+// fieldError names the field err is about.
+func fieldError(field string, err error) error { return fmt.Errorf("%s: %w", field, err) }
+
+// Check checks every time.Time, billing.Timestamp and amount
+// (decimal.Decimal) in *ptr, a struct, at any depth, naming the first
+// that is not writable by its field path. It allocates only to report an
+// error: the generator adds entities by the ten thousand.
+func Check(ptr any) error {
+	var rev []string // the path, innermost first
+	var cause error
+	if !unwritable(reflect.ValueOf(ptr), &rev, &cause) {
+		return nil
+	}
+	var path strings.Builder
+	for i := len(rev) - 1; i >= 0; i-- {
+		if path.Len() > 0 && !strings.HasPrefix(rev[i], "[") {
+			path.WriteByte('.')
+		}
+		path.WriteString(rev[i])
+	}
+	return fmt.Errorf("%s: %w", path.String(), cause)
+}
+
+var (
+	timeType      = reflect.TypeFor[time.Time]()
+	timestampType = reflect.TypeFor[billing.Timestamp]()
+	decimalType   = reflect.TypeFor[decimal.Decimal]()
+)
+
+// unwritable reports whether v holds a value the API cannot write; if
+// so, cause says why and rev gets the path to it, innermost first.
+func unwritable(v reflect.Value, rev *[]string, cause *error) bool {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		return !v.IsNil() && unwritable(v.Elem(), rev, cause)
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			if unwritable(v.Index(i), rev, cause) {
+				*rev = append(*rev, "["+strconv.Itoa(i)+"]")
+				return true
+			}
+		}
+	case reflect.Struct:
+		switch v.Type() {
+		case timeType:
+			if t := valueOf[time.Time](v); !timeWritable(t) {
+				*cause = errTime(t)
+				return true
+			}
+			return false
+		case timestampType:
+			if t := valueOf[billing.Timestamp](v).Time; !timeWritable(t) {
+				*cause = errTime(t)
+				return true
+			}
+			return false
+		case decimalType:
+			if d := valueOf[decimal.Decimal](v); !amountWritable(d) {
+				*cause = errAmount(d)
+				return true
+			}
+			return false
+		}
+		for i := range v.NumField() {
+			f := v.Field(i)
+			if !f.CanInterface() {
+				continue // unexported
+			}
+			if unwritable(f, rev, cause) {
+				*rev = append(*rev, v.Type().Field(i).Name)
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// valueOf reads v without boxing it when v is addressable, as everything
+// under the pointer given to Check is.
+func valueOf[T any](v reflect.Value) T {
+	if v.CanAddr() {
+		return *v.Addr().Interface().(*T)
+	}
+	return v.Interface().(T)
+}
+
+// Invoice checks what an invoice's answers hold besides its
+// own fields' times: its payment terms, and the due dates of its payment
+// schedules, or of the one the fake makes when it has none (posted plus
+// the terms' days). Explicit, not Check: the generator adds a
+// hundred thousand invoices.
+func Invoice(inv *seed.Invoice) error {
+	// Posted first: the others default to it.
+	if err := checkNamed("", -1, []namedTime{{"PostedTimestamp", inv.PostedTimestamp}, {"EffectiveTimestamp", inv.EffectiveTimestamp},
+		{"CreatedTimestamp", inv.CreatedTimestamp}, {"ModifiedTimestamp", inv.ModifiedTimestamp}}, []namedAmount{
+		{"TotalTaxes", inv.TotalTaxes}, {"TotalDiscount", inv.TotalDiscount}, {"TotalPayments", inv.TotalPayments},
+		{"SumOfCreditNotes", inv.SumOfCreditNotes}, {"OpeningArBalance", inv.OpeningArBalance},
+		{"ClosingArBalance", inv.ClosingArBalance}, {"TotalWriteoffs", inv.TotalWriteoffs}}); err != nil {
+		return err
+	}
+	for i := range inv.Charges {
+		c := &inv.Charges[i]
+		if err := checkNamed("Charges", i, []namedTime{{"EffectiveTimestamp", c.EffectiveTimestamp}, {"StartServiceDate", c.StartServiceDate}, {"EndServiceDate", c.EndServiceDate}},
+			[]namedAmount{{"Quantity", c.Quantity}, {"UnitPrice", c.UnitPrice}, {"Amount", c.Amount}}); err != nil {
+			return err
+		}
+	}
+	for i := range inv.PaymentSchedules {
+		ps := &inv.PaymentSchedules[i]
+		if err := checkNamed("PaymentSchedules", i, []namedTime{{"DueDateTimestamp", ps.DueDateTimestamp.Time}},
+			[]namedAmount{{"Amount", ps.Amount}, {"OutstandingBalance", ps.OutstandingBalance}}); err != nil {
+			return err
+		}
+	}
+	days := TermsDays(inv.Terms)
+	if days > maxTermsDays {
+		return fmt.Errorf("the Terms %q reach beyond any due date the API can write (at most Net%d)", inv.Terms, maxTermsDays)
+	}
+	if inv.PaymentSchedules == nil {
+		if due := inv.PostedTimestamp.AddDate(0, 0, days); !timeWritable(due) {
+			return fmt.Errorf("the Terms %s after PostedTimestamp %s give a due date past 9999-12-31, which the API cannot write", inv.Terms, inv.PostedTimestamp.UTC().Format(time.RFC3339))
+		}
+	}
+	return nil
+}
+
+type namedTime struct {
+	name string
+	t    time.Time
+}
+
+type namedAmount struct {
+	name string
+	d    decimal.Decimal
+}
+
+// checkNamed checks times and amounts, naming the first not writable as
+// a field of list[i] (or a field alone when i is negative). The name is
+// built only for an error.
+func checkNamed(list string, i int, times []namedTime, amounts []namedAmount) error {
+	name := func(field string) string {
+		if i < 0 {
+			return field
+		}
+		return fmt.Sprintf("%s[%d].%s", list, i, field)
+	}
+	for _, f := range times {
+		if !timeWritable(f.t) {
+			return fieldError(name(f.name), errTime(f.t))
+		}
+	}
+	for _, f := range amounts {
+		if !amountWritable(f.d) {
+			return fieldError(name(f.name), errAmount(f.d))
+		}
+	}
+	return nil
+}
+
+// TermsDays reads "Net30" as 30; anything else is 30 days. It does not
+// allocate: every invoice added reads its terms.
+func TermsDays(terms string) int {
+	if len(terms) >= 3 && strings.EqualFold(terms[:3], "net") {
+		terms = terms[3:]
+	}
+	if n, err := strconv.Atoi(terms); err == nil && n >= 0 {
+		return n
+	}
+	return 30
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -70,7 +71,7 @@ func FormatStamp(t time.Time, digits int) string {
 	frac := fmt.Sprintf("%09d", t.Nanosecond())[:7]
 	switch {
 	case digits < 0:
-		frac = trimZeros(frac)
+		frac = strings.TrimRight(frac, "0")
 	default:
 		frac = frac[:digits]
 	}
@@ -78,11 +79,4 @@ func FormatStamp(t time.Time, digits int) string {
 		return s
 	}
 	return s + "." + frac
-}
-
-func trimZeros(s string) string {
-	for len(s) > 0 && s[len(s)-1] == '0' {
-		s = s[:len(s)-1]
-	}
-	return s
 }

@@ -18,11 +18,6 @@ import (
 // in Match's mask.
 const MaxSegments = 32
 
-// Segments splits a pattern's path into its segments.
-func Segments(path string) []string {
-	return strings.Split(strings.Trim(path, "/"), "/")
-}
-
 // Parse checks the path of a pattern a test adds and returns its
 // segments. Its first segment must not be reserved (the control API's,
 // compared without case).
