@@ -27,8 +27,6 @@ import (
 // invoices.go.
 
 // The fake's list endpoints, named after the SDK methods that call them.
-// A new list is its constant here, its rows function and schema below,
-// and its row in listRoutes.
 const (
 	// RouteInvoicesList is Invoices.List (reference 4.1).
 	RouteInvoicesList Route = "GET /v1/Invoices"
@@ -40,7 +38,9 @@ const (
 	RouteSubscriptionItemsList Route = "GET /v1/subscriptionProducts/{subscriptionProductId}/items"
 )
 
-// listRoutes are the list endpoints' rows of the route table.
+// listRoutes are the list endpoints' rows of the route table. A new list
+// is its Route constant above, its row here, and its rows function and
+// schema below: this file alone.
 var listRoutes = []routeSpec{
 	newRouteSpec(RouteInvoicesList, "Invoices.List", (*Server).handleListInvoices),
 	listRoute(RouteInvoicesListByCustomer, "Invoices.ListByCustomer", scopedList[invoiceRow, wireInvoice]{

@@ -14,8 +14,7 @@ import (
 // only names it, for [Server.InjectFault].
 type Route string
 
-// The fake's routes other than its lists (those are in the block above),
-// named after the SDK methods that call them.
+// The fake's other routes, named after the SDK methods that call them.
 const (
 	// RouteInvoicesGet is Invoices.Get (4.3).
 	RouteInvoicesGet Route = "GET /v1/Invoices/{invoiceId}"

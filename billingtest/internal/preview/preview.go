@@ -183,7 +183,10 @@ func Parse(raw json.RawMessage, query func(Row) bool) (*billing.BulkPriceChangeP
 		return nil, nil, errors.New("search with either the query parameter or filterOptions, not both")
 	}
 	search, err := filterOptions(p.FilterOptions)
-	return p, search, err
+	if err != nil {
+		return nil, nil, err
+	}
+	return p, search, nil
 }
 
 func params(raw json.RawMessage) (*billing.BulkPriceChangeParams, error) {
