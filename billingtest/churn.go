@@ -148,9 +148,10 @@ func sortedOn[T any](sc *filter.Schema[T], lr listRequest) string {
 
 // churnBefore counts a list request of route, of the rows scopeOf gives
 // for parent, sorted on sorted, whose filter admits key on that field,
-// and makes a round of changes to them when one is due.
+// and makes a round of changes to them when one is due. A list without a
+// scope (nil) is not churned.
 func (s *Server) churnBefore(route Route, sorted string, key *filter.TimeRange, scopeOf func(*Server, int64) churn.Scope, parent int64) {
-	if s.churn == nil {
+	if s.churn == nil || scopeOf == nil {
 		return
 	}
 	s.mu.Lock()
