@@ -6,7 +6,6 @@ import (
 	"time"
 
 	billing "github.com/billingapi/billing-go"
-	"github.com/billingapi/billing-go/billingtest/internal/filter"
 	"github.com/billingapi/billing-go/billingtest/seed"
 	"github.com/shopspring/decimal"
 )
@@ -112,20 +111,30 @@ func packID(id int64) (int32, bool) {
 	return int32(id), id >= math.MinInt32 && id <= math.MaxInt32
 }
 
+// zeroInstant is the packed form of the missing date (the zero
+// time.Time), outside the range of UTC nanoseconds; packable times lie
+// strictly inside it. Read only.
+const zeroInstant = math.MinInt64
+
+var (
+	minInstant = time.Unix(0, math.MinInt64+1)
+	maxInstant = time.Unix(0, math.MaxInt64)
+)
+
 // packTime returns t as UTC nanoseconds, and false when that would not
 // give t back exactly: a location other than UTC, or out of range.
 func packTime(t time.Time) (int64, bool) {
 	if t == (time.Time{}) {
-		return filter.ZeroInstant, true
+		return zeroInstant, true
 	}
-	if t.Location() != time.UTC || t.Before(filter.MinInstant) || t.After(filter.MaxInstant) {
+	if t.Location() != time.UTC || t.Before(minInstant) || t.After(maxInstant) {
 		return 0, false
 	}
 	return t.UnixNano(), true
 }
 
 func unpackTime(n int64) time.Time {
-	if n == filter.ZeroInstant {
+	if n == zeroInstant {
 		return time.Time{}
 	}
 	return time.Unix(0, n).UTC()
