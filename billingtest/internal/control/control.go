@@ -136,8 +136,17 @@ type endpoint struct {
 func clearing(do func(Fake)) func(Fake, *http.Request) (Answer, *Error) {
 	return func(f Fake, _ *http.Request) (Answer, *Error) {
 		do(f)
-		return Answer{Status: http.StatusNoContent}, nil
+		return done(nil)
 	}
+}
+
+// done is the answer of a change: 204, or a 400 with err's message when
+// it failed.
+func done(err error) (Answer, *Error) {
+	if err != nil {
+		return Answer{}, bad(err)
+	}
+	return Answer{Status: http.StatusNoContent}, nil
 }
 
 // ok is the 200 answer with body.
@@ -235,10 +244,7 @@ func unescape(s string) string {
 
 // load answers a fixtures document given to do.
 func load(do func(io.Reader) error, r *http.Request) (Answer, *Error) {
-	if err := do(io.LimitReader(r.Body, maxBody)); err != nil {
-		return Answer{}, bad(err)
-	}
-	return Answer{Status: http.StatusNoContent}, nil
+	return done(do(io.LimitReader(r.Body, maxBody)))
 }
 
 func reset(f Fake, _ *http.Request) (Answer, *Error) {
@@ -248,17 +254,25 @@ func reset(f Fake, _ *http.Request) (Answer, *Error) {
 	return Answer{Status: http.StatusNoContent}, nil
 }
 
-func addRoute(f Fake, r *http.Request) (Answer, *Error) {
+// decode binds the JSON body of r, at most maxSmallBody bytes, into v.
+func decode(r *http.Request, v any) *Error {
 	b, _ := io.ReadAll(io.LimitReader(r.Body, maxSmallBody))
+	if err := bind.JSON(b, v); err != nil {
+		return bad(err)
+	}
+	return nil
+}
+
+func addRoute(f Fake, r *http.Request) (Answer, *Error) {
 	var cr CannedRoute
-	if err := bind.JSON(b, &cr); err != nil {
-		return Answer{}, bad(err)
+	if e := decode(r, &cr); e != nil {
+		return Answer{}, e
 	}
 	h, err := cr.Handler()
-	if err != nil {
-		return Answer{}, bad(err)
+	var route string
+	if err == nil {
+		route, err = f.AddRoute(cr.Method, cr.Path, h)
 	}
-	route, err := f.AddRoute(cr.Method, cr.Path, h)
 	if err != nil {
 		return Answer{}, bad(err)
 	}
@@ -280,10 +294,9 @@ type faultJSON struct {
 }
 
 func injectFault(f Fake, r *http.Request) (Answer, *Error) {
-	body, _ := io.ReadAll(io.LimitReader(r.Body, maxSmallBody))
 	var fj faultJSON
-	if err := bind.JSON(body, &fj); err != nil {
-		return Answer{}, bad(err)
+	if e := decode(r, &fj); e != nil {
+		return Answer{}, e
 	}
 	ft := Fault{
 		Times: fj.Times, Status: fj.Status, Truncate: fj.Truncate,
@@ -303,8 +316,5 @@ func injectFault(f Fake, r *http.Request) (Answer, *Error) {
 	if errors.Is(err, ErrUnknownRoute) {
 		err = errors.New("route " + Quote(fj.Route) + " is not a route of the fake; GET /_fake/routes lists them")
 	}
-	if err != nil {
-		return Answer{}, bad(err)
-	}
-	return Answer{Status: http.StatusNoContent}, nil
+	return done(err)
 }
