@@ -29,7 +29,7 @@ import (
 // Invoice equal to the one stored.
 type invoiceRecord struct {
 	id, customerID, invoiceNumber, accountingID int64
-	// created, effective, posted, modified are instants (see packTime).
+	// created, effective, posted, modified are instants (see fits.time).
 	created, effective, posted, modified int64
 	amounts                              [recAmounts]int64 // coefficients, by the rec* indexes
 	exps                                 [recAmounts]int8
