@@ -136,17 +136,8 @@ type endpoint struct {
 func clearing(do func(Fake)) func(Fake, *http.Request) (Answer, *Error) {
 	return func(f Fake, _ *http.Request) (Answer, *Error) {
 		do(f)
-		return done(nil)
+		return Answer{Status: http.StatusNoContent}, nil
 	}
-}
-
-// done is the answer of a change: 204, or a 400 with err's message when
-// it failed.
-func done(err error) (Answer, *Error) {
-	if err != nil {
-		return Answer{}, bad(err)
-	}
-	return Answer{Status: http.StatusNoContent}, nil
 }
 
 // ok is the 200 answer with body.
@@ -244,7 +235,10 @@ func unescape(s string) string {
 
 // load answers a fixtures document given to do.
 func load(do func(io.Reader) error, r *http.Request) (Answer, *Error) {
-	return done(do(io.LimitReader(r.Body, maxBody)))
+	if err := do(io.LimitReader(r.Body, maxBody)); err != nil {
+		return Answer{}, bad(err)
+	}
+	return Answer{Status: http.StatusNoContent}, nil
 }
 
 func reset(f Fake, _ *http.Request) (Answer, *Error) {
@@ -254,25 +248,17 @@ func reset(f Fake, _ *http.Request) (Answer, *Error) {
 	return Answer{Status: http.StatusNoContent}, nil
 }
 
-// decode binds the JSON body of r, at most maxSmallBody bytes, into v.
-func decode(r *http.Request, v any) *Error {
-	b, _ := io.ReadAll(io.LimitReader(r.Body, maxSmallBody))
-	if err := bind.JSON(b, v); err != nil {
-		return bad(err)
-	}
-	return nil
-}
-
 func addRoute(f Fake, r *http.Request) (Answer, *Error) {
+	b, _ := io.ReadAll(io.LimitReader(r.Body, maxSmallBody))
 	var cr CannedRoute
-	if e := decode(r, &cr); e != nil {
-		return Answer{}, e
+	if err := bind.JSON(b, &cr); err != nil {
+		return Answer{}, bad(err)
 	}
 	h, err := cr.Handler()
-	var route string
-	if err == nil {
-		route, err = f.AddRoute(cr.Method, cr.Path, h)
+	if err != nil {
+		return Answer{}, bad(err)
 	}
+	route, err := f.AddRoute(cr.Method, cr.Path, h)
 	if err != nil {
 		return Answer{}, bad(err)
 	}
@@ -294,9 +280,10 @@ type faultJSON struct {
 }
 
 func injectFault(f Fake, r *http.Request) (Answer, *Error) {
+	body, _ := io.ReadAll(io.LimitReader(r.Body, maxSmallBody))
 	var fj faultJSON
-	if e := decode(r, &fj); e != nil {
-		return Answer{}, e
+	if err := bind.JSON(body, &fj); err != nil {
+		return Answer{}, bad(err)
 	}
 	ft := Fault{
 		Times: fj.Times, Status: fj.Status, Truncate: fj.Truncate,
@@ -316,5 +303,8 @@ func injectFault(f Fake, r *http.Request) (Answer, *Error) {
 	if errors.Is(err, ErrUnknownRoute) {
 		err = errors.New("route " + Quote(fj.Route) + " is not a route of the fake; GET /_fake/routes lists them")
 	}
-	return done(err)
+	if err != nil {
+		return Answer{}, bad(err)
+	}
+	return Answer{Status: http.StatusNoContent}, nil
 }
