@@ -3,7 +3,6 @@ package filter
 import (
 	"context"
 	"iter"
-	"strings"
 	"time"
 
 	"github.com/billingapi/billing-go/query"
@@ -62,48 +61,46 @@ func Run[T any](src iter.Seq[T], id func(T) int64, sc *Schema[T], lr *Request, p
 	start := int64(lr.Page) * int64(offset)
 	end := start + int64(lr.Size)
 
-	if lr.SortField < 0 {
-		// Id order is the source order: keep only the page, no sort.
-		for row := range src {
-			out.MaxCount++
-			out.Visited++
-			if pred != nil && !pred(row) {
-				continue
-			}
-			if n := int64(out.Count); n >= start && n < end {
-				out.Items = append(out.Items, row)
-			}
-			out.Count++
+	// Id order is the source order: it keeps only the page, no sort.
+	// Another order keys every match, to select the page from them.
+	sorted := lr.SortField >= 0
+	var key sortKeyer[T]
+	var cmp func(a, b *sortItem[T]) int
+	var matched []sortItem[T]
+	if sorted {
+		key, cmp = keyer(&sc.Fields[lr.SortField], lr.Desc, lr.Tie)
+		buf, _ := sc.sortBufs.Get().(*[]sortItem[T])
+		if buf == nil {
+			buf = new([]sortItem[T])
 		}
+		matched = (*buf)[:0]
+		defer func() {
+			clear(matched) // drop the rows, so that the pool keeps nothing alive
+			*buf = matched[:0]
+			sc.sortBufs.Put(buf)
+		}()
+	}
+	for row := range src {
+		out.MaxCount++
+		out.Visited++
+		switch n := int64(out.Count); {
+		case pred != nil && !pred(row):
+			continue
+		case sorted:
+			// Keyed in place: a local passed to key would escape to the heap.
+			matched = append(matched, sortItem[T]{row: row, id: id(row), seq: int64(out.MaxCount)})
+			key(&matched[len(matched)-1])
+		case n >= start && n < end:
+			out.Items = append(out.Items, row)
+		}
+		out.Count++
+	}
+	if !sorted {
 		if out.Items == nil {
 			out.Items = []T{}
 		}
 		return out
 	}
-
-	f := &sc.Fields[lr.SortField]
-	key, cmp := keyer(f, lr.Desc, lr.Tie)
-	buf, _ := sc.sortBufs.Get().(*[]sortItem[T])
-	if buf == nil {
-		buf = new([]sortItem[T])
-	}
-	matched := (*buf)[:0]
-	defer func() {
-		clear(matched) // drop the rows, so that the pool keeps nothing alive
-		*buf = matched[:0]
-		sc.sortBufs.Put(buf)
-	}()
-	for row := range src {
-		out.MaxCount++
-		out.Visited++
-		if pred != nil && !pred(row) {
-			continue
-		}
-		// Keyed in place: a local passed to key would escape to the heap.
-		matched = append(matched, sortItem[T]{row: row, id: id(row), seq: int64(out.MaxCount)})
-		key(&matched[len(matched)-1])
-	}
-	out.Count = len(matched)
 	win := selectWindow(matched, int(min(start, int64(out.Count))), int(min(end, int64(out.Count))), cmp)
 	out.Items = make([]T, len(win))
 	for i := range win {
@@ -150,12 +147,8 @@ func UntilDone[T any](ctx context.Context, pred func(T) bool) func(T) bool {
 func KeyBounds[T any](sc *Schema[T], field int, expr query.Expr) (key *TimeRange, keyOnly bool) {
 	keyOnly = true
 	for _, c := range expr {
-		i, ok := sc.byName[strings.ToLower(c.Name)]
-		var b TimeRange
-		var err error
-		if ok && i == field {
-			b, err = TimeBounds(c)
-		}
+		i, ok := sc.Index(c.Name)
+		b, err := TimeBounds(c)
 		if !ok || i != field || err != nil {
 			keyOnly = false
 			continue

@@ -100,10 +100,6 @@ func Run(sink Sink, opts Options) (err error) {
 		o:    o,
 		r:    rand.New(rand.NewPCG(o.Seed, pcgStream)),
 		span: o.Start.AddDate(2, 0, 0).Sub(o.Start),
-		ints: make([]decimal.Decimal, 256),
-	}
-	for i := range g.ints {
-		g.ints[i] = decimal.New(int64(i), 0)
 	}
 	for _, p := range purchases {
 		g.buyWeights = append(g.buyWeights, p.weight)
@@ -157,10 +153,7 @@ type generator struct {
 	active        []int32
 	activeCreated []time.Duration
 	subs          []subscription
-	// ints are shared decimals of small whole quantities: decimals are
-	// immutable, so one big.Int can serve every charge of quantity 3.
-	ints       []decimal.Decimal
-	buyWeights []int // of purchases
+	buyWeights    []int // of purchases
 }
 
 // customer is a generated customer and what its invoices need of it.
@@ -274,12 +267,4 @@ func (g *generator) ref(p int, prefix string, n, width int) string {
 		return ""
 	}
 	return g.num(prefix, int64(g.r.IntN(n)), width)
-}
-
-// intDec is a decimal of the whole quantity n, shared when small.
-func (g *generator) intDec(n int64) decimal.Decimal {
-	if n >= 0 && n < int64(len(g.ints)) {
-		return g.ints[n]
-	}
-	return decimal.New(n, 0)
 }

@@ -21,10 +21,10 @@ func (g *generator) purchase(p int) (qty, price money) {
 	c := cat.min + g.r.Int64N(cat.max-cat.min+1)
 	switch cat.qty {
 	case '1':
-		qty = money{v: 1, d: g.intDec(1)}
+		qty = newMoney(1, 0)
 	case 'u':
 		n := 1 + g.r.Int64N(12)
-		qty = money{v: n, d: g.intDec(n)}
+		qty = newMoney(n, 0)
 	case 'h':
 		qty = newMoney(1+g.r.Int64N(32)*5, -1)
 	case 'm':
@@ -118,7 +118,7 @@ func (g *generator) invoices() {
 				amount := price.v * sub.qty[j]
 				charges = append(charges, seed.Charge{
 					Name: sp.Name, Description: sub.sub.Description, GLCode: g.plans[sub.plan].products[j].gl,
-					Quantity: g.intDec(sub.qty[j]), UnitPrice: price.d, Amount: decimal.New(amount, price.exp),
+					Quantity: decimal.New(sub.qty[j], 0), UnitPrice: price.d, Amount: decimal.New(amount, price.exp),
 					EffectiveTimestamp: pt, StartServiceDate: pt, EndServiceDate: periodEnd,
 					SubscriptionID: sub.sub.ID, SubscriptionProductID: sp.ID,
 				})
@@ -149,7 +149,7 @@ func (g *generator) invoices() {
 				ship := newMoney(995+g.r.Int64N(2000), -2)
 				charges = append(charges, seed.Charge{
 					Name: shipping.name, Description: shipping.description, GLCode: shipping.gl,
-					Quantity: g.intDec(1), UnitPrice: ship.d, Amount: ship.d,
+					Quantity: decimal.New(1, 0), UnitPrice: ship.d, Amount: ship.d,
 					EffectiveTimestamp: pt, StartServiceDate: pt, EndServiceDate: pt,
 					PurchaseID: pid,
 				})

@@ -171,21 +171,11 @@ func wrap(text string, width int) []string {
 	return out
 }
 
-// pdfString escapes text for a PDF literal string: the delimiters and the
-// escape character itself. text is already ASCII.
-func pdfString(text string) string {
-	var b strings.Builder
-	for i := 0; i < len(text); i++ {
-		switch c := text[i]; c {
-		case '(', ')', '\\':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
+// pdfString escapes text, ASCII already, for a PDF literal string: the
+// delimiters and the escape character itself.
+func pdfString(text string) string { return pdfEscaper.Replace(text) }
+
+var pdfEscaper = strings.NewReplacer("(", `\(`, ")", `\)`, `\`, `\\`)
 
 // transliterate makes text printable ASCII. The standard Helvetica font
 // has no glyphs beyond its 8-bit encoding, and a byte outside it would

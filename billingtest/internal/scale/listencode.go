@@ -467,18 +467,14 @@ func addFixed(f, g amount) (amount, bool) {
 	case f.coef == 0:
 		return g, true
 	}
+	if f.exp < g.exp {
+		f, g = g, f // scale the one with the larger exponent
+	}
 	var ok bool
-	for f.exp > g.exp {
+	for ; f.exp > g.exp; f.exp-- {
 		if f.coef, ok = times10(f.coef); !ok {
 			return amount{}, false
 		}
-		f.exp--
-	}
-	for g.exp > f.exp {
-		if g.coef, ok = times10(g.coef); !ok {
-			return amount{}, false
-		}
-		g.exp--
 	}
 	sum := f.coef + g.coef
 	if (sum > f.coef) != (g.coef > 0) {

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	billing "github.com/billingapi/billing-go"
-	"github.com/billingapi/billing-go/billingtest/internal/filter"
 	"github.com/billingapi/billing-go/billingtest/seed"
 	"github.com/shopspring/decimal"
 )
@@ -30,7 +29,7 @@ import (
 // Invoice equal to the one stored.
 type invoiceRecord struct {
 	id, customerID, invoiceNumber, accountingID int64
-	// created, effective, posted, modified are instants (see packTime).
+	// created, effective, posted, modified are instants (see fits.time).
 	created, effective, posted, modified int64
 	amounts                              [recAmounts]int64 // coefficients, by the rec* indexes
 	exps                                 [recAmounts]int8
@@ -96,49 +95,91 @@ func scheduleStatus(i uint8) billing.PaymentScheduleStatus {
 	return ""
 }
 
-// packStatus is the index of s for scheduleStatus, and false when it has
-// none.
-func packStatus(s billing.PaymentScheduleStatus) (uint8, bool) {
+// zeroInstant is the packed form of the missing date (the zero
+// time.Time), outside the range of UTC nanoseconds; packable times lie
+// strictly inside it. Read only.
+const zeroInstant = math.MinInt64
+
+var (
+	minInstant = time.Unix(0, math.MinInt64+1)
+	maxInstant = time.Unix(0, math.MaxInt64)
+)
+
+// fits packs the values of one record and remembers whether each gave
+// back exactly what it was given; a record with one that does not is kept
+// whole.
+type fits bool
+
+// time is t as UTC nanoseconds; a location other than UTC, or a time out
+// of range, does not fit.
+func (f *fits) time(t time.Time) int64 {
+	switch {
+	case t == (time.Time{}):
+		return zeroInstant
+	case t.Location() != time.UTC || t.Before(minInstant) || t.After(maxInstant):
+		*f = false
+		return 0
+	}
+	return t.UnixNano()
+}
+
+// amount is d's coefficient, its exponent going to exp; they must fit an
+// int64 and an int8.
+func (f *fits) amount(d decimal.Decimal, exp *int8) int64 {
+	e := d.Exponent()
+	if e < math.MinInt8 || e > math.MaxInt8 || d.NumDigits() > 18 {
+		*f = false
+		return 0
+	}
+	*exp = int8(e)
+	return d.CoefficientInt64()
+}
+
+func (f *fits) id(id int64) int32 {
+	if id < math.MinInt32 || id > math.MaxInt32 {
+		*f = false
+	}
+	return int32(id)
+}
+
+// status is the index of s for scheduleStatus.
+func (f *fits) status(s billing.PaymentScheduleStatus) uint8 {
 	for i := range uint8(4) {
 		if scheduleStatus(i) == s {
-			return i, true
+			return i
 		}
 	}
-	return 0, false
+	*f = false
+	return 0
 }
 
-// packID returns id as an int32, and false when it does not fit one.
-func packID(id int64) (int32, bool) {
-	return int32(id), id >= math.MinInt32 && id <= math.MaxInt32
-}
-
-// packTime returns t as UTC nanoseconds, and false when that would not
-// give t back exactly: a location other than UTC, or out of range.
-func packTime(t time.Time) (int64, bool) {
-	if t == (time.Time{}) {
-		return filter.ZeroInstant, true
+// texts joins parts into one string and writes to ends where each part
+// but the last ends; the parts must fit uint16 offsets.
+func (f *fits) texts(ends []uint16, parts ...string) string {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
 	}
-	if t.Location() != time.UTC || t.Before(filter.MinInstant) || t.After(filter.MaxInstant) {
-		return 0, false
+	if n > math.MaxUint16 {
+		*f = false
+		return ""
 	}
-	return t.UnixNano(), true
+	var b strings.Builder
+	b.Grow(n)
+	for i, p := range parts {
+		b.WriteString(p)
+		if i < len(ends) {
+			ends[i] = uint16(b.Len())
+		}
+	}
+	return b.String()
 }
 
 func unpackTime(n int64) time.Time {
-	if n == filter.ZeroInstant {
+	if n == zeroInstant {
 		return time.Time{}
 	}
 	return time.Unix(0, n).UTC()
-}
-
-// packDecimal returns d's coefficient and exponent, and false when they do
-// not fit an int64 and an int8.
-func packDecimal(d decimal.Decimal) (int64, int8, bool) {
-	exp := d.Exponent()
-	if exp < math.MinInt8 || exp > math.MaxInt8 || d.NumDigits() > 18 {
-		return 0, 0, false
-	}
-	return d.CoefficientInt64(), int8(exp), true
 }
 
 func unpackDecimal(coef int64, exp int8) decimal.Decimal {
@@ -169,119 +210,63 @@ type packer struct {
 	texts map[[3]string]string
 }
 
-// joinTexts joins parts into one string and writes to ends where each
-// part but the last ends. It reports false when the parts are too long
-// for uint16 offsets.
-func joinTexts(ends []uint16, parts ...string) (string, bool) {
-	n := 0
-	for _, p := range parts {
-		n += len(p)
-	}
-	if n > math.MaxUint16 {
-		return "", false
-	}
-	var b strings.Builder
-	b.Grow(n)
-	for i, p := range parts {
-		b.WriteString(p)
-		if i < len(ends) {
-			ends[i] = uint16(b.Len())
-		}
-	}
-	return b.String(), true
-}
-
 // pack returns the record of inv, packed or whole (see invoiceRecord).
 // The record shares nothing mutable with inv: the caller may keep using
 // inv.
 func (p *packer) pack(inv *seed.Invoice) invoiceRecord {
-	if r, ok := p.tryPack(inv); ok {
-		return r
-	}
-	whole := cloneInvoice(inv)
-	return invoiceRecord{id: inv.ID, customerID: inv.CustomerID, whole: whole}
-}
-
-func (p *packer) tryPack(inv *seed.Invoice) (invoiceRecord, bool) {
-	r := invoiceRecord{id: inv.ID, customerID: inv.CustomerID, invoiceNumber: inv.InvoiceNumber, accountingID: inv.AccountingID}
-	ok := true
-	timeOK := func(dst *int64, t time.Time) {
-		n, fits := packTime(t)
-		*dst, ok = n, ok && fits
-	}
-	timeOK(&r.created, inv.CreatedTimestamp)
-	timeOK(&r.effective, inv.EffectiveTimestamp)
-	timeOK(&r.posted, inv.PostedTimestamp)
-	timeOK(&r.modified, inv.ModifiedTimestamp)
+	ok := fits(true)
+	r := invoiceRecord{id: inv.ID, customerID: inv.CustomerID, invoiceNumber: inv.InvoiceNumber, accountingID: inv.AccountingID,
+		created: ok.time(inv.CreatedTimestamp), effective: ok.time(inv.EffectiveTimestamp),
+		posted: ok.time(inv.PostedTimestamp), modified: ok.time(inv.ModifiedTimestamp)}
 	for i, d := range amountsOf(inv) {
-		c, e, fits := packDecimal(d)
-		r.amounts[i], r.exps[i], ok = c, e, ok && fits
+		r.amounts[i] = ok.amount(d, &r.exps[i])
 	}
-	text, fits := joinTexts(r.ends[:], inv.PoNumber, inv.ErpID, inv.CrmID, inv.Notes, inv.Terms, string(inv.Status))
-	if !ok || !fits {
-		return r, false
-	}
-	r.text = text
+	r.text = ok.texts(r.ends[:], inv.PoNumber, inv.ErpID, inv.CrmID, inv.Notes, inv.Terms, string(inv.Status))
 	if len(inv.Charges) > 0 {
 		r.charges = make([]chargeRecord, len(inv.Charges))
 		for i := range inv.Charges {
-			if r.charges[i], ok = p.packCharge(&inv.Charges[i]); !ok {
-				return r, false
-			}
+			r.charges[i] = p.packCharge(&inv.Charges[i], &ok)
 		}
 	}
 	if len(inv.PaymentSchedules) > 0 {
 		r.schedules = make([]scheduleRecord, len(inv.PaymentSchedules))
 		for i := range inv.PaymentSchedules {
-			if r.schedules[i], ok = packSchedule(&inv.PaymentSchedules[i]); !ok {
-				return r, false
-			}
+			r.schedules[i] = packSchedule(&inv.PaymentSchedules[i], &ok)
 		}
 	}
-	return r, true
+	if !ok {
+		return invoiceRecord{id: inv.ID, customerID: inv.CustomerID, whole: cloneInvoice(inv)}
+	}
+	return r
 }
 
-func (p *packer) packCharge(c *seed.Charge) (chargeRecord, bool) {
-	r := chargeRecord{tracked: c.Tracked}
-	var okQ, okU, okA, okE, okS, okN, okI, okSub, okSP, okP bool
-	r.quantity, r.exps[0], okQ = packDecimal(c.Quantity)
-	r.unitPrice, r.exps[1], okU = packDecimal(c.UnitPrice)
-	r.amount, r.exps[2], okA = packDecimal(c.Amount)
-	r.effective, okE = packTime(c.EffectiveTimestamp)
-	r.start, okS = packTime(c.StartServiceDate)
-	r.end, okN = packTime(c.EndServiceDate)
-	r.id, okI = packID(c.ID)
-	r.subscriptionID, okSub = packID(c.SubscriptionID)
-	r.subscriptionProductID, okSP = packID(c.SubscriptionProductID)
-	r.purID, okP = packID(c.PurchaseID)
-	if !okQ || !okU || !okA || !okE || !okS || !okN || !okI || !okSub || !okSP || !okP {
-		return r, false
-	}
+func (p *packer) packCharge(c *seed.Charge, ok *fits) chargeRecord {
+	r := chargeRecord{tracked: c.Tracked, effective: ok.time(c.EffectiveTimestamp), start: ok.time(c.StartServiceDate), end: ok.time(c.EndServiceDate),
+		id: ok.id(c.ID), subscriptionID: ok.id(c.SubscriptionID), subscriptionProductID: ok.id(c.SubscriptionProductID), purID: ok.id(c.PurchaseID)}
+	r.quantity = ok.amount(c.Quantity, &r.exps[0])
+	r.unitPrice = ok.amount(c.UnitPrice, &r.exps[1])
+	r.amount = ok.amount(c.Amount, &r.exps[2])
 	key := [3]string{c.Name, c.Description, c.GLCode}
 	if text, known := p.texts[key]; known {
 		r.text = text
 		r.ends = [2]uint16{uint16(len(c.Name)), uint16(len(c.Name) + len(c.Description))}
-		return r, true
+		return r
 	}
-	text, fits := joinTexts(r.ends[:], c.Name, c.Description, c.GLCode)
-	if !fits {
-		return r, false
+	r.text = ok.texts(r.ends[:], c.Name, c.Description, c.GLCode)
+	if *ok && p.texts != nil {
+		p.texts[key] = r.text
 	}
-	if p.texts != nil {
-		p.texts[key] = text
-	}
-	r.text = text
-	return r, true
+	return r
 }
 
-func packSchedule(ps *billing.PaymentSchedule) (scheduleRecord, bool) {
-	due, ok := packTime(ps.DueDateTimestamp.Time)
-	amount, ea, okA := packDecimal(ps.Amount)
-	out, eo, okO := packDecimal(ps.OutstandingBalance)
-	status, okS := packStatus(ps.Status)
-	days := int32(ps.DaysDueAfterTerm)
-	ok = ok && okA && okO && okS && int(days) == ps.DaysDueAfterTerm && len(ps.Extra) == 0 && ps.Extra == nil
-	return scheduleRecord{due: due, status: status, amount: amount, outstanding: out, exps: [2]int8{ea, eo}, days: days}, ok
+func packSchedule(ps *billing.PaymentSchedule, ok *fits) scheduleRecord {
+	r := scheduleRecord{due: ok.time(ps.DueDateTimestamp.Time), status: ok.status(ps.Status), days: int32(ps.DaysDueAfterTerm)}
+	r.amount = ok.amount(ps.Amount, &r.exps[0])
+	r.outstanding = ok.amount(ps.OutstandingBalance, &r.exps[1])
+	if int(r.days) != ps.DaysDueAfterTerm || ps.Extra != nil {
+		*ok = false
+	}
+	return r
 }
 
 // cloneInvoice copies inv with its own charges and schedules.

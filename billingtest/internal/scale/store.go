@@ -13,13 +13,10 @@ import (
 	"github.com/billingapi/billing-go/billingtest/seed"
 )
 
-// Store is the invoice store of a large account: invoices packed (see
-// invoiceRecord) in a table in id order, a key index per date sort of the
-// list of all invoices with the matches of its last filters, filters
-// compared on the packed values, and the list of all invoices written
-// from the records (see AppendListJSON). It answers as the fake's plain
-// store does, at a cost that follows the page asked for rather than the
-// account. The caller serializes writes against everything else (the
+// Store is the invoice store of a large account: packed records (see
+// invoiceRecord) in id order, with key indexes. It answers as the fake's
+// plain store does, at a cost that follows the page asked for rather than
+// the account. The caller serializes writes against everything else (the
 // fake's lock).
 type Store struct {
 	table invoiceTable
@@ -39,10 +36,9 @@ type Store struct {
 // are forgotten when it fills.
 const maxSharedTexts = 1 << 12
 
-// New returns an empty store whose Customer.* filter names read
-// customers, through customer (nil when there is none), the getters of
-// customerGetters. getters are the invoice list's other names, over
-// invoices (see [Store.Query] for what they read here).
+// New returns an empty store whose Customer.* filter names read, with
+// customerGetters, the customer that customer returns (nil when there is
+// none).
 func New(customerGetters map[string]filter.Getter[*seed.Customer], customer func(id int64) *seed.Customer) *Store {
 	s := &Store{packer: packer{texts: map[[3]string]string{}}, customer: customer}
 	// A missing customer reads as an empty one, so that getters need no
@@ -65,13 +61,10 @@ func New(customerGetters map[string]filter.Getter[*seed.Customer], customer func
 // recordGetters read the list of all invoices' own filter names from a
 // record in place, packed values without unpacking them.
 var recordGetters = map[string]filter.Getter[*invoiceRecord]{
-	"createdTimestamp": {Time: createdAt,
-		Instant: func(r *invoiceRecord) (int64, bool) { return r.created, r.whole == nil }},
-	"effectiveTimestamp": {Time: effectiveAt,
-		Instant: func(r *invoiceRecord) (int64, bool) { return r.effective, r.whole == nil }},
-	"postedTimestamp": {Time: postedAt,
-		Instant: func(r *invoiceRecord) (int64, bool) { return r.posted, r.whole == nil }},
-	"poNumber": {Text: po},
+	"createdTimestamp":   {Time: createdAt},
+	"effectiveTimestamp": {Time: effectiveAt},
+	"postedTimestamp":    {Time: postedAt},
+	"poNumber":           {Text: po},
 	"closingArBalance": {Decimal: closing,
 		Packed: func(r *invoiceRecord) (int64, int8, bool) { return r.packedAmount(recClosing) }},
 	"openingArBalance": {Decimal: opening,
