@@ -7,17 +7,22 @@ import (
 	"github.com/billingapi/billing-go/billingtest/internal/preview"
 )
 
-// The bulk price-change preview (section 4.11 of the reference) is
-// computed by package preview, whose doc says what it lists. The
-// reference does not show the answer; the fake's is a BulkPreview, with
-// amounts as JSON numbers, which billing.BulkPriceChangePreview decodes.
+// The reference does not show the preview's answer (section 4.11); the
+// fake's is a BulkPreview, amounts as JSON numbers, which
+// billing.BulkPriceChangePreview decodes. Package preview computes it.
 type (
-	// BulkPreview is the fake's answer to a bulk price-change preview.
+	// BulkPreview is the fake's preview answer: PlanID (planId),
+	// SubscriptionCount (subscriptionCount, those listed), PlanProductCount
+	// (planProductCount, distinct plan products whose price would change on
+	// a listed subscription) and Subscriptions (by ascending id, never null).
 	BulkPreview = preview.BulkPreview
-	// BulkPreviewSubscription is one subscription whose prices would change.
+	// BulkPreviewSubscription is one subscription whose prices would
+	// change: SubscriptionID, CustomerID and PlanProducts, in the
+	// subscription's order.
 	BulkPreviewSubscription = preview.BulkPreviewSubscription
-	// BulkPreviewProduct is one plan product of a subscription whose price
-	// would change.
+	// BulkPreviewProduct is one plan product whose price would change:
+	// PlanProductID, SubscriptionProductID, Name, CurrentPrice (what the
+	// subscription pays) and NewPrice (the plan's current price).
 	BulkPreviewProduct = preview.BulkPreviewProduct
 )
 
