@@ -16,6 +16,7 @@ import (
 	"github.com/billingapi/billing-go/billingtest/internal/churn"
 	"github.com/billingapi/billing-go/billingtest/internal/filter"
 	"github.com/billingapi/billing-go/billingtest/internal/ledger"
+	"github.com/billingapi/billing-go/billingtest/internal/pagecache"
 	"github.com/billingapi/billing-go/internal/jsonwire"
 	"github.com/shopspring/decimal"
 )
@@ -269,6 +270,12 @@ func (s *Server) handleListInvoices(w http.ResponseWriter, r *http.Request) {
 	s.vary(&lr)
 	s.churnBefore(RouteInvoicesList, sortedOn(invoiceSchema, lr), lr.Key, invoiceChurn, 0)
 	s.mu.RLock()
+	cached, ticket := s.cachedPage(r, RouteInvoicesList, 0, time.Time{})
+	if cached != nil {
+		s.mu.RUnlock()
+		s.writePage(w, *cached, ticket)
+		return
+	}
 	page := s.store.invoices.Query(r.Context(), &lr.Request)
 	body := s.pageBuffers.Get(0) // grown by append; kept at its size
 	defer s.pageBuffers.Put(body)
@@ -288,8 +295,9 @@ func (s *Server) handleListInvoices(w http.ResponseWriter, r *http.Request) {
 	if r.Context().Err() != nil {
 		return // the client has gone, and the page may be incomplete
 	}
-	setPageHeaders(w.Header(), lr, page)
-	s.writeRawJSON(w, http.StatusOK, append(*body, ']'))
+	header := http.Header{}
+	setPageHeaders(header, lr, page)
+	s.writePage(w, pagecache.Answer{Header: header, Body: append(*body, ']')}, ticket)
 }
 
 // handleGetInvoice serves GET /v1/Invoices/{invoiceId}. With
@@ -362,6 +370,16 @@ func (l scopedList[T, U]) serve(s *Server, w http.ResponseWriter, r *http.Reques
 	s.vary(&lr)
 	s.churnBefore(l.route, sortedOn(l.schema, lr), lr.Key, l.churn, parent)
 	s.mu.RLock()
+	var clock time.Time // read by the rows of invoice summaries alone
+	if l.route == RouteInvoiceSummariesList {
+		clock = s.now()
+	}
+	cached, ticket := s.cachedPage(r, l.route, parent, clock)
+	if cached != nil {
+		s.mu.RUnlock()
+		s.writePage(w, *cached, ticket)
+		return
+	}
 	rows, render, err := l.rows(s, r, parent)
 	if err != nil {
 		s.mu.RUnlock()
@@ -370,12 +388,45 @@ func (l scopedList[T, U]) serve(s *Server, w http.ResponseWriter, r *http.Reques
 	}
 	page := filter.Run(rows, l.id, l.schema, &lr.Request, pred)
 	out := mapped(page.Items, render)
+	if !clock.IsZero() && !clock.Equal(s.now()) {
+		ticket = pagecache.Ticket{} // the clock moved: the rows may have read another time
+	}
 	s.mu.RUnlock()
 	if r.Context().Err() != nil {
 		return // the client has gone, and the page may be incomplete
 	}
-	setPageHeaders(w.Header(), lr, page)
-	s.writeJSON(w, http.StatusOK, out)
+	body, err := jsonwire.Marshal(out)
+	if err != nil {
+		s.writeError(w, http.StatusInternalServerError, errorKeyAPI, "encoding the answer: "+err.Error())
+		return
+	}
+	header := http.Header{}
+	setPageHeaders(header, lr, page)
+	s.writePage(w, pagecache.Answer{Header: header, Body: body}, ticket)
+}
+
+// The page cache's bounds: a few dozen pages, a few MiB.
+const (
+	pageCacheEntries = 48
+	pageCacheBytes   = 8 << 20
+)
+
+// cachedPage looks up the answer of list request r of route and parent in
+// the fake's page cache (see package pagecache); clock is the fake's clock
+// for a route whose answer reads it, else the zero time. The caller holds
+// the read lock.
+func (s *Server) cachedPage(r *http.Request, route Route, parent int64, clock time.Time) (*pagecache.Answer, pagecache.Ticket) {
+	if s.cfg.tie == TieRandom {
+		return nil, pagecache.Ticket{} // a new order on every request
+	}
+	return s.pages.Lookup(s.mu.Version(), pagecache.Key(string(route), parent, r.URL.RawQuery, clock))
+}
+
+// writePage answers with page a, after keeping it as ticket says.
+func (s *Server) writePage(w http.ResponseWriter, a pagecache.Answer, ticket pagecache.Ticket) {
+	ticket.Keep(a)
+	a.SetHeaders(w.Header())
+	s.writeRawJSON(w, http.StatusOK, a.Body)
 }
 
 func checkTracked(r *http.Request) error {

@@ -9,6 +9,7 @@ import (
 
 	billing "github.com/billingapi/billing-go"
 	"github.com/billingapi/billing-go/billingtest/internal/churn"
+	"github.com/billingapi/billing-go/billingtest/internal/pagecache"
 	"github.com/billingapi/billing-go/billingtest/internal/scale"
 )
 
@@ -27,9 +28,12 @@ type Server struct {
 	ts       *httptest.Server
 	errorIDs errorIDs
 
-	mu    sync.RWMutex
+	// mu guards store and churn; its version, bumped by every write
+	// lock, tells pages which state of them an answer is of.
+	mu    pagecache.RWMutex
 	store *store
 	churn *churn.State // guarded by mu; nil without WithChurn
+	pages *pagecache.Cache
 
 	logMu        sync.Mutex
 	requests     []Request
@@ -70,7 +74,7 @@ func NewServer(opts ...Option) *Server {
 // Handler without listening anywhere (URL is empty), for tests that mount
 // it themselves, e.g. in cmd/billing-fake.
 func NewHandler(opts ...Option) (*Server, error) {
-	s := &Server{cfg: defaultConfig(), closing: make(chan struct{})}
+	s := &Server{cfg: defaultConfig(), closing: make(chan struct{}), pages: pagecache.New(pageCacheEntries, pageCacheBytes)}
 	for _, opt := range opts {
 		if opt == nil {
 			return nil, fmt.Errorf("nil Option")
