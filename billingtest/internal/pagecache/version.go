@@ -28,9 +28,9 @@ func (m *RWMutex) Lock() {
 func (m *RWMutex) Version() uint64 { return m.version }
 
 // Key is the cache key of a list answer: its route, the id of its parent
-// entity (0: none), its query string in a canonical form (the same for
-// every spelling of the same request), and the reading of the clock for
-// a route whose answer reads it (the zero time otherwise).
+// entity (0: none), its query string as sent, and the reading of the
+// clock for a route whose answer reads it (the zero time otherwise). Two
+// spellings of one request are two keys: a miss, never a wrong answer.
 func Key(route string, parent int64, query string, clock time.Time) string {
 	b := make([]byte, 0, len(route)+len(query)+48)
 	b = append(b, route...)
