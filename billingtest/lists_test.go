@@ -274,6 +274,7 @@ func ltRunFilters(t *testing.T, f *ltFixture, path string, cases []ltCase) {
 }
 
 func TestListInvoicesFilters(t *testing.T) {
+	t.Parallel()
 	f := ltSeed(t)
 	c1, c3 := strconv.FormatInt(f.c1, 10), strconv.FormatInt(f.c3, 10)
 	ltRunFilters(t, f, "/v1/Invoices", []ltCase{
@@ -341,6 +342,7 @@ func TestListInvoicesFilters(t *testing.T) {
 }
 
 func TestListCustomerInvoicesFilters(t *testing.T) {
+	t.Parallel()
 	f := ltSeed(t)
 	c1 := fmt.Sprintf("/v1/Customers/%d/Invoices/", f.c1)
 	ltRunFilters(t, f, c1, []ltCase{
@@ -362,6 +364,7 @@ func TestListCustomerInvoicesFilters(t *testing.T) {
 }
 
 func TestInvoiceSummaryFilters(t *testing.T) {
+	t.Parallel()
 	f := ltSeed(t)
 	a, g := strconv.FormatInt(f.inv["A"], 10), strconv.FormatInt(f.inv["G"], 10)
 	ltRunFilters(t, f, fmt.Sprintf("/v1/customers/%d/invoiceSummaries", f.c1), []ltCase{
@@ -392,6 +395,7 @@ func TestInvoiceSummaryFilters(t *testing.T) {
 }
 
 func TestSubscriptionItemFilters(t *testing.T) {
+	t.Parallel()
 	f := ltSeed(t)
 	ltRunFilters(t, f, fmt.Sprintf("/v1/subscriptionProducts/%d/items", f.product), []ltCase{
 		{"", "i1 i2 i3 i4 i5"},
@@ -414,6 +418,7 @@ func TestSubscriptionItemFilters(t *testing.T) {
 }
 
 func TestListErrors(t *testing.T) {
+	t.Parallel()
 	f := ltSeed(t)
 	invoices := "/v1/Invoices"
 	byCustomer := fmt.Sprintf("/v1/Customers/%d/Invoices/", f.c1)
@@ -482,12 +487,14 @@ func TestListErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.path+"?"+strings.Join(c.params, "="), func(t *testing.T) {
+			t.Parallel()
 			ltWantError(t, ltGet(t, f.srv, c.path, c.params...), http.StatusBadRequest, c.fragments...)
 		})
 	}
 }
 
 func TestListNotFound(t *testing.T) {
+	t.Parallel()
 	f := ltSeed(t)
 	for _, path := range []string{
 		"/v1/Invoices/999999",
@@ -508,6 +515,7 @@ func TestListNotFound(t *testing.T) {
 }
 
 func TestListSorting(t *testing.T) {
+	t.Parallel()
 	f := ltSeed(t)
 	invoices := "/v1/Invoices"
 	summaries := fmt.Sprintf("/v1/customers/%d/invoiceSummaries", f.c1)
@@ -537,6 +545,7 @@ func TestListSorting(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.path+" "+c.field+" "+c.order, func(t *testing.T) {
+			t.Parallel()
 			params := []string{"sortExpression", c.field, "query", c.query}
 			if c.order != "" {
 				params = append(params, "sortOrder", c.order)
@@ -560,6 +569,7 @@ func TestListSorting(t *testing.T) {
 // and checks that each row appears exactly once, in the order of the
 // single-page answer.
 func TestSortedPagesDoNotOverlap(t *testing.T) {
+	t.Parallel()
 	f := ltSeed(t)
 	// More rows with equal sort keys, so that ties span page boundaries.
 	for i := range 9 {
@@ -599,6 +609,7 @@ func TestSortedPagesDoNotOverlap(t *testing.T) {
 }
 
 func TestPageHeaders(t *testing.T) {
+	t.Parallel()
 	f := ltSeed(t)
 	type headers struct {
 		count, max, current, next, prev, size, pages string
@@ -670,6 +681,7 @@ func ltRaw(t *testing.T, body []byte) any {
 }
 
 func TestInvoiceCharges(t *testing.T) {
+	t.Parallel()
 	f := ltSeed(t)
 	chargeNames := func(v any) []string {
 		var names []string
@@ -773,6 +785,7 @@ func TestInvoiceCharges(t *testing.T) {
 // TestSDKIteratesFilteredSortedList walks a filtered, sorted list page by
 // page through the SDK, as a user's code would.
 func TestSDKIteratesFilteredSortedList(t *testing.T) {
+	t.Parallel()
 	f := ltSeed(t)
 	c := f.srv.Client()
 	ctx := context.Background()
