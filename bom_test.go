@@ -118,6 +118,7 @@ func TestByteOrderMarkInEveryAnswer(t *testing.T) {
 					continue // refused before sending: no answer
 				}
 				t.Run(f.name, func(t *testing.T) {
+					t.Parallel()
 					plain, _ := bomRun(t, op, f.change, false)
 					marked, n := bomRun(t, op, f.change, true)
 					var plainErr, markedErr *billing.APIError

@@ -46,6 +46,7 @@ func TestNewClientOptions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			c, err := billing.NewClient(tt.key, tt.opts...)
 			if tt.wantErr == "" {
 				if err != nil {

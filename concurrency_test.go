@@ -69,13 +69,7 @@ func TestCaptureResponseWithPrefetchIsRaceFree(t *testing.T) {
 	verifyNoLeaks(t)
 	srv, _ := leakServer(t)
 	var resp billing.Response
-	n := 0
-	for _, err := range leakClient(t, srv).Invoices.All(context.Background(), &billing.ListInvoicesParams{ListOptions: listOpts(leakFixture{})}, billing.Prefetch(8), billing.CaptureResponse(&resp)) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		n++
-	}
+	n := countAll(t, leakClient(t, srv).Invoices.All(context.Background(), &billing.ListInvoicesParams{ListOptions: listOpts(leakFixture{})}, billing.Prefetch(8), billing.CaptureResponse(&resp)))
 	if n != leakItems || resp.StatusCode != 200 {
 		t.Errorf("%d items, captured status %d", n, resp.StatusCode)
 	}

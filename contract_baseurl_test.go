@@ -20,6 +20,7 @@ import (
 // is no service to call: TestContractEveryOperationAgainstTheFake runs
 // the same operations against the in-process fake.
 func TestContractEveryOperationAtBaseURL(t *testing.T) {
+	t.Parallel()
 	base := os.Getenv("BILLING_CONTRACT_BASE_URL")
 	if base == "" {
 		t.Skip("BILLING_CONTRACT_BASE_URL is not set (CI sets it to Prism in front of billing-fake)")

@@ -104,6 +104,7 @@ func TestHostileMalformedAnswers(t *testing.T) {
 	for _, tt := range tests {
 		for _, op := range []hostileOp{opGet, opList, opWriteOff} {
 			t.Run(tt.name+"/"+op.name, func(t *testing.T) {
+				t.Parallel()
 				body := tt.object
 				if op.path == opList.path {
 					body = tt.array

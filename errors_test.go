@@ -113,6 +113,7 @@ func TestHostileHTMLErrorPage(t *testing.T) {
 		strings.Repeat("<!-- padding -->\n", 200) + "</body>\n</html>\n"
 	for _, op := range []hostileOp{opGet, opList, opWriteOff, opPDF} {
 		t.Run(op.name, func(t *testing.T) {
+			t.Parallel()
 			srv, hits := fixedServer(t, http.StatusBadGateway, page, "Content-Type", "text/html")
 			err := noHang(t, func() error { return op.call(context.Background(), hostileClient(t, srv.URL)) })
 			var apiErr *billing.APIError

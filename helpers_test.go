@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"iter"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -183,7 +184,8 @@ func errorBody(status int, key, value string) string {
 	return string(b)
 }
 
-// assertValidation fails unless err is a *billing.ValidationError for field.
+// assertValidation fails unless err is a *billing.ValidationError for
+// field, and not an *APIError: nothing was sent.
 func assertValidation(t *testing.T, err error, field string) {
 	t.Helper()
 	var ve *billing.ValidationError
@@ -193,6 +195,24 @@ func assertValidation(t *testing.T, err error, field string) {
 	if ve.Field != field {
 		t.Errorf("ValidationError.Field = %q, want %q (%v)", ve.Field, field, ve)
 	}
+	var apiErr *billing.APIError
+	if errors.As(err, &apiErr) {
+		t.Errorf("a validation failure must not be an *APIError")
+	}
+}
+
+// countAll iterates seq to its end and returns how many items it yielded,
+// failing the test at the first error.
+func countAll[T any](t *testing.T, seq iter.Seq2[T, error]) int {
+	t.Helper()
+	n := 0
+	for _, err := range seq {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	return n
 }
 
 // ---------------------------------------------------------------------------

@@ -253,22 +253,6 @@ func invAPIError(t *testing.T, err error, category error) *billing.APIError {
 	return apiErr
 }
 
-// invValidation checks that err is a *ValidationError naming field.
-func invValidation(t *testing.T, err error, field string) {
-	t.Helper()
-	var ve *billing.ValidationError
-	if !errors.As(err, &ve) {
-		t.Fatalf("err = %T %v, want *billing.ValidationError", err, err)
-	}
-	if ve.Field != field {
-		t.Errorf("ValidationError.Field = %q, want %q (%v)", ve.Field, field, ve)
-	}
-	var apiErr *billing.APIError
-	if errors.As(err, &apiErr) {
-		t.Errorf("a validation failure must not be an *APIError")
-	}
-}
-
 // invAssertRead checks a read: GET of path exactly as given, with the
 // headers every request carries, asking for JSON, without a body.
 func invAssertRead(t *testing.T, r recorded, path string) {

@@ -290,13 +290,7 @@ func TestAttemptObserverUnderPrefetch(t *testing.T) {
 	}
 	var observed sweepAttempts
 	c := contractClient(t, srv, billing.WithAttemptObserver(observed.observe))
-	n := 0
-	for _, err := range c.Invoices.All(context.Background(), &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 3}}, billing.Prefetch(4)) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		n++
-	}
+	n := countAll(t, c.Invoices.All(context.Background(), &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 3}}, billing.Prefetch(4)))
 	if n != 40 {
 		t.Fatalf("%d invoices, want 40", n)
 	}

@@ -308,13 +308,7 @@ func TestPagingHeadersThroughAnInProcessHandler(t *testing.T) {
 	if p.PageInfo != want {
 		t.Errorf("PageInfo = %+v\nwant %+v", p.PageInfo, want)
 	}
-	n := 0
-	for _, err := range c.Invoices.All(context.Background(), &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 10}}, billing.Prefetch(2)) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		n++
-	}
+	n := countAll(t, c.Invoices.All(context.Background(), &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 10}}, billing.Prefetch(2)))
 	if n != 25 {
 		t.Errorf("iterated %d invoices, want 25", n)
 	}

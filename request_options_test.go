@@ -42,7 +42,7 @@ func assertRequest(t *testing.T, r recorded, method, path, rawQuery, body string
 // not an *billing.APIError, and that w sent nothing.
 func assertRefused(t *testing.T, w *wire, err error, field string) {
 	t.Helper()
-	invValidation(t, err, field)
+	assertValidation(t, err, field)
 	if n := w.sent(); n != 0 {
 		t.Errorf("requests sent: %d, want 0", n)
 	}

@@ -92,6 +92,7 @@ func TestRetries(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			srv, hits := scriptServer(t, tt.script...)
 			err := tt.op(newLoopbackClient(t, srv.URL))
 			if got := hits.Load(); got != tt.wantAttempts {

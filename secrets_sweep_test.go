@@ -62,33 +62,15 @@ type sweepFixture struct {
 	unknownCard, unknownPlan, unknownProduct, unknownJb int64
 }
 
-// sweepBuffer collects log output written from several goroutines.
-type sweepBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *sweepBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *sweepBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // sweepEnv is one fake, one client and the logs of both.
 type sweepEnv struct {
 	srv     *billingtest.Server
 	client  *billing.Client
 	logger  *slog.Logger
 	fx      sweepFixture
-	jsonLog *sweepBuffer
-	textLog *sweepBuffer
-	fakeLog *sweepBuffer
+	jsonLog *secLockedBuffer
+	textLog *secLockedBuffer
+	fakeLog *secLockedBuffer
 	// attempts are what the client's attempt observer was given.
 	attempts *sweepAttempts
 }
@@ -118,7 +100,7 @@ func (s *sweepAttempts) all() []billing.Attempt {
 // that every request is refused with 401.
 func newSweepEnv(t *testing.T, wrongKey, echo bool) *sweepEnv {
 	t.Helper()
-	env := &sweepEnv{jsonLog: &sweepBuffer{}, textLog: &sweepBuffer{}, fakeLog: &sweepBuffer{}, attempts: &sweepAttempts{}}
+	env := &sweepEnv{jsonLog: &secLockedBuffer{}, textLog: &secLockedBuffer{}, fakeLog: &secLockedBuffer{}, attempts: &sweepAttempts{}}
 	fakeKey := sweepKey
 	if wrongKey {
 		fakeKey = "sk_live_OTHER_0a0b0c"

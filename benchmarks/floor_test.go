@@ -271,6 +271,7 @@ type shadowPaymentSchedule[D, T any] struct {
 // over the same server, the hand-written client and the SDK return the
 // same invoices and the same paging figures.
 func TestFloorMatchesSDK(t *testing.T) {
+	t.Parallel()
 	bd := answerBodies(t)
 	ts, hc := listServer(t, bd)
 	ctx := context.Background()

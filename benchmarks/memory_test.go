@@ -47,6 +47,8 @@ const maxHeapGrowth = 16 << 20
 // 100,000 invoices would cost more than the iterations themselves. The
 // recording is live throughout, so it adds the same amount to both marks.
 func TestIterationMemoryIsFlat(t *testing.T) {
+	// Not parallel: it compares the live heap of the whole process at two
+	// marks, which another test running alongside would move.
 	if testing.Short() {
 		t.Skip("-short: skips the memory test that iterates 100,000 invoices twice and compares the live heap at 10,000 and 100,000 (seconds); it runs without -short")
 	}

@@ -15,6 +15,7 @@ import (
 // uses a small fake (5,000 invoices, pages of 100, no latency) so that it
 // runs in every `go test`.
 func TestPrefetchYieldsSameItemsInSameOrder(t *testing.T) {
+	t.Parallel()
 	const total, size = 5000, 100
 	srv := billingtest.NewServer(billingtest.WithGenerated(billingtest.GenerateOptions{Seed: seed, Invoices: total}))
 	t.Cleanup(srv.Close)

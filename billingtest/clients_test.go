@@ -123,6 +123,7 @@ func TestClientsReadPathsInAnyCasing(t *testing.T) {
 		}
 		for _, v := range tc.variants {
 			t.Run(v, func(t *testing.T) {
+				t.Parallel()
 				got := ccDo(t, srv, http.MethodGet, v, "")
 				if got.status != want.status || !bytes.Equal(got.body, want.body) {
 					t.Errorf("GET %s: status %d, body %.200s; want the answer to GET %s: %d, %.200s", v, got.status, got.body, tc.canonical, want.status, want.body)
@@ -361,6 +362,7 @@ func TestClientsBooleansInQueryStrings(t *testing.T) {
 			{"1", -1}, {"0", -1}, {"", -1}, {"yes", -1},
 		} {
 			t.Run(rt.path+"?"+rt.param+"="+tc.value, func(t *testing.T) {
+				t.Parallel()
 				got := ccDo(t, srv, http.MethodGet, rt.path+"?"+rt.param+"="+tc.value, "")
 				if tc.want < 0 {
 					if got.status != http.StatusBadRequest || !strings.Contains(ccErrorValue(t, got), rt.param+" must be true or false") {

@@ -81,6 +81,7 @@ type ccResult struct {
 // once through one client, each in its own order so that different calls
 // overlap, then checks the invariants.
 func TestConcurrentClients(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := ccSeed(t)
 	results := make([]ccResult, ccWorkers)
@@ -300,6 +301,7 @@ func TestConcurrentClients(t *testing.T) {
 // succeeds, the rest are 400s, and the invoice's totalWriteoffs is the
 // amount once.
 func TestConcurrentWriteOffSameInvoice(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	srv := newFake(t)
 	m := must(t)

@@ -392,7 +392,10 @@ func checkCharges(t *testing.T, what string, got []billing.Charge, want []billin
 
 // ---- 4.1 List invoices ----
 
-func TestConformanceListInvoices(t *testing.T) { eachStore(t, testConformanceListInvoices) }
+func TestConformanceListInvoices(t *testing.T) {
+	t.Parallel()
+	eachStore(t, testConformanceListInvoices)
+}
 
 func testConformanceListInvoices(t *testing.T, store billingtest.Option) {
 	ctx := context.Background()
@@ -456,6 +459,7 @@ func testConformanceListInvoices(t *testing.T, store billingtest.Option) {
 // ---- 4.2 List invoices by customer ----
 
 func TestConformanceListCustomerInvoices(t *testing.T) {
+	t.Parallel()
 	eachStore(t, testConformanceListCustomerInvoices)
 }
 
@@ -553,7 +557,10 @@ func tagged(t testing.TB, srv *billingtest.Server) (billing.RequestOption, func(
 
 // ---- 4.3 Read invoice ----
 
-func TestConformanceGetInvoice(t *testing.T) { eachStore(t, testConformanceGetInvoice) }
+func TestConformanceGetInvoice(t *testing.T) {
+	t.Parallel()
+	eachStore(t, testConformanceGetInvoice)
+}
 
 func testConformanceGetInvoice(t *testing.T, store billingtest.Option) {
 	ctx := context.Background()
@@ -671,7 +678,10 @@ func rawCall(t *testing.T, srv *billingtest.Server, method, path, body string, w
 
 // ---- 4.4 List invoice summaries ----
 
-func TestConformanceInvoiceSummaries(t *testing.T) { eachStore(t, testConformanceInvoiceSummaries) }
+func TestConformanceInvoiceSummaries(t *testing.T) {
+	t.Parallel()
+	eachStore(t, testConformanceInvoiceSummaries)
+}
 
 func testConformanceInvoiceSummaries(t *testing.T, store billingtest.Option) {
 	ctx := context.Background()
@@ -765,6 +775,7 @@ func testConformanceInvoiceSummaries(t *testing.T, store billingtest.Option) {
 // ---- 4.5 Read draft invoice as PDF ----
 
 func TestConformanceDraftPDF(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := seedWorld(t)
 	cases := []struct {
@@ -814,6 +825,7 @@ func TestConformanceDraftPDF(t *testing.T) {
 // ---- 4.6 Write off invoice ----
 
 func TestConformanceWriteOff(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := seedWorld(t)
 
@@ -872,6 +884,7 @@ func TestConformanceWriteOff(t *testing.T) {
 // ---- 4.7 Replace credit card ----
 
 func TestConformanceReplaceCreditCard(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := seedWorld(t)
 	params := &billing.ReplaceCreditCardParams{
@@ -923,6 +936,7 @@ func TestConformanceReplaceCreditCard(t *testing.T) {
 // ---- 4.8 Create wallet billing agreement ----
 
 func TestConformanceWalletAgreement(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := seedWorld(t)
 	cases := []struct {
@@ -971,6 +985,7 @@ func TestConformanceWalletAgreement(t *testing.T) {
 // with Key "agreement": the fake's answer on the wire, and the SDK, which
 // refuses the request before sending it.
 func TestConformanceWalletWithoutTokenOrBaid(t *testing.T) {
+	t.Parallel()
 	w := seedWorld(t)
 	bodies := []struct{ name, body string }{
 		{"neither field", fmt.Sprintf(`{"customerId":%d,"source":"Manual"}`, w.bob)},
@@ -1025,6 +1040,7 @@ func TestConformanceWalletWithoutTokenOrBaid(t *testing.T) {
 // ---- 4.9 Create sales tracking code ----
 
 func TestConformanceCreateTrackingCode(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := seedWorld(t)
 	cases := []struct {
@@ -1067,6 +1083,7 @@ func TestConformanceCreateTrackingCode(t *testing.T) {
 // ---- 4.10 List subscription product items ----
 
 func TestConformanceSubscriptionItems(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := seedWorld(t)
 	page, err := w.c.SubscriptionItems.List(ctx, w.sp1, nil)
@@ -1120,6 +1137,7 @@ func TestConformanceSubscriptionItems(t *testing.T) {
 // ---- 4.11 Preview bulk price change ----
 
 func TestConformanceBulkPreview(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := seedWorld(t)
 	cases := []struct {
@@ -1179,6 +1197,7 @@ func TestConformanceBulkPreview(t *testing.T) {
 // ---- 4.12 Submit bulk job ----
 
 func TestConformanceBulkProcess(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := seedWorld(t)
 	if j, _ := w.srv.BulkJob(w.job); j.Processed {
@@ -1257,6 +1276,7 @@ type errorCase struct {
 }
 
 func TestConformanceErrors(t *testing.T) {
+	t.Parallel()
 	const api = "Api Error"
 	unknown := fmt.Sprint(ctUnknownID)
 	// Paths that hold seeded ids are filled in from the world per case.
@@ -1490,6 +1510,7 @@ func TestConformanceErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			w := seedWorld(t, tc.opts...)
 			err := tc.call(context.Background(), t, w)
 			path := strings.NewReplacer(
@@ -1538,6 +1559,7 @@ func wantNotWrittenOff(t *testing.T, w *ctWorld, _ *billing.APIError) {
 // ---- 6 Events ----
 
 func TestConformanceEvents(t *testing.T) {
+	t.Parallel()
 	writes := []struct {
 		name      string
 		operation string
@@ -1659,6 +1681,7 @@ func TestConformanceEvents(t *testing.T) {
 // recording. (Answers under about 4 KiB stay in net/http's buffers until
 // the handler returns, which hides the race.)
 func TestConformanceRequestsRecordedBeforeAnswer(t *testing.T) {
+	t.Parallel()
 	const size, calls, enough = 16, 80, 3
 	ctx := context.Background()
 	srv := newFake(t)
@@ -1693,6 +1716,7 @@ func TestConformanceRequestsRecordedBeforeAnswer(t *testing.T) {
 // escaped by the SDK and taken literally by the fake, while the SDK's own
 // wildcards and [empty] keep their meaning.
 func TestConformanceFilterEscaping(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	srv := newFake(t)
 	m := must(t)
@@ -1718,6 +1742,7 @@ func TestConformanceFilterEscaping(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			page, err := c.Invoices.List(ctx, &billing.ListInvoicesParams{Filter: billing.InvoiceFilter{PoNumber: tc.text}})
 			if err != nil {
 				t.Fatal(err)
@@ -1738,6 +1763,7 @@ func TestConformanceFilterEscaping(t *testing.T) {
 // "returns 404", whatever its body. The SDK always sends a well-formed
 // body, so this is checked on the wire.
 func TestConformanceWriteOffPermissionBeforeBody(t *testing.T) {
+	t.Parallel()
 	w := seedWorld(t, billingtest.WithWriteOffPermission(false))
 	for _, body := range []string{
 		fmt.Sprintf(`{"invoiceId":%d,"amount":32.24}`, w.invDue),
@@ -1757,6 +1783,7 @@ func TestConformanceWriteOffPermissionBeforeBody(t *testing.T) {
 // the fake sends it: ErrorId non-zero, HttpStatusCode equal to the status,
 // and one Errors entry with Key and Value, for each status the fake uses.
 func TestConformanceErrorBodyOnTheWire(t *testing.T) {
+	t.Parallel()
 	w := seedWorld(t)
 	cases := []struct {
 		name, method, path, key string

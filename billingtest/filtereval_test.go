@@ -13,6 +13,7 @@ import (
 // exactly the SDK filter struct's, with the same kinds, and that the enum
 // values the fake accepts are the ones the SDK knows.
 func TestSchemasFollowSDK(t *testing.T) {
+	t.Parallel()
 	check := func(name string, filter any, fields []string, kinds []query.FieldKind, enums map[string][]string) {
 		want, err := query.Fields(filter)
 		if err != nil {
@@ -86,6 +87,7 @@ func fieldIndex(t reflect.Type, name string) int {
 // TestCompileCombines checks that conditions are and-ed and names are
 // matched case-insensitively.
 func TestCompileCombines(t *testing.T) {
+	t.Parallel()
 	_, pred, err := itemSchema.Parse("NAME:a*;Status:active;description:*x", false)
 	if err != nil {
 		t.Fatal(err)

@@ -27,6 +27,7 @@ func ftServer(t *testing.T) *Server {
 func ftDec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 
 func TestLoadFixturesFile(t *testing.T) {
+	t.Parallel()
 	srv := ftServer(t)
 	want := map[string]int{
 		"customers": 3, "invoices": 3, "draftInvoices": 1, "creditCards": 4, "walletMethods": 0,
@@ -159,6 +160,7 @@ func TestLoadFixturesFile(t *testing.T) {
 }
 
 func TestLoadFixturesErrors(t *testing.T) {
+	t.Parallel()
 	cust := `{"id": 1, "firstName": "Ada"}`
 	for _, tc := range []struct {
 		name, doc, want string
@@ -195,6 +197,7 @@ func TestLoadFixturesErrors(t *testing.T) {
 		{"processed not validated", `{"bulkJobs": [{"id": 9, "processed": true}]}`, `bulkJobs[0] (id 9).processed`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			srv, err := NewHandler()
 			if err != nil {
 				t.Fatal(err)
@@ -217,6 +220,7 @@ func TestLoadFixturesErrors(t *testing.T) {
 }
 
 func TestLoadFixturesOnTopOfStore(t *testing.T) {
+	t.Parallel()
 	srv, _ := NewHandler()
 	id, _ := srv.AddCustomer(Customer{FirstName: "Existing"})
 	doc := `{"$comment": "refers to the store", "invoices": [{"customerId": ` + strconv.FormatInt(id, 10) + `, "charges": [{"amount": "1.50", "$comment": "ignored"}]}]}`
@@ -232,6 +236,7 @@ func TestLoadFixturesOnTopOfStore(t *testing.T) {
 }
 
 func TestWithFixtures(t *testing.T) {
+	t.Parallel()
 	if _, err := NewHandler(WithFixtures(ftFile)); err != nil {
 		t.Fatal(err)
 	}

@@ -53,6 +53,7 @@ func storedInvoices(st *store) []*Invoice {
 }
 
 func TestGenerateDeterministic(t *testing.T) {
+	t.Parallel()
 	o := GenerateOptions{Seed: 42, Invoices: 2000}
 	a, b := gtServer(t, o), gtServer(t, o)
 	ids := gtInvoiceIDs(a)
@@ -95,6 +96,7 @@ func TestGenerateDeterministic(t *testing.T) {
 }
 
 func TestGenerateCounts(t *testing.T) {
+	t.Parallel()
 	o := GenerateOptions{Seed: 7, Customers: 50, Invoices: 500, DraftInvoices: 9, CreditCards: 30, Subscriptions: 40, ItemsPerProduct: 3, BulkJobs: 5}
 	srv := gtServer(t, o)
 	products := 0
@@ -131,6 +133,7 @@ func TestGenerateCounts(t *testing.T) {
 }
 
 func TestGenerateDefaults(t *testing.T) {
+	t.Parallel()
 	srv := gtServer(t, GenerateOptions{})
 	got := srv.Counts()
 	for kind, n := range map[string]int{"customers": 100, "invoices": 1000, "draftInvoices": 20, "creditCards": 100, "subscriptions": 90, "bulkJobs": 4} {
@@ -156,6 +159,7 @@ func TestGenerateDefaults(t *testing.T) {
 // TestGenerateInvariants checks that the data hangs together and has the
 // variety the list, filter, grouping and preview tests rely on.
 func TestGenerateInvariants(t *testing.T) {
+	t.Parallel()
 	o := GenerateOptions{Seed: 1, Invoices: 3000, Start: time.Date(2023, 4, 1, 0, 0, 0, 0, time.UTC)}
 	srv := gtServer(t, o)
 	end := gtEnd(o)
@@ -387,6 +391,7 @@ func TestGenerateInvariants(t *testing.T) {
 }
 
 func TestGenerateLarge(t *testing.T) {
+	t.Parallel()
 	n := 100_000
 	if testing.Short() {
 		n = 20_000
@@ -405,6 +410,7 @@ func TestGenerateLarge(t *testing.T) {
 }
 
 func TestGenerateTwice(t *testing.T) {
+	t.Parallel()
 	o := GenerateOptions{Seed: 5, Invoices: 300}
 	srv := gtServer(t, o)
 	first := srv.Counts()

@@ -275,6 +275,7 @@ func ltRunFilters(t *testing.T, f *ltFixture, path string, cases []ltCase) {
 }
 
 func TestListInvoicesFilters(t *testing.T) {
+	t.Parallel()
 	f := ltSeed(t)
 	c1, c3 := strconv.FormatInt(f.c1, 10), strconv.FormatInt(f.c3, 10)
 	ltRunFilters(t, f, "/v1/Invoices", []ltCase{
@@ -342,6 +343,7 @@ func TestListInvoicesFilters(t *testing.T) {
 }
 
 func TestListCustomerInvoicesFilters(t *testing.T) {
+	t.Parallel()
 	f := ltSeed(t)
 	c1 := fmt.Sprintf("/v1/Customers/%d/Invoices/", f.c1)
 	ltRunFilters(t, f, c1, []ltCase{
@@ -363,6 +365,7 @@ func TestListCustomerInvoicesFilters(t *testing.T) {
 }
 
 func TestInvoiceSummaryFilters(t *testing.T) {
+	t.Parallel()
 	f := ltSeed(t)
 	a, g := strconv.FormatInt(f.inv["A"], 10), strconv.FormatInt(f.inv["G"], 10)
 	ltRunFilters(t, f, fmt.Sprintf("/v1/customers/%d/invoiceSummaries", f.c1), []ltCase{
@@ -393,6 +396,7 @@ func TestInvoiceSummaryFilters(t *testing.T) {
 }
 
 func TestSubscriptionItemFilters(t *testing.T) {
+	t.Parallel()
 	f := ltSeed(t)
 	ltRunFilters(t, f, fmt.Sprintf("/v1/subscriptionProducts/%d/items", f.product), []ltCase{
 		{"", "i1 i2 i3 i4 i5"},
@@ -415,6 +419,7 @@ func TestSubscriptionItemFilters(t *testing.T) {
 }
 
 func TestListErrors(t *testing.T) {
+	t.Parallel()
 	f := ltSeed(t)
 	invoices := "/v1/Invoices"
 	byCustomer := fmt.Sprintf("/v1/Customers/%d/Invoices/", f.c1)
@@ -483,12 +488,14 @@ func TestListErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.path+"?"+strings.Join(c.params, "="), func(t *testing.T) {
+			t.Parallel()
 			ltWantError(t, ltGet(t, f.srv, c.path, c.params...), http.StatusBadRequest, c.fragments...)
 		})
 	}
 }
 
 func TestListNotFound(t *testing.T) {
+	t.Parallel()
 	f := ltSeed(t)
 	for _, path := range []string{
 		"/v1/Invoices/999999",
@@ -509,6 +516,7 @@ func TestListNotFound(t *testing.T) {
 }
 
 func TestListSorting(t *testing.T) {
+	t.Parallel()
 	f := ltSeed(t)
 	invoices := "/v1/Invoices"
 	summaries := fmt.Sprintf("/v1/customers/%d/invoiceSummaries", f.c1)
@@ -538,6 +546,7 @@ func TestListSorting(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.path+" "+c.field+" "+c.order, func(t *testing.T) {
+			t.Parallel()
 			params := []string{"sortExpression", c.field, "query", c.query}
 			if c.order != "" {
 				params = append(params, "sortOrder", c.order)
@@ -561,6 +570,7 @@ func TestListSorting(t *testing.T) {
 // and checks that each row appears exactly once, in the order of the
 // single-page answer.
 func TestSortedPagesDoNotOverlap(t *testing.T) {
+	t.Parallel()
 	f := ltSeed(t)
 	// More rows with equal sort keys, so that ties span page boundaries.
 	for i := range 9 {
@@ -600,6 +610,7 @@ func TestSortedPagesDoNotOverlap(t *testing.T) {
 }
 
 func TestPageHeaders(t *testing.T) {
+	t.Parallel()
 	f := ltSeed(t)
 	type headers struct {
 		count, max, current, next, prev, size, pages string
@@ -671,6 +682,7 @@ func ltRaw(t *testing.T, body []byte) any {
 }
 
 func TestInvoiceCharges(t *testing.T) {
+	t.Parallel()
 	f := ltSeed(t)
 	chargeNames := func(v any) []string {
 		var names []string
@@ -774,6 +786,7 @@ func TestInvoiceCharges(t *testing.T) {
 // TestSDKIteratesFilteredSortedList walks a filtered, sorted list page by
 // page through the SDK, as a user's code would.
 func TestSDKIteratesFilteredSortedList(t *testing.T) {
+	t.Parallel()
 	f := ltSeed(t)
 	c := f.srv.Client()
 	ctx := context.Background()

@@ -70,8 +70,10 @@ func mtListAll(t *testing.T, srv *Server) map[int64]string {
 // record, packed or whole, and the list-all answer, and that a refused
 // change leaves everything as it was.
 func TestMutationsOfStoredInvoices(t *testing.T) {
+	t.Parallel()
 	for i, kind := range []string{"packed", "whole"} {
 		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
 			srv, ids := mtServer(t)
 			id := ids[i]
 			before, _ := srv.Invoice(id)

@@ -327,7 +327,10 @@ func expectedPage(all []int64, n, s, maxCount int) ptPage {
 // TestPaginationPageSizes iterates 23 rows of every list endpoint with page
 // sizes around the edges: every id exactly once, in order, with one request
 // per page and no extra one, and Count equal to X-Count.
-func TestPaginationPageSizes(t *testing.T) { eachStore(t, testPaginationPageSizes) }
+func TestPaginationPageSizes(t *testing.T) {
+	t.Parallel()
+	eachStore(t, testPaginationPageSizes)
+}
 
 func testPaginationPageSizes(t *testing.T, store billingtest.Option) {
 	const n = 23
@@ -378,7 +381,10 @@ func testPaginationPageSizes(t *testing.T, store billingtest.Option) {
 
 // TestPaginationHeaders checks the nine headers, as billing.Page decodes
 // them, on the first, a middle, the last, an empty and an out-of-range page.
-func TestPaginationHeaders(t *testing.T) { eachStore(t, testPaginationHeaders) }
+func TestPaginationHeaders(t *testing.T) {
+	t.Parallel()
+	eachStore(t, testPaginationHeaders)
+}
 
 func testPaginationHeaders(t *testing.T, store billingtest.Option) {
 	const n, size = 23, 5
@@ -437,7 +443,10 @@ func testPaginationHeaders(t *testing.T, store billingtest.Option) {
 // TestPaginationPageSizeCap asks for pages above the maximum: the fake cuts
 // them to 1,000 (the reference's floor for the maximum), says so in
 // X-PageSize, and the SDK still reads every row exactly once.
-func TestPaginationPageSizeCap(t *testing.T) { eachStore(t, testPaginationPageSizeCap) }
+func TestPaginationPageSizeCap(t *testing.T) {
+	t.Parallel()
+	eachStore(t, testPaginationPageSizeCap)
+}
 
 func testPaginationPageSizeCap(t *testing.T, store billingtest.Option) {
 	const n = 1003
@@ -541,7 +550,10 @@ func ptExpectedOrder(rows []ptRow, desc bool) []int64 {
 // digits, letters in both cases and punctuation, in both orders and with
 // page sizes that cut runs of equal values: every id exactly once, no id on
 // two pages, in the reference's order.
-func TestPaginationSortedIteration(t *testing.T) { eachStore(t, testPaginationSortedIteration) }
+func TestPaginationSortedIteration(t *testing.T) {
+	t.Parallel()
+	eachStore(t, testPaginationSortedIteration)
+}
 
 func testPaginationSortedIteration(t *testing.T, store billingtest.Option) {
 	ctx := context.Background()
@@ -635,7 +647,10 @@ func testPaginationSortedIteration(t *testing.T, store billingtest.Option) {
 
 // TestPaginationFilteredIteration iterates a filtered list: only matching
 // rows, each once, X-Count the matches and X-MaxCount all rows.
-func TestPaginationFilteredIteration(t *testing.T) { eachStore(t, testPaginationFilteredIteration) }
+func TestPaginationFilteredIteration(t *testing.T) {
+	t.Parallel()
+	eachStore(t, testPaginationFilteredIteration)
+}
 
 func testPaginationFilteredIteration(t *testing.T, store billingtest.Option) {
 	ctx := context.Background()
@@ -699,7 +714,10 @@ func testPaginationFilteredIteration(t *testing.T, store billingtest.Option) {
 // every invoice that existed when it began. (New ids sort last, so an
 // offset-paged iteration keeps finding the added rows; as long as adds
 // keep pace with reads it cannot end, which is why they are capped.)
-func TestPaginationConcurrentAdds(t *testing.T) { eachStore(t, testPaginationConcurrentAdds) }
+func TestPaginationConcurrentAdds(t *testing.T) {
+	t.Parallel()
+	eachStore(t, testPaginationConcurrentAdds)
+}
 
 func testPaginationConcurrentAdds(t *testing.T, store billingtest.Option) {
 	const n, adds, size = 23, 150, 5

@@ -289,6 +289,7 @@ func pdfSeed(t *testing.T, srv *Server) int64 {
 }
 
 func TestDraftPDF(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		query         string
 		wantTracked   bool
@@ -302,6 +303,7 @@ func TestDraftPDF(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {
+			t.Parallel()
 			srv := wtServer(t)
 			id := pdfSeed(t, srv)
 			r := wtDo(t, srv, "GET", fmt.Sprintf("/v1/draftInvoices/pdf/%d%s", id, tt.query), "")
@@ -371,6 +373,7 @@ func pdfToText(t *testing.T, doc []byte, want ...string) {
 
 // Lines that overflow a page go on to the next; none is lost.
 func TestDraftPDFPagination(t *testing.T) {
+	t.Parallel()
 	srv := wtServer(t)
 	cust := wtMust(srv.AddCustomer(Customer{CompanyName: "Many Lines Inc"}))
 	lines := make([]DraftLine, 150)
@@ -413,6 +416,7 @@ func TestDraftPDFPagination(t *testing.T) {
 }
 
 func TestDraftPDFErrors(t *testing.T) {
+	t.Parallel()
 	srv := wtServer(t)
 	id := pdfSeed(t, srv)
 	tests := []struct {
@@ -427,6 +431,7 @@ func TestDraftPDFErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
+			t.Parallel()
 			wtWantError(t, wtDo(t, srv, "GET", tt.path, ""), tt.status, errorKeyAPI, tt.contains)
 		})
 	}
@@ -436,6 +441,7 @@ func TestDraftPDFErrors(t *testing.T) {
 // refused with 429 and Retry-After until the minute ends, while other
 // endpoints go on.
 func TestDraftPDFThrottled(t *testing.T) {
+	t.Parallel()
 	srv := wtServer(t, WithPDFRateLimit(2))
 	id := pdfSeed(t, srv)
 	path := fmt.Sprintf("/v1/draftInvoices/pdf/%d", id)
@@ -457,6 +463,7 @@ func TestDraftPDFThrottled(t *testing.T) {
 }
 
 func TestDraftPDFSDK(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	srv := wtServer(t)
 	c := srv.Client()
@@ -480,6 +487,7 @@ func TestDraftPDFSDK(t *testing.T) {
 }
 
 func TestPDFWriterUnits(t *testing.T) {
+	t.Parallel()
 	t.Run("empty document has one page", func(t *testing.T) {
 		p := pdfParse(t, pdf.Render(pdf.Meta{}, nil))
 		if len(p.pages) != 1 || len(p.pages[0]) != 0 {

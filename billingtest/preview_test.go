@@ -106,6 +106,7 @@ func (f *pvFixture) summary(t *testing.T, r wireAnswer) string {
 }
 
 func TestBulkPreviewSelection(t *testing.T) {
+	t.Parallel()
 	f := pvSeed(t)
 	id := func(l string) string { return strconv.FormatInt(f.sub[l], 10) }
 	cases := []struct {
@@ -147,6 +148,7 @@ func TestBulkPreviewSelection(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			if got := f.summary(t, pvPost(t, f.srv, pvPlan, c.query, c.body)); got != c.want {
 				t.Errorf("got %q, want %q", got, c.want)
 			}
@@ -155,6 +157,7 @@ func TestBulkPreviewSelection(t *testing.T) {
 }
 
 func TestBulkPreviewErrors(t *testing.T) {
+	t.Parallel()
 	f := pvSeed(t)
 	cases := []struct {
 		name      string
@@ -184,6 +187,7 @@ func TestBulkPreviewErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			ltWantError(t, pvPost(t, f.srv, c.plan, c.query, c.body), c.status, c.fragments...)
 		})
 	}
@@ -192,6 +196,7 @@ func TestBulkPreviewErrors(t *testing.T) {
 // TestBulkPreviewWire checks the payload's shape: amounts as JSON numbers
 // and [] rather than null for no subscriptions.
 func TestBulkPreviewWire(t *testing.T) {
+	t.Parallel()
 	f := pvSeed(t)
 	r := pvPost(t, f.srv, pvPlan, "", `{"planProductIds":[13],"selectAll":true}`)
 	want := fmt.Sprintf(`{"planId":500,"subscriptionCount":1,"planProductCount":1,"subscriptions":[{"subscriptionId":%d,"customerId":%d,"planProducts":[{"planProductId":13,"subscriptionProductId":%d,"name":"Extra","currentPrice":1,"newPrice":2.5}]}]}`,
@@ -217,6 +222,7 @@ func mustSub(t *testing.T, srv *Server, id int64) Subscription {
 // TestBulkPreviewSDK previews through the SDK and checks that nothing
 // changed and no event was emitted.
 func TestBulkPreviewSDK(t *testing.T) {
+	t.Parallel()
 	f := pvSeed(t)
 	c := f.srv.Client()
 	ctx := context.Background()

@@ -6,6 +6,7 @@ import (
 )
 
 func TestRedactBody(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, in string
 		keep     bool // the body is kept byte for byte
@@ -21,6 +22,7 @@ func TestRedactBody(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			got := string(redactBody([]byte(tt.in), false, false))
 			if tt.keep && got != tt.in {
 				t.Errorf("body changed: %s", got)

@@ -8,6 +8,7 @@ import (
 // A fake built with NewHandler does not listen; asking it for a client
 // must say so rather than fail on an empty base URL.
 func TestClientNeedsAListeningFake(t *testing.T) {
+	t.Parallel()
 	srv, err := NewHandler()
 	if err != nil {
 		t.Fatal(err)

@@ -190,6 +190,7 @@ func wtWantEvents(t *testing.T, srv *Server, operation string, id int64, kinds .
 // ---- write-off ----
 
 func TestWriteOffSuccess(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		amount string // as written in the JSON body
@@ -200,6 +201,7 @@ func TestWriteOffSuccess(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			srv := wtServer(t)
 			id := wtInvoice(t, srv, wtCustomer(t, srv))
 			r := wtDo(t, srv, "POST", "/v1/invoices/writeoff", fmt.Sprintf(`{"invoiceId":%d,"amount":%s,"reference":"bad debt"}`, id, tt.amount))
@@ -236,6 +238,7 @@ func TestWriteOffSuccess(t *testing.T) {
 // Only instalments that still owe something are written off; a paid one
 // keeps its status.
 func TestWriteOffSeveralSchedules(t *testing.T) {
+	t.Parallel()
 	srv := wtServer(t)
 	cust := wtCustomer(t, srv)
 	due := billing.NewTimestamp(wtNow.AddDate(0, 1, 0))
@@ -264,6 +267,7 @@ func TestWriteOffSeveralSchedules(t *testing.T) {
 }
 
 func TestWriteOffErrors(t *testing.T) {
+	t.Parallel()
 	srv := wtServer(t)
 	cust := wtCustomer(t, srv)
 	id := wtInvoice(t, srv, cust)
@@ -312,6 +316,7 @@ func TestWriteOffErrors(t *testing.T) {
 // A write-off cannot be repeated: the second finds nothing outstanding
 // and changes nothing.
 func TestWriteOffTwice(t *testing.T) {
+	t.Parallel()
 	srv := wtServer(t)
 	id := wtInvoice(t, srv, wtCustomer(t, srv))
 	body := fmt.Sprintf(`{"invoiceId":%d,"amount":10.125}`, id)
@@ -329,6 +334,7 @@ func TestWriteOffTwice(t *testing.T) {
 
 // Concurrent write-offs of one invoice: exactly one wins.
 func TestWriteOffConcurrent(t *testing.T) {
+	t.Parallel()
 	srv := wtServer(t)
 	id := wtInvoice(t, srv, wtCustomer(t, srv))
 	body := fmt.Sprintf(`{"invoiceId":%d,"amount":10.125}`, id)
@@ -364,6 +370,7 @@ func TestWriteOffConcurrent(t *testing.T) {
 }
 
 func TestWriteOffPermission(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, body string
 		status     int
@@ -396,6 +403,7 @@ func TestWriteOffPermission(t *testing.T) {
 }
 
 func TestWriteOffSDK(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	srv := wtServer(t)
 	c := srv.Client()
@@ -469,6 +477,7 @@ func wtNoSecrets(t *testing.T, what string, b []byte) {
 }
 
 func TestReplaceCreditCardSuccess(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		number, wantType string
 	}{
@@ -485,6 +494,7 @@ func TestReplaceCreditCardSuccess(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.number, func(t *testing.T) {
+			t.Parallel()
 			srv := wtServer(t)
 			cust := wtCustomer(t, srv)
 			old := wtCard(t, srv, cust, nil)
@@ -531,6 +541,7 @@ func TestReplaceCreditCardSuccess(t *testing.T) {
 }
 
 func TestReplaceCreditCardIsDefault(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name        string
 		oldDefault  bool
@@ -544,6 +555,7 @@ func TestReplaceCreditCardIsDefault(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			srv := wtServer(t)
 			cust := wtCustomer(t, srv)
 			other := wtCard(t, srv, cust, func(c *CreditCard) { c.IsDefault = !tt.oldDefault })
@@ -564,6 +576,7 @@ func TestReplaceCreditCardIsDefault(t *testing.T) {
 }
 
 func TestReplaceCreditCardErrors(t *testing.T) {
+	t.Parallel()
 	srv := wtServer(t)
 	cust := wtCustomer(t, srv)
 	other := wtCustomer(t, srv)
@@ -635,6 +648,7 @@ func TestReplaceCreditCardErrors(t *testing.T) {
 // A replaced card is retired: it cannot be replaced again, while its
 // replacement can.
 func TestReplaceCreditCardTwice(t *testing.T) {
+	t.Parallel()
 	srv := wtServer(t)
 	old := wtCard(t, srv, wtCustomer(t, srv), nil)
 	r := wtDo(t, srv, "PUT", "/v1/paymentMethods/creditCard", wtCardBody(old, nil))
@@ -658,6 +672,7 @@ func TestReplaceCreditCardTwice(t *testing.T) {
 }
 
 func TestReplaceCreditCardSDK(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	srv := wtServer(t)
 	c := srv.Client()
@@ -690,6 +705,7 @@ func TestReplaceCreditCardSDK(t *testing.T) {
 // ---- wallet billing agreement ----
 
 func TestWalletAgreementSuccess(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, provider, body string
 		wantSource           billing.PaymentSource
@@ -703,6 +719,7 @@ func TestWalletAgreementSuccess(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			srv := wtServer(t, WithWalletProviders("Paypal", "Venmo"))
 			cust := wtCustomer(t, srv)
 			r := wtDo(t, srv, "POST", "/v1/"+tt.provider, fmt.Sprintf(tt.body, cust))
@@ -726,6 +743,7 @@ func TestWalletAgreementSuccess(t *testing.T) {
 
 // The new method is the default only when the customer had none.
 func TestWalletAgreementDefault(t *testing.T) {
+	t.Parallel()
 	srv := wtServer(t)
 	withCard := wtCustomer(t, srv)
 	wtCard(t, srv, withCard, nil)
@@ -753,6 +771,7 @@ func TestWalletAgreementDefault(t *testing.T) {
 }
 
 func TestWalletAgreementErrors(t *testing.T) {
+	t.Parallel()
 	srv := wtServer(t)
 	cust := wtCustomer(t, srv)
 	tests := []struct {
@@ -789,6 +808,7 @@ func TestWalletAgreementErrors(t *testing.T) {
 }
 
 func TestWalletAgreementSDK(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	srv := wtServer(t)
 	c := srv.Client()
@@ -813,6 +833,7 @@ func TestWalletAgreementSDK(t *testing.T) {
 // ---- sales tracking codes ----
 
 func TestCreateTrackingCodeSuccess(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, body string
 		raw        []string
@@ -840,6 +861,7 @@ func TestCreateTrackingCodeSuccess(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			srv := wtServer(t)
 			if err := srv.SetTrackingCodeCategoryName(2, "Region"); err != nil {
 				t.Fatal(err)
@@ -880,6 +902,7 @@ func wtSameCode(a, b billing.SalesTrackingCode) bool {
 }
 
 func TestCreateTrackingCodeErrors(t *testing.T) {
+	t.Parallel()
 	srv := wtServer(t)
 	if err := srv.SetTrackingCodeCategoryName(2, "Region"); err != nil {
 		t.Fatal(err)
@@ -915,6 +938,7 @@ func TestCreateTrackingCodeErrors(t *testing.T) {
 }
 
 func TestCreateTrackingCodeSDK(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	srv := wtServer(t)
 	c := srv.Client()
@@ -939,6 +963,7 @@ func TestCreateTrackingCodeSDK(t *testing.T) {
 // ---- bulk job ----
 
 func TestBulkProcess(t *testing.T) {
+	t.Parallel()
 	srv := wtServer(t)
 	id := wtMust(srv.AddBulkJob(BulkJob{Type: "PriceChange", Validated: true}))
 	r := wtDo(t, srv, "POST", "/v1/BulkApi/Process", fmt.Sprintf(`{"id":%d}`, id))
@@ -959,6 +984,7 @@ func TestBulkProcess(t *testing.T) {
 }
 
 func TestBulkProcessErrors(t *testing.T) {
+	t.Parallel()
 	srv := wtServer(t)
 	draft := wtMust(srv.AddBulkJob(BulkJob{Type: "PriceChange"}))
 	tests := []struct {
@@ -986,6 +1012,7 @@ func TestBulkProcessErrors(t *testing.T) {
 }
 
 func TestBulkProcessSDK(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	srv := wtServer(t)
 	c := srv.Client()
@@ -1010,6 +1037,7 @@ func TestBulkProcessSDK(t *testing.T) {
 // Only the value True (in any case) suppresses events; any other value
 // of the header is ignored.
 func TestSuppressEventsHeader(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		value      string // "" sends no header
 		suppressed bool
@@ -1026,6 +1054,7 @@ func TestSuppressEventsHeader(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%q", tt.value), func(t *testing.T) {
+			t.Parallel()
 			srv := wtServer(t)
 			cust := wtCustomer(t, srv)
 			inv := wtInvoice(t, srv, cust)
@@ -1058,6 +1087,7 @@ func TestSuppressEventsHeader(t *testing.T) {
 
 // The SDK's SuppressEvents option reaches the fake.
 func TestSuppressEventsSDK(t *testing.T) {
+	t.Parallel()
 	srv := wtServer(t)
 	_, err := srv.Client().SalesTrackingCodes.Create(context.Background(),
 		&billing.CreateSalesTrackingCodeParams{Type: billing.TrackingCodeType1, Code: "S", Name: "S"}, billing.SuppressEvents())

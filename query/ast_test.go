@@ -7,6 +7,7 @@ import (
 )
 
 func TestKindString(t *testing.T) {
+	t.Parallel()
 	for k, want := range map[Kind]string{Match: "Match", Empty: "Empty", Set: "Set", Range: "Range", 0: "Kind(0)", 9: "Kind(9)"} {
 		if got := k.String(); got != want {
 			t.Errorf("Kind(%d).String() = %q, want %q", int(k), got, want)
@@ -15,6 +16,7 @@ func TestKindString(t *testing.T) {
 }
 
 func TestConditionString(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		c    Condition
 		want string
@@ -51,6 +53,7 @@ func TestConditionString(t *testing.T) {
 }
 
 func TestExprString(t *testing.T) {
+	t.Parallel()
 	e := Expr{CondEquals("customerId", "42"), CondRange("postedTimestamp", "2024-01-01", "2024-02-01"), CondIsEmpty("crmId")}
 	if got, want := e.String(), "customerId:42;postedTimestamp:2024-01-01|2024-02-01;crmId:[empty]"; got != want {
 		t.Errorf("String() = %q, want %q", got, want)
@@ -61,6 +64,7 @@ func TestExprString(t *testing.T) {
 }
 
 func TestLiteral(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		c    Condition
 		want string
@@ -83,6 +87,7 @@ func TestLiteral(t *testing.T) {
 // An invalid condition must not render as something that parses: it either
 // fails Parse or would be a different condition than the caller built.
 func TestInvalidConditionsFailClosed(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		c       Condition
 		wantErr string
@@ -118,6 +123,7 @@ func TestInvalidConditionsFailClosed(t *testing.T) {
 }
 
 func TestExprValidate(t *testing.T) {
+	t.Parallel()
 	if err := (Expr{CondEquals("a", "1"), CondIsEmpty("b")}).Validate(); err != nil {
 		t.Errorf("valid Expr: %v", err)
 	}

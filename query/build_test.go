@@ -34,6 +34,7 @@ func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 func day(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 0, 0, 0, 0, time.UTC) }
 
 func TestBuild(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		filter any
@@ -93,6 +94,7 @@ func TestBuild(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			e, err := query.Build(tt.filter)
 			if err != nil {
 				t.Fatalf("Build: %v", err)
@@ -112,6 +114,7 @@ func TestBuild(t *testing.T) {
 }
 
 func TestBuildErrors(t *testing.T) {
+	t.Parallel()
 	type badName struct {
 		X query.Text `query:"1x"`
 	}
@@ -200,6 +203,7 @@ func TestBuildErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			e, err := query.Build(tt.filter)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("Build() = %q, %v; want error containing %q", e, err, tt.want)
@@ -212,6 +216,7 @@ func TestBuildErrors(t *testing.T) {
 }
 
 func TestBuildRawSyntaxErrorIsWrapped(t *testing.T) {
+	t.Parallel()
 	_, err := query.Build(invoiceFilter{Raw: "a:b|c|d"})
 	var se *query.SyntaxError
 	if !errors.As(err, &se) || se.Expr != "a:b|c|d" || se.Offset != 5 {
@@ -220,6 +225,7 @@ func TestBuildRawSyntaxErrorIsWrapped(t *testing.T) {
 }
 
 func TestFields(t *testing.T) {
+	t.Parallel()
 	want := []query.Field{
 		{Name: "customerId", Kind: query.IntField, GoName: "CustomerID"},
 		{Name: "erpId", Kind: query.TextField, GoName: "ErpID"},
@@ -251,6 +257,7 @@ func TestFields(t *testing.T) {
 }
 
 func TestFieldKind(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		k        query.FieldKind
 		name     string
@@ -276,6 +283,7 @@ func TestFieldKind(t *testing.T) {
 }
 
 func TestIsZero(t *testing.T) {
+	t.Parallel()
 	one := dec("1")
 	tests := []struct {
 		name string
@@ -301,6 +309,8 @@ func TestIsZero(t *testing.T) {
 // decimal's String depends on package-level switches a program may flip;
 // the rendering must not.
 func TestDecimalRenderingIgnoresDecimalGlobals(t *testing.T) {
+	// Not parallel: it flips decimal's package-level switches, which every
+	// other test of the package would see while it runs.
 	if testing.Short() {
 		t.Skip("changes decimal package globals")
 	}

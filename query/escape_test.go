@@ -6,6 +6,7 @@ import (
 )
 
 func TestEscape(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in        string
 		keepColon bool
@@ -48,6 +49,7 @@ func TestEscape(t *testing.T) {
 }
 
 func TestUnescape(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want string
@@ -73,6 +75,7 @@ func TestUnescape(t *testing.T) {
 }
 
 func TestEscapeUnescapeAllBytes(t *testing.T) {
+	t.Parallel()
 	for b := range 256 {
 		s := "x" + string([]byte{byte(b)}) + "y"
 		got, bad := unescape(escape(s, false))
@@ -85,6 +88,7 @@ func TestEscapeUnescapeAllBytes(t *testing.T) {
 // The hand-written name check must agree with the reference expression the
 // package documents.
 func TestValidNameMatchesRegexp(t *testing.T) {
+	t.Parallel()
 	re := regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)*$`)
 	names := []string{
 		"", "a", "A", "a1", "a_", "_a", "1a", "a.b", "a.", ".a", "a..b", "a.1",

@@ -8,6 +8,7 @@ import (
 )
 
 func TestParse(t *testing.T) {
+	t.Parallel()
 	match := func(name string, pattern ...string) Condition {
 		return Condition{Name: name, Kind: Match, Pattern: pattern}
 	}
@@ -68,6 +69,7 @@ func TestParse(t *testing.T) {
 }
 
 func TestParseErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in     string
 		offset int
@@ -123,6 +125,7 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestMustParse(t *testing.T) {
+	t.Parallel()
 	if got := MustParse("a:1"); !reflect.DeepEqual(got, Expr{CondEquals("a", "1")}) {
 		t.Errorf("MustParse = %#v", got)
 	}

@@ -20,6 +20,7 @@ var hostile = []string{
 }
 
 func TestRoundTripConstructors(t *testing.T) {
+	t.Parallel()
 	for _, v := range hostile {
 		conds := []query.Condition{
 			query.CondEquals("n", v),
@@ -41,6 +42,7 @@ func TestRoundTripConstructors(t *testing.T) {
 }
 
 func TestRoundTripBuild(t *testing.T) {
+	t.Parallel()
 	for _, v := range hostile {
 		texts := []query.Text{query.Equals(v), query.StartsWith(v), query.EndsWith(v), query.Contains(v), query.IsEmpty()}
 		for _, text := range texts {

@@ -10,6 +10,7 @@ import (
 )
 
 func TestSort(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		sort    query.Sort
@@ -26,6 +27,7 @@ func TestSort(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			err := tt.sort.Validate()
 			if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || err.Error() != tt.wantErr) {
 				t.Errorf("Validate() = %v, want %q", err, tt.wantErr)
@@ -43,6 +45,7 @@ func TestSort(t *testing.T) {
 }
 
 func TestSortEncodeValuesEdgeCases(t *testing.T) {
+	t.Parallel()
 	s := query.Sort{Field: "erpId", Order: query.Descending}
 	var nilMap url.Values
 	if err := s.EncodeValues("", &nilMap); err != nil || nilMap.Get("sortOrder") != "Descending" {

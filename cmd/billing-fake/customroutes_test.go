@@ -10,6 +10,7 @@ import (
 // A test in another language adds a route for an endpoint the SDK does
 // not wrap, makes it fail once, and reads one kind of entity.
 func TestCustomRoutesAndStateKindsOverTheBinary(t *testing.T) {
+	t.Parallel()
 	url, stop := startFake(t, "-generate", "20")
 	defer func() {
 		if err := stop(); err != nil {

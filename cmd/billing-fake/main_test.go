@@ -66,6 +66,7 @@ func flagErrorChecked(t *testing.T, args []string, err error, bad string) bool {
 }
 
 func TestServesGeneratedDataAndStopsCleanly(t *testing.T) {
+	t.Parallel()
 	url, stop := startFake(t, "-generate", "50", "-seed", "7", "-api-key", "k1")
 	if !strings.HasPrefix(url, "http://127.0.0.1:") {
 		t.Fatalf("first line = %q, want the base URL", url)
@@ -114,6 +115,7 @@ func TestServesGeneratedDataAndStopsCleanly(t *testing.T) {
 }
 
 func TestFlagErrors(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"-generate", "-1"}, {"extra"}, {"-nosuchflag"}, {"-fixtures", "/nonexistent/fixtures.json"}} {
 		err := run(context.Background(), args, io.Discard, io.Discard)
 		if err == nil {
@@ -173,6 +175,7 @@ func TestDumpFixturesLoadsBack(t *testing.T) {
 // TestControlAPIOverTheBinary finds generated ids the way a test in
 // another language would: through GET /_fake/state.
 func TestControlAPIOverTheBinary(t *testing.T) {
+	t.Parallel()
 	url, stop := startFake(t, "-generate", "20", "-seed", "9")
 	defer stop()
 	get := func(path string) *http.Response {
@@ -203,6 +206,7 @@ func TestControlAPIOverTheBinary(t *testing.T) {
 // A web page cannot drive the fake through DNS rebinding: a Host that is
 // not the fake's is refused, unless -allowed-hosts names it.
 func TestAllowedHostsFlag(t *testing.T) {
+	t.Parallel()
 	call := func(url, host string) int {
 		req, _ := http.NewRequest("GET", url+"/_fake/state", nil)
 		req.Host = host
@@ -242,6 +246,7 @@ func TestAllowedHostsFlag(t *testing.T) {
 // shutdown grace. Before, shutting down waited the whole 10 s grace and
 // run failed with its deadline (exit status 1).
 func TestShutdownEndsInjectedDelays(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	outR, outW := io.Pipe()

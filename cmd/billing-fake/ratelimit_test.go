@@ -11,6 +11,7 @@ import (
 )
 
 func TestRateLimitFlags(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name              string
 		args              []string

@@ -25,6 +25,7 @@ import (
 // metric holds the query string, the filter's value or the API key,
 // although the query did reach the fake.
 func TestSpans(t *testing.T) {
+	t.Parallel()
 	d, err := newDemo()
 	if err != nil {
 		t.Fatal(err)
@@ -144,6 +145,7 @@ func attr(s sdktrace.ReadOnlySpan, key string) string {
 // request reaches the server with its query string, the span has none,
 // and a request the SDK did not send is named after its method.
 func TestTracedTransportSendsTheQuery(t *testing.T) {
+	t.Parallel()
 	queries := make(chan string, 1)
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { queries <- r.URL.RawQuery }))
 	t.Cleanup(ts.Close)
@@ -174,6 +176,7 @@ func TestTracedTransportSendsTheQuery(t *testing.T) {
 
 // TestRunDemo runs the command's whole path, printing included.
 func TestRunDemo(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	if err := runDemo(&out); err != nil {
 		t.Fatal(err)

@@ -19,6 +19,7 @@ import (
 // it again, and checks that the file holds every invoice exactly once,
 // while the fake posts and writes off invoices throughout.
 func TestKilledAndResumedExportsEveryInvoiceOnce(t *testing.T) {
+	t.Parallel()
 	for _, prefetch := range []string{"0", "4"} {
 		t.Run("prefetch "+prefetch, func(t *testing.T) {
 			t.Parallel()

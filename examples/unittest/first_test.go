@@ -9,6 +9,9 @@ import (
 	"github.com/shopspring/decimal"
 )
 
+// Not parallel: README.md and the package doc show this test word for
+// word as the first thing a reader sees, so it holds only what a first test
+// needs.
 func TestOpenBalance(t *testing.T) {
 	srv := billingtest.NewServer(billingtest.WithSampleAccount()) // the bundled fake, seeded
 	t.Cleanup(srv.Close)

@@ -23,6 +23,7 @@ func feCond(t *testing.T, value string) query.Condition {
 }
 
 func TestTextMatcher(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		cond  string
 		match []string
@@ -66,6 +67,7 @@ func TestTextMatcher(t *testing.T) {
 }
 
 func TestIntMatcher(t *testing.T) {
+	t.Parallel()
 	type v struct {
 		n       int64
 		present bool
@@ -106,6 +108,7 @@ func TestIntMatcher(t *testing.T) {
 }
 
 func TestTimeMatcher(t *testing.T) {
+	t.Parallel()
 	at := func(s string) time.Time {
 		layout := "2006-01-02T15:04:05"
 		if len(s) == len(time.DateOnly) {
@@ -164,6 +167,7 @@ func TestTimeMatcher(t *testing.T) {
 }
 
 func TestDecimalMatcher(t *testing.T) {
+	t.Parallel()
 	d := decimal.RequireFromString
 	cases := []struct {
 		cond        string
@@ -201,6 +205,7 @@ func TestDecimalMatcher(t *testing.T) {
 }
 
 func TestEnumAndBoolMatchers(t *testing.T) {
+	t.Parallel()
 	m, err := enumMatcher(feCond(t, "active,HOLD"), []string{"Draft", "Active", "Cancelled", "Hold", "Suspended"}, false)
 	if err != nil {
 		t.Fatal(err)
@@ -238,6 +243,7 @@ func TestEnumAndBoolMatchers(t *testing.T) {
 }
 
 func TestCompareFold(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		a, b string
 		want int
@@ -319,6 +325,7 @@ func TestUntilDoneStopsTestingRows(t *testing.T) {
 // TestSelectWindow checks the partial sort against a full sort, on
 // windows of every kind and keys with many ties.
 func TestSelectWindow(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	f := &Field[int]{Kind: query.TextField, Get: Getter[int]{Text: func(int) string { return "" }}}
 	for _, desc := range []bool{false, true} {
@@ -353,6 +360,7 @@ func TestSelectWindow(t *testing.T) {
 }
 
 func TestStringClassOrder(t *testing.T) {
+	t.Parallel()
 	in := []string{"beta", "", "Alpha", "_x", "10", "2", " space", "alpha", "Ärger", "#1"}
 	items := make([]sortItem[int], len(in))
 	for i, s := range in {

@@ -48,6 +48,7 @@ func recordInvoice() seed.Invoice {
 // made from, packed when the packed form holds it exactly and whole when
 // it does not.
 func TestRecordRoundTrip(t *testing.T) {
+	t.Parallel()
 	paris := time.FixedZone("CET", 3600)
 	for _, tc := range []struct {
 		name   string
@@ -108,6 +109,7 @@ func TestRecordRoundTrip(t *testing.T) {
 		}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			inv := recordInvoice()
 			tc.change(&inv)
 			want := cloneInvoice(&inv)
@@ -157,6 +159,7 @@ func TestRecordRoundTrip(t *testing.T) {
 // TestPackerSharesCharges checks that a packer with texts gives equal
 // charge texts one string.
 func TestPackerSharesCharges(t *testing.T) {
+	t.Parallel()
 	p := &packer{texts: map[[3]string]string{}}
 	a, b := recordInvoice(), recordInvoice()
 	ra, rb := p.pack(&a), p.pack(&b)
@@ -235,6 +238,7 @@ func valueDiff(got, want reflect.Value, path string) string {
 // TestInvoiceTable checks the table against a sorted slice of ids, with
 // ids out of order, deletions and reused slots.
 func TestInvoiceTable(t *testing.T) {
+	t.Parallel()
 	var tab invoiceTable
 	var want []int64
 	check := func(step string) {
@@ -286,6 +290,7 @@ func TestInvoiceTable(t *testing.T) {
 // field added or widened shows here, to be weighed against a million
 // invoices of some three charges and one schedule each.
 func TestRecordSizes(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name      string
 		got, want uintptr
