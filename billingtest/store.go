@@ -40,23 +40,11 @@ type store struct {
 }
 
 func newStore() *store {
-	st := &store{}
-	st.init()
-	return st
-}
-
-func (st *store) init() {
-	st.customers = map[int64]*Customer{}
+	st := &store{customers: map[int64]*Customer{}, drafts: map[int64]*DraftInvoice{}, cards: map[int64]*CreditCard{},
+		wallets: map[int64]*WalletMethod{}, subscriptions: map[int64]*Subscription{}, items: map[int64][]billing.SubscriptionProductItem{},
+		products: map[int64]bool{}, productSub: map[int64]int64{}, itemProduct: map[int64]int64{}, jobs: map[int64]*BulkJob{}}
 	st.invoices = invoiceTable{invoiceStore: &plainInvoices{st: st}, scaleAt: scaleFrom}
-	st.drafts = map[int64]*DraftInvoice{}
-	st.cards = map[int64]*CreditCard{}
-	st.wallets = map[int64]*WalletMethod{}
-	st.subscriptions = map[int64]*Subscription{}
-	st.items = map[int64][]billing.SubscriptionProductItem{}
-	st.products = map[int64]bool{}
-	st.productSub = map[int64]int64{}
-	st.itemProduct = map[int64]int64{}
-	st.jobs = map[int64]*BulkJob{}
+	return st
 }
 
 // assign returns id, or a new id when id is 0, and keeps the sequence
