@@ -34,12 +34,7 @@ func (s *Server) writeError(w http.ResponseWriter, status int, key, message stri
 	if s.cfg.numberedErrors {
 		id = s.errorIDs.n.Add(1)
 	}
-	body := errorBody{
-		ErrorID:        id,
-		HTTPStatusCode: status,
-		Errors:         []errorDetail{{Key: key, Value: message}},
-	}
-	b, _ := jsonwire.Marshal(body)
+	b, _ := jsonwire.Marshal(errorBody{ErrorID: id, HTTPStatusCode: status, Errors: []errorDetail{{Key: key, Value: message}}})
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
 	_, _ = w.Write(b)

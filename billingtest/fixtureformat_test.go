@@ -44,7 +44,7 @@ func TestFixtureDocumentDecodesIntoTheSeedingTypes(t *testing.T) {
 			ID: 1, FirstName: "Ada", ArBalance: ftDec("10.125"), CreatedTimestamp: utc("2024-03-01T10:15:00Z"),
 			SalesTrackingCodeIDs: [5]int64{0, 3},
 		}},
-		SalesTrackingCodes: []SalesTrackingCode{{ID: 3, Type: billing.TrackingCodeType2, Code: "N", Name: "North", Email: strPtr("n@billing.example")}},
+		SalesTrackingCodes: []SalesTrackingCode{{ID: 3, Type: billing.TrackingCodeType2, Code: "N", Name: "North", Email: ptr("n@billing.example")}},
 		Subscriptions: []Subscription{{ID: 2, CustomerID: 1, Products: []SubscriptionProduct{
 			{ID: 20, Price: ftDec("5"), PlanPrice: ftDec("5")},
 			{ID: 21, Price: ftDec("5"), PlanPrice: ftDec("6")},

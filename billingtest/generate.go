@@ -75,9 +75,7 @@ var DefaultGenerateStart = time.Date(2024, time.January, 1, 0, 0, 0, 0, time.UTC
 // numbers continue from the largest. Generate holds the fake's lock
 // throughout, a few hundred milliseconds for 100,000 invoices.
 func (s *Server) Generate(opts GenerateOptions) error {
-	if opts.Start.IsZero() {
-		opts.Start = DefaultGenerateStart
-	}
+	defaultTime(&opts.Start, DefaultGenerateStart)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := gen.Run(genSink{s}, gen.Options(opts)); err != nil {

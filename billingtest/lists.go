@@ -112,7 +112,7 @@ var customerGetters = map[string]filter.Getter[*Customer]{
 // those its SDK filter struct has.
 var invoiceGetters = func() map[string]filter.Getter[invoiceRow] {
 	g := filter.Via(customerGetters, invoiceRow.cust)
-	for name, get := range map[string]filter.Getter[invoiceRow]{
+	maps.Copy(g, map[string]filter.Getter[invoiceRow]{
 		"createdTimestamp":   {Time: func(r invoiceRow) time.Time { return r.inv.CreatedTimestamp }},
 		"effectiveTimestamp": {Time: func(r invoiceRow) time.Time { return r.inv.EffectiveTimestamp }},
 		"postedTimestamp":    {Time: func(r invoiceRow) time.Time { return r.inv.PostedTimestamp }},
@@ -126,9 +126,7 @@ var invoiceGetters = func() map[string]filter.Getter[invoiceRow] {
 		// An invoice's instalments are its payment schedules.
 		"totalInstallments": {Integer: func(r invoiceRow) (int64, bool) { return int64(len(r.inv.PaymentSchedules)), true }},
 		"accountingId":      {Integer: nullableInt(func(r invoiceRow) int64 { return r.inv.AccountingID })},
-	} {
-		g[name] = get
-	}
+	})
 	return g
 }()
 

@@ -17,11 +17,6 @@ import (
 func (s *Server) DeleteInvoice(id int64) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.deleteInvoiceLocked(id)
-}
-
-// deleteInvoiceLocked is DeleteInvoice for callers that hold s.mu.
-func (s *Server) deleteInvoiceLocked(id int64) bool {
 	return s.store.invoices.Delete(id)
 }
 

@@ -1,6 +1,7 @@
 package billingtest
 
 import (
+	"cmp"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -113,17 +114,8 @@ func parseListRequest[T any](q url.Values, sc *filter.Schema[T], unlisted bool) 
 
 // setPageHeaders writes the nine X-* headers; see listRequest.
 func setPageHeaders[T any](h http.Header, lr listRequest, p filter.Page[T]) {
-	size, offset := lr.Size, lr.Size
-	if lr.headerSize > 0 {
-		size = lr.headerSize
-	}
-	if lr.OffsetSize > 0 {
-		offset = lr.OffsetSize
-	}
-	pages := 0
-	if p.Count > 0 {
-		pages = (p.Count-1)/offset + 1
-	}
+	size, offset := cmp.Or(lr.headerSize, lr.Size), cmp.Or(lr.OffsetSize, lr.Size)
+	pages := (p.Count + offset - 1) / offset
 	next, prev := -1, lr.Page-1
 	if lr.Page+1 < pages {
 		next = lr.Page + 1

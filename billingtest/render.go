@@ -25,18 +25,12 @@ const (
 // reference does not show: null, not a missing key.
 var jsonNull = json.RawMessage(`null`)
 
-func strPtr(s string) *string {
-	if s == "" {
+// ptr is v as the service sends an optional member: null for the zero value.
+func ptr[T comparable](v T) *T {
+	if v == *new(T) {
 		return nil
 	}
-	return &s
-}
-
-func int64Ptr(n int64) *int64 {
-	if n == 0 {
-		return nil
-	}
-	return &n
+	return &v
 }
 
 func uri(kind string, id int64) *string {
@@ -48,39 +42,38 @@ func uri(kind string, id int64) *string {
 func (st *store) renderInvoice(inv *Invoice, mode chargeMode, showTracked bool) billing.Invoice {
 	cust := st.customers[inv.CustomerID]
 	out := billing.Invoice{
-		ID:                     inv.ID,
-		URI:                    uri("Invoices", inv.ID),
-		InvoiceNumber:          inv.InvoiceNumber,
-		InvoiceSignature:       scale.InvoiceSignature,
-		PoNumber:               strPtr(inv.PoNumber),
-		EffectiveTimestamp:     billing.NewTimestamp(inv.EffectiveTimestamp),
-		PostedTimestamp:        billing.NewTimestamp(inv.PostedTimestamp),
-		ModifiedTimestamp:      billing.NewTimestamp(inv.ModifiedTimestamp),
-		Subtotal:               ledger.SumCharges(inv),
-		InvoiceAmount:          ledger.Amount(inv),
-		TotalPayments:          inv.TotalPayments,
-		OutstandingBalance:     ledger.Outstanding(inv),
-		Terms:                  inv.Terms,
-		DefaultTerms:           "Net30",
-		IsDefaultTerms:         strings.EqualFold(inv.Terms, "Net30"),
-		CustomerID:             inv.CustomerID,
-		SumOfCreditNotes:       inv.SumOfCreditNotes,
-		TotalWriteoffs:         inv.TotalWriteoffs,
-		Taxes:                  json.RawMessage(`[]`),
-		TotalTaxes:             inv.TotalTaxes,
-		TotalDiscount:          inv.TotalDiscount,
-		PaymentSchedules:       append([]billing.PaymentSchedule{}, inv.PaymentSchedules...),
-		Notes:                  strPtr(inv.Notes),
-		CustomerReferenceValue: nil,
-		OpeningArBalance:       inv.OpeningArBalance,
-		ClosingArBalance:       inv.ClosingArBalance,
-		InvoiceRevisions:       json.RawMessage(`[]`),
+		ID:                 inv.ID,
+		URI:                uri("Invoices", inv.ID),
+		InvoiceNumber:      inv.InvoiceNumber,
+		InvoiceSignature:   scale.InvoiceSignature,
+		PoNumber:           ptr(inv.PoNumber),
+		EffectiveTimestamp: billing.NewTimestamp(inv.EffectiveTimestamp),
+		PostedTimestamp:    billing.NewTimestamp(inv.PostedTimestamp),
+		ModifiedTimestamp:  billing.NewTimestamp(inv.ModifiedTimestamp),
+		Subtotal:           ledger.SumCharges(inv),
+		InvoiceAmount:      ledger.Amount(inv),
+		TotalPayments:      inv.TotalPayments,
+		OutstandingBalance: ledger.Outstanding(inv),
+		Terms:              inv.Terms,
+		DefaultTerms:       "Net30",
+		IsDefaultTerms:     strings.EqualFold(inv.Terms, "Net30"),
+		CustomerID:         inv.CustomerID,
+		SumOfCreditNotes:   inv.SumOfCreditNotes,
+		TotalWriteoffs:     inv.TotalWriteoffs,
+		Taxes:              json.RawMessage(`[]`),
+		TotalTaxes:         inv.TotalTaxes,
+		TotalDiscount:      inv.TotalDiscount,
+		PaymentSchedules:   append([]billing.PaymentSchedule{}, inv.PaymentSchedules...),
+		Notes:              ptr(inv.Notes),
+		OpeningArBalance:   inv.OpeningArBalance,
+		ClosingArBalance:   inv.ClosingArBalance,
+		InvoiceRevisions:   json.RawMessage(`[]`),
 	}
 	out.Unsettled = out.OutstandingBalance.IsPositive()
 	if cust != nil {
 		out.InvoiceCustomer = renderSnapshot(cust)
 		out.InvoiceCustomerAddressPreference = &billing.AddressPreference{UseBillingAddressAsShippingAddress: true}
-		out.CustomerReferenceValue = strPtr(cust.Reference)
+		out.CustomerReferenceValue = ptr(cust.Reference)
 	}
 	switch mode {
 	case chargesEmpty:
@@ -98,15 +91,15 @@ func (st *store) renderInvoice(inv *Invoice, mode chargeMode, showTracked bool) 
 func renderSnapshot(c *Customer) *billing.InvoiceCustomer {
 	currency := cmp.Or(c.Currency, "USD")
 	return &billing.InvoiceCustomer{
-		FirstName:                  strPtr(c.FirstName),
-		MiddleName:                 strPtr(c.MiddleName),
-		LastName:                   strPtr(c.LastName),
-		CompanyName:                strPtr(c.CompanyName),
-		Suffix:                     strPtr(c.Suffix),
-		PrimaryEmail:               strPtr(c.PrimaryEmail),
-		PrimaryPhone:               strPtr(c.PrimaryPhone),
-		Title:                      strPtr(c.Title),
-		Reference:                  strPtr(c.Reference),
+		FirstName:                  ptr(c.FirstName),
+		MiddleName:                 ptr(c.MiddleName),
+		LastName:                   ptr(c.LastName),
+		CompanyName:                ptr(c.CompanyName),
+		Suffix:                     ptr(c.Suffix),
+		PrimaryEmail:               ptr(c.PrimaryEmail),
+		PrimaryPhone:               ptr(c.PrimaryPhone),
+		Title:                      ptr(c.Title),
+		Reference:                  ptr(c.Reference),
 		Status:                     c.Status,
 		CustomerAccountStatus:      c.AccountStatus,
 		Currency:                   &currency,
@@ -114,9 +107,9 @@ func renderSnapshot(c *Customer) *billing.InvoiceCustomer {
 		CustomerAcquisition:        jsonNull,
 		MonthlyRecurringRevenue:    c.MonthlyRecurringRevenue,
 		NetMonthlyRecurringRevenue: c.NetMRR,
-		CrmID:                      strPtr(c.CrmID),
-		ErpID:                      strPtr(c.ErpID),
-		ParentID:                   int64Ptr(c.ParentID),
+		CrmID:                      ptr(c.CrmID),
+		ErpID:                      ptr(c.ErpID),
+		ParentID:                   ptr(c.ParentID),
 		ModifiedTimestamp:          billing.NewTimestamp(c.ModifiedTimestamp),
 		CreatedTimestamp:           billing.NewTimestamp(c.CreatedTimestamp),
 	}
@@ -136,7 +129,7 @@ func (st *store) renderCharges(charges []Charge, showTracked bool) []billing.Cha
 			UnitPrice:          c.UnitPrice,
 			Amount:             c.Amount,
 			Name:               c.Name,
-			Description:        strPtr(c.Description),
+			Description:        ptr(c.Description),
 			GLCode:             c.GLCode,
 			EffectiveTimestamp: billing.NewTimestamp(c.EffectiveTimestamp),
 			StartServiceDate:   billing.NewTimestamp(c.StartServiceDate),
@@ -188,14 +181,14 @@ func (st *store) renderGroups(inv *Invoice, showTracked bool) []billing.ChargeGr
 			g.SubscriptionID = &k.subscription
 			if sub := st.subscriptions[k.subscription]; sub != nil {
 				g.Name = sub.Name
-				g.Description = strPtr(sub.Description)
-				g.Reference = strPtr(sub.Reference)
+				g.Description = ptr(sub.Description)
+				g.Reference = ptr(sub.Reference)
 			} else {
 				g.Name = "Subscription " + strconv.FormatInt(k.subscription, 10)
 			}
 		} else {
 			g.Name = charges[0].Name
-			g.Description = strPtr(charges[0].Description)
+			g.Description = ptr(charges[0].Description)
 		}
 		groups = append(groups, g)
 	}
@@ -226,9 +219,9 @@ func (st *store) renderSummary(inv *Invoice, now time.Time) billing.InvoiceSumma
 	}
 	sum.Unsettled = sum.OutstandingBalance.IsPositive()
 	if cust != nil {
-		sum.Reference = strPtr(cust.Reference)
-		sum.CompanyName = strPtr(cust.CompanyName)
-		sum.CustomerParentID = int64Ptr(cust.ParentID)
+		sum.Reference = ptr(cust.Reference)
+		sum.CompanyName = ptr(cust.CompanyName)
+		sum.CustomerParentID = ptr(cust.ParentID)
 		sum.CustomerName = strings.TrimSpace(cust.FirstName + " " + cust.LastName)
 		sum.Currency = cmp.Or(cust.Currency, sum.Currency)
 	}
@@ -247,14 +240,14 @@ func renderCard(c *CreditCard) billing.CreditCard {
 		LastName:                c.LastName,
 		ExpirationMonth:         c.ExpirationMonth,
 		ExpirationYear:          c.ExpirationYear,
-		Address1:                strPtr(c.Address1),
-		Address2:                strPtr(c.Address2),
-		CountryID:               int64Ptr(c.CountryID),
-		StateID:                 int64Ptr(c.StateID),
-		City:                    strPtr(c.City),
-		PostalZip:               strPtr(c.PostalZip),
+		Address1:                ptr(c.Address1),
+		Address2:                ptr(c.Address2),
+		CountryID:               ptr(c.CountryID),
+		StateID:                 ptr(c.StateID),
+		City:                    ptr(c.City),
+		PostalZip:               ptr(c.PostalZip),
 		IsDefault:               c.IsDefault,
 		ModifiedDate:            billing.NewTimestamp(c.ModifiedDate),
-		OriginalPaymentMethodID: int64Ptr(c.OriginalPaymentMethodID),
+		OriginalPaymentMethodID: ptr(c.OriginalPaymentMethodID),
 	}
 }

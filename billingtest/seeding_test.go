@@ -30,7 +30,7 @@ func TestSeedingTypesRoundTrip(t *testing.T) {
 	desc = "changed by the caller afterwards"
 	got, ok := srv.SalesTrackingCode(codeID)
 	want := code
-	want.ID, want.Status, want.Description = codeID, billing.TrackingCodeStatusActive, strPtr("Western region")
+	want.ID, want.Status, want.Description = codeID, billing.TrackingCodeStatusActive, ptr("Western region")
 	if !ok {
 		t.Fatal("the code is not there")
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	billing "github.com/billingapi/billing-go"
 	"github.com/billingapi/billing-go/billingtest/internal/ledger"
@@ -39,23 +40,11 @@ type store struct {
 }
 
 func newStore() *store {
-	st := &store{}
-	st.init()
-	return st
-}
-
-func (st *store) init() {
-	st.customers = map[int64]*Customer{}
+	st := &store{customers: map[int64]*Customer{}, drafts: map[int64]*DraftInvoice{}, cards: map[int64]*CreditCard{},
+		wallets: map[int64]*WalletMethod{}, subscriptions: map[int64]*Subscription{}, items: map[int64][]billing.SubscriptionProductItem{},
+		products: map[int64]bool{}, productSub: map[int64]int64{}, itemProduct: map[int64]int64{}, jobs: map[int64]*BulkJob{}}
 	st.invoices = invoiceTable{invoiceStore: &plainInvoices{st: st}, scaleAt: scaleFrom}
-	st.drafts = map[int64]*DraftInvoice{}
-	st.cards = map[int64]*CreditCard{}
-	st.wallets = map[int64]*WalletMethod{}
-	st.subscriptions = map[int64]*Subscription{}
-	st.items = map[int64][]billing.SubscriptionProductItem{}
-	st.products = map[int64]bool{}
-	st.productSub = map[int64]int64{}
-	st.itemProduct = map[int64]int64{}
-	st.jobs = map[int64]*BulkJob{}
+	return st
 }
 
 // assign returns id, or a new id when id is 0, and keeps the sequence
@@ -81,6 +70,22 @@ var errIDsExhausted = errors.New("no id is left: the fake has given out or been 
 
 // idsLeft reports whether n more ids can be assigned.
 func (st *store) idsLeft(n int64) bool { return n <= math.MaxInt64-st.lastID }
+
+// defaultTime sets *t to v when *t is the zero time.
+func defaultTime[T interface{ IsZero() bool }](t *T, v T) {
+	if (*t).IsZero() {
+		*t = v
+	}
+}
+
+// defaultNow sets *t to the fake's time when *t is the zero time. It
+// reads the clock only then, as a clock given with WithClock may count
+// its reads.
+func (s *Server) defaultNow(t *time.Time) {
+	if t.IsZero() {
+		*t = s.now()
+	}
+}
 
 func insertSorted(ids []int64, id int64) []int64 {
 	i, found := slices.BinarySearch(ids, id)
@@ -186,12 +191,8 @@ func (s *Server) addCustomerLocked(c Customer) (int64, error) {
 	}
 	c.Status = cmp.Or(c.Status, billing.CustomerStatusActive)
 	c.AccountStatus = cmp.Or(c.AccountStatus, billing.CustomerAccountStatusGood)
-	if c.CreatedTimestamp.IsZero() {
-		c.CreatedTimestamp = s.now()
-	}
-	if c.ModifiedTimestamp.IsZero() {
-		c.ModifiedTimestamp = c.CreatedTimestamp
-	}
+	s.defaultNow(&c.CreatedTimestamp)
+	defaultTime(&c.ModifiedTimestamp, c.CreatedTimestamp)
 	return insert(s, m, "customer", s.store.customers, &c, &c.ID)
 }
 
@@ -221,23 +222,15 @@ func (s *Server) insertInvoiceLocked(inv *Invoice) (int64, error) {
 	if inv.PaymentSchedules == nil {
 		inv.PaymentSchedules = ledger.DefaultSchedule(inv)
 	}
-	id, err := s.store.assign(inv.ID)
-	if err != nil {
-		return 0, fmt.Errorf("AddInvoice: %w", err)
-	}
-	if s.store.invoices.Get(id) != nil {
-		return 0, fmt.Errorf("AddInvoice: invoice %d exists", id)
-	}
-	inv.ID = id
+	// The assigns cannot fail, nor take an id the fake has: checked above.
+	inv.ID, _ = s.store.assign(inv.ID)
 	for i := range inv.Charges {
-		if inv.Charges[i].ID, err = s.store.assign(inv.Charges[i].ID); err != nil {
-			return 0, fmt.Errorf("AddInvoice: charge: %w", err)
-		}
+		inv.Charges[i].ID, _ = s.store.assign(inv.Charges[i].ID)
 	}
-	inv.InvoiceNumber = cmp.Or(inv.InvoiceNumber, id)
+	inv.InvoiceNumber = cmp.Or(inv.InvoiceNumber, inv.ID)
 	s.store.invoices.fit(s.store.invoices.Len() + 1)
 	s.store.invoices.Insert(inv)
-	return id, nil
+	return inv.ID, nil
 }
 
 // checkInvoiceLocked is the prologue of insertInvoiceLocked: it refuses
@@ -256,18 +249,10 @@ func (s *Server) checkInvoiceLocked(inv *Invoice) error {
 	if _, ok := st.customers[inv.CustomerID]; !ok {
 		return refuse(m, "customerId", "unknown customer %d", inv.CustomerID)
 	}
-	if inv.PostedTimestamp.IsZero() {
-		inv.PostedTimestamp = s.now()
-	}
-	if inv.EffectiveTimestamp.IsZero() {
-		inv.EffectiveTimestamp = inv.PostedTimestamp
-	}
-	if inv.CreatedTimestamp.IsZero() {
-		inv.CreatedTimestamp = inv.PostedTimestamp
-	}
-	if inv.ModifiedTimestamp.IsZero() {
-		inv.ModifiedTimestamp = inv.PostedTimestamp
-	}
+	s.defaultNow(&inv.PostedTimestamp)
+	defaultTime(&inv.EffectiveTimestamp, inv.PostedTimestamp)
+	defaultTime(&inv.CreatedTimestamp, inv.PostedTimestamp)
+	defaultTime(&inv.ModifiedTimestamp, inv.PostedTimestamp)
 	inv.Terms = cmp.Or(inv.Terms, "Net30")
 	need, err := newIDs(m, inv.ID, "charges", len(inv.Charges), func(i int) int64 { return inv.Charges[i].ID }, "charge", nil)
 	if err != nil {
@@ -320,18 +305,12 @@ func newIDs(m string, id int64, key string, n int, idAt func(int) int64, what st
 func (s *Server) settleCharges(inv *Invoice) error {
 	const m = "AddInvoice"
 	st := s.store
-	if inv.PostedTimestamp.IsZero() {
-		inv.PostedTimestamp = s.now()
-	}
-	if inv.EffectiveTimestamp.IsZero() {
-		inv.EffectiveTimestamp = inv.PostedTimestamp
-	}
+	s.defaultNow(&inv.PostedTimestamp)
+	defaultTime(&inv.EffectiveTimestamp, inv.PostedTimestamp)
 	for i := range inv.Charges {
 		c := &inv.Charges[i]
 		at := "charges[" + strconv.Itoa(i) + "]"
-		if c.EffectiveTimestamp.IsZero() {
-			c.EffectiveTimestamp = inv.EffectiveTimestamp
-		}
+		defaultTime(&c.EffectiveTimestamp, inv.EffectiveTimestamp)
 		if c.SubscriptionProductID != 0 {
 			if !st.products[c.SubscriptionProductID] {
 				return refuse(m, at+".subscriptionProductId", "unknown subscription product %d", c.SubscriptionProductID)
@@ -362,9 +341,7 @@ func (s *Server) addDraftInvoiceLocked(d DraftInvoice) (int64, error) {
 		return 0, refuse(m, "customerId", "unknown customer %d", d.CustomerID)
 	}
 	d.Lines = slices.Clone(d.Lines)
-	if d.Created.IsZero() {
-		d.Created = s.now()
-	}
+	s.defaultNow(&d.Created)
 	return insert(s, m, "draft invoice", s.store.drafts, &d, &d.ID)
 }
 
@@ -395,9 +372,7 @@ func (s *Server) addCreditCardLocked(c CreditCard) (int64, error) {
 		return 0, refuse(m, "replacedBy", "a card cannot replace itself")
 	}
 	c.Last4 = c.Last4[len(c.Last4)-4:]
-	if c.ModifiedDate.IsZero() {
-		c.ModifiedDate = s.now()
-	}
+	s.defaultNow(&c.ModifiedDate)
 	return insert(s, m, "credit card", s.store.cards, &c, &c.ID)
 }
 
@@ -434,9 +409,7 @@ func (s *Server) addWalletMethodLocked(w WalletMethod) (int64, error) {
 	w.Provider, w.Source = provider, source
 	w.FirstName = cmp.Or(w.FirstName, cust.FirstName)
 	w.LastName = cmp.Or(w.LastName, cust.LastName)
-	if w.ModifiedDate.IsZero() {
-		w.ModifiedDate = s.now()
-	}
+	s.defaultNow(&w.ModifiedDate)
 	return insert(s, m, "wallet method", s.store.wallets, &w, &w.ID)
 }
 
@@ -480,9 +453,7 @@ func (s *Server) addSubscriptionLocked(sub Subscription) (int64, error) {
 	sub.Status = cmp.Or(sub.Status, billing.SubscriptionStatusActive)
 	sub.Interval = cmp.Or(sub.Interval, billing.IntervalMonthly)
 	sub.NumberOfIntervals = cmp.Or(sub.NumberOfIntervals, 1)
-	if sub.CreatedTimestamp.IsZero() {
-		sub.CreatedTimestamp = s.now()
-	}
+	s.defaultNow(&sub.CreatedTimestamp)
 	st.subscriptions[id] = &sub
 	st.subOrder = insertSorted(st.subOrder, id)
 	return id, nil
@@ -544,12 +515,8 @@ func (s *Server) addSubscriptionProductItemLocked(item billing.SubscriptionProdu
 	}
 	item.ID = id
 	item.Status = cmp.Or(item.Status, billing.ItemStatusActive)
-	if item.CreatedDate.IsZero() {
-		item.CreatedDate = billing.NewTimestamp(s.now())
-	}
-	if item.ModifiedDate.IsZero() {
-		item.ModifiedDate = item.CreatedDate
-	}
+	s.defaultNow(&item.CreatedDate.Time)
+	defaultTime(&item.ModifiedDate, item.CreatedDate)
 	st.products[item.SubscriptionProductID] = true
 	st.items[item.SubscriptionProductID] = append(st.items[item.SubscriptionProductID], item)
 	st.itemProduct[id] = item.SubscriptionProductID

@@ -122,9 +122,7 @@ func (s *Server) vary(lr *listRequest) {
 	c, asked := &s.cfg, lr.asked
 	lr.OffsetSize, lr.headerSize = lr.Size, lr.Size
 	if c.pageCap > 0 {
-		if asked <= 0 {
-			asked = DefaultPageSize
-		}
+		asked = cmp.Or(asked, DefaultPageSize) // never negative: see pagingInt
 		lr.Size = min(asked, c.pageCap)
 		lr.OffsetSize, lr.headerSize = lr.Size, lr.Size
 		if !c.honestCap {

@@ -21,6 +21,16 @@ import (
 // (two write-offs of one invoice, two replacements of one card). The
 // answer is rendered under the lock and encoded after it is released.
 
+// emitted is a write's answer: v, after the events kinds of operation on
+// entity id, when err is nil; err alone otherwise.
+func (s *Server) emitted(r *http.Request, v any, id int64, err error, operation string, kinds ...EventKind) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	s.emit(r, operation, id, kinds...)
+	return v, nil
+}
+
 // ---- Write off invoice (reference 4.6) ----
 
 // handleWriteOff writes off the whole outstanding balance of an invoice.
@@ -41,11 +51,7 @@ func (s *Server) handleWriteOff(r *http.Request) (any, error) {
 		return nil, badRequest("amount is required: the invoice's full outstanding balance")
 	}
 	inv, err := s.writeOff(p.InvoiceID, *p.Amount)
-	if err != nil {
-		return nil, err
-	}
-	s.emit(r, "invoice.writeoff", inv.ID, EventWebhook, EventCRM, EventAccounting, EventEmail)
-	return grouped(inv), nil
+	return s.emitted(r, grouped(inv), inv.ID, err, "invoice.writeoff", EventWebhook, EventCRM, EventAccounting, EventEmail)
 }
 
 // writeOff applies a write-off and returns the invoice as the write-off
@@ -80,7 +86,7 @@ func (s *Server) writeOff(id int64, amount decimal.Decimal) (billing.Invoice, er
 	inv.ModifiedTimestamp = s.now()
 	s.store.invoices.Replace(inv)
 	out := s.store.renderInvoice(inv, chargesGrouped, true)
-	out.CrmID = strPtr(inv.CrmID) // the reference shows crmId in the write-off answer
+	out.CrmID = ptr(inv.CrmID) // the reference shows crmId in the write-off answer
 	return out, nil
 }
 
@@ -99,11 +105,7 @@ func (s *Server) handleReplaceCreditCard(r *http.Request) (any, error) {
 		return nil, badRequest("%s", err)
 	}
 	card, err := s.replaceCard(&p, digits)
-	if err != nil {
-		return nil, err
-	}
-	s.emit(r, "paymentMethod.replaced", card.ID, EventWebhook, EventEmail)
-	return card, nil
+	return s.emitted(r, card, card.ID, err, "paymentMethod.replaced", EventWebhook, EventEmail)
 }
 
 // replaceCard stores the replacement card and retires the old one.
@@ -239,11 +241,7 @@ func (s *Server) handleWalletAgreement(r *http.Request) (any, error) {
 		return nil, badRequest("paymentCollectOptions.collectionAmount must not be negative")
 	}
 	pm, err := s.createWallet(provider, token, baid, p.CustomerID, source)
-	if err != nil {
-		return nil, err
-	}
-	s.emit(r, "paymentMethod.created", pm.ID, EventWebhook, EventCRM)
-	return pm, nil
+	return s.emitted(r, pm, pm.ID, err, "paymentMethod.created", EventWebhook, EventCRM)
 }
 
 // parseSource reads a payment source case-insensitively, as the service
@@ -291,11 +289,7 @@ func (s *Server) handleCreateTrackingCode(r *http.Request) (any, error) {
 		return nil, badRequest("name is required")
 	}
 	code, err := s.createTrackingCode(&p)
-	if err != nil {
-		return nil, err
-	}
-	s.emit(r, "salesTrackingCode.created", code.ID, EventWebhook)
-	return code, nil
+	return s.emitted(r, code, code.ID, err, "salesTrackingCode.created", EventWebhook)
 }
 
 func (s *Server) createTrackingCode(p *billing.CreateSalesTrackingCodeParams) (billing.SalesTrackingCode, error) {
@@ -313,7 +307,7 @@ func (s *Server) createTrackingCode(p *billing.CreateSalesTrackingCodeParams) (b
 		}
 	}
 	id, err := s.addSalesTrackingCodeLocked(billing.SalesTrackingCode{Type: p.Type, Code: p.Code, Name: p.Name,
-		Description: strPtr(p.Description), Email: strPtr(p.Email), Deletable: true})
+		Description: ptr(p.Description), Email: ptr(p.Email), Deletable: true})
 	if err != nil {
 		return billing.SalesTrackingCode{}, fail(http.StatusInternalServerError, "%v", err)
 	}
@@ -346,11 +340,7 @@ func (s *Server) handleBulkProcess(r *http.Request) (any, error) {
 		return nil, badRequest("id is required: a positive bulk job id")
 	}
 	answer, err := s.processJob(p.ID)
-	if err != nil {
-		return nil, err
-	}
-	s.emit(r, "bulkJob.processed", answer.ID, EventWebhook, EventEmail)
-	return answer, nil
+	return s.emitted(r, answer, answer.ID, err, "bulkJob.processed", EventWebhook, EventEmail)
 }
 
 func (s *Server) processJob(id int64) (bulkProcessAnswer, error) {

@@ -326,7 +326,7 @@ func appendTimestamp(dst []byte, t time.Time) []byte {
 	return append(dst, '"')
 }
 
-// appendOptString appends s as strPtr(s) encodes: null for "", else the
+// appendOptString appends s as ptr(s) encodes: null for "", else the
 // string.
 func appendOptString(dst []byte, s string) []byte {
 	if s == "" {
