@@ -69,10 +69,13 @@ type Getter[T any] struct {
 	// Values are the enum's values, as the reference lists them.
 	Values []string
 
-	// Packed, optional beside Decimal, reads an amount as coefficient
-	// and exponent (see packed.go), and reports false for a row that does
-	// not hold it packed, which Decimal then reads.
-	Packed func(T) (int64, int8, bool)
+	// Optional fast readers of a packed form (see packed.go), beside
+	// Time and Decimal: Instant reads a date as UTC nanoseconds
+	// (ZeroInstant when missing) and Packed an amount as coefficient and
+	// exponent. Each reports false for a row that does not hold the
+	// value packed, which the general getter then reads.
+	Instant func(T) (int64, bool)
+	Packed  func(T) (int64, int8, bool)
 }
 
 // Via is getters read from rows of type R through of: the names of a
@@ -336,8 +339,8 @@ func (f *Field[T]) cost() int {
 	return c
 }
 
-// compile builds the predicate of one condition on this field. Amounts
-// try the packed reader first, when the field has one.
+// compile builds the predicate of one condition on this field. Dates and
+// amounts try the packed reader first, when the field has one.
 func (f *Field[T]) compile(c query.Condition, unlisted bool) (func(T) bool, error) {
 	g := f.Get
 	switch f.Kind {
@@ -352,19 +355,28 @@ func (f *Field[T]) compile(c query.Condition, unlisted bool) (func(T) bool, erro
 		return func(r T) bool { return m(g.Integer(r)) }, nil
 	case query.TimeField:
 		m, err := timeMatcher(c)
-		return on(g.Time, m, err)
-	case query.DecimalField:
-		m, pm, err := decimalMatcher(c)
-		pred, err := on(g.Decimal, m, err)
-		if err != nil || g.Packed == nil {
-			return pred, err
+		pred, err := on(g.Time, m, err)
+		if inst, pm := g.Instant, instantMatcher(c); err == nil && inst != nil && pm != nil {
+			return func(r T) bool {
+				if n, ok := inst(r); ok {
+					return pm(n)
+				}
+				return pred(r)
+			}, nil
 		}
-		return func(r T) bool {
-			if coef, exp, ok := g.Packed(r); ok {
-				return pm(coef, exp)
-			}
-			return pred(r)
-		}, nil
+		return pred, err
+	case query.DecimalField:
+		m, err := decimalMatcher(c)
+		pred, err := on(g.Decimal, m, err)
+		if packed, pm := g.Packed, packedDecimalMatcher(c); err == nil && packed != nil && pm != nil {
+			return func(r T) bool {
+				if coef, exp, ok := packed(r); ok {
+					return pm(coef, exp)
+				}
+				return pred(r)
+			}, nil
+		}
+		return pred, err
 	case query.EnumField:
 		m, err := enumMatcher(c, g.Values, unlisted)
 		return on(g.Enum, m, err)
@@ -690,34 +702,30 @@ func parseDecimal(s string) (decimal.Decimal, error) {
 	return d, nil
 }
 
-// decimalMatcher matches an amount, exactly, read as a decimal or packed
-// (see packed.go).
-func decimalMatcher(c query.Condition) (func(decimal.Decimal) bool, func(int64, int8) bool, error) {
+// decimalMatcher matches an amount, exactly.
+func decimalMatcher(c query.Condition) (func(decimal.Decimal) bool, error) {
 	switch c.Kind {
 	case query.Empty:
-		return func(decimal.Decimal) bool { return false }, func(int64, int8) bool { return false }, nil
+		return func(decimal.Decimal) bool { return false }, nil
 	case query.Match:
-		b, err := exactAs(c, parseBound)
+		d, err := exactAs(c, parseDecimal)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		return func(v decimal.Decimal) bool { return CmpDecimal(v, b.d) == 0 },
-			func(coef int64, exp int8) bool { return b.compare(coef, exp) == 0 }, nil
+		return func(v decimal.Decimal) bool { return CmpDecimal(v, d) == 0 }, nil
 	case query.Range:
-		lo, hi, err := bounds(c, parseBound)
+		lo, hi, err := bounds(c, parseDecimal)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		openLo, openHi := c.Lower == "", c.Upper == ""
 		return func(v decimal.Decimal) bool {
-				return (openLo || CmpDecimal(v, lo.d) >= 0) && (openHi || CmpDecimal(v, hi.d) < 0)
-			}, func(coef int64, exp int8) bool {
-				return (openLo || lo.compare(coef, exp) >= 0) && (openHi || hi.compare(coef, exp) < 0)
-			}, nil
+			return (openLo || CmpDecimal(v, lo) >= 0) && (openHi || CmpDecimal(v, hi) < 0)
+		}, nil
 	case query.Set:
-		return nil, nil, errSet
+		return nil, errSet
 	}
-	return nil, nil, fmt.Errorf("unsupported condition %v", c.Kind)
+	return nil, fmt.Errorf("unsupported condition %v", c.Kind)
 }
 
 // pow10 holds the powers of ten that fit in an int64.

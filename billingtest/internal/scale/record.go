@@ -6,6 +6,7 @@ import (
 	"time"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/internal/filter"
 	"github.com/billingapi/billing-go/billingtest/seed"
 	"github.com/shopspring/decimal"
 )
@@ -95,16 +96,6 @@ func scheduleStatus(i uint8) billing.PaymentScheduleStatus {
 	return ""
 }
 
-// zeroInstant is the packed form of the missing date (the zero
-// time.Time), outside the range of UTC nanoseconds; packable times lie
-// strictly inside it. Read only.
-const zeroInstant = math.MinInt64
-
-var (
-	minInstant = time.Unix(0, math.MinInt64+1)
-	maxInstant = time.Unix(0, math.MaxInt64)
-)
-
 // fits packs the values of one record and remembers whether each gave
 // back exactly what it was given; a record with one that does not is kept
 // whole.
@@ -115,8 +106,8 @@ type fits bool
 func (f *fits) time(t time.Time) int64 {
 	switch {
 	case t == (time.Time{}):
-		return zeroInstant
-	case t.Location() != time.UTC || t.Before(minInstant) || t.After(maxInstant):
+		return filter.ZeroInstant
+	case t.Location() != time.UTC || t.Before(filter.MinInstant) || t.After(filter.MaxInstant):
 		*f = false
 		return 0
 	}
@@ -176,7 +167,7 @@ func (f *fits) texts(ends []uint16, parts ...string) string {
 }
 
 func unpackTime(n int64) time.Time {
-	if n == zeroInstant {
+	if n == filter.ZeroInstant {
 		return time.Time{}
 	}
 	return time.Unix(0, n).UTC()

@@ -61,10 +61,13 @@ func New(customerGetters map[string]filter.Getter[*seed.Customer], customer func
 // recordGetters read the list of all invoices' own filter names from a
 // record in place, packed values without unpacking them.
 var recordGetters = map[string]filter.Getter[*invoiceRecord]{
-	"createdTimestamp":   {Time: createdAt},
-	"effectiveTimestamp": {Time: effectiveAt},
-	"postedTimestamp":    {Time: postedAt},
-	"poNumber":           {Text: po},
+	"createdTimestamp": {Time: createdAt,
+		Instant: func(r *invoiceRecord) (int64, bool) { return r.created, r.whole == nil }},
+	"effectiveTimestamp": {Time: effectiveAt,
+		Instant: func(r *invoiceRecord) (int64, bool) { return r.effective, r.whole == nil }},
+	"postedTimestamp": {Time: postedAt,
+		Instant: func(r *invoiceRecord) (int64, bool) { return r.posted, r.whole == nil }},
+	"poNumber": {Text: po},
 	"closingArBalance": {Decimal: closing,
 		Packed: func(r *invoiceRecord) (int64, int8, bool) { return r.packedAmount(recClosing) }},
 	"openingArBalance": {Decimal: opening,
