@@ -21,7 +21,14 @@
 //     ones before it and never serve any. So a key is kept only when it
 //     was asked for before within the last RingSize lookups, remembered
 //     as hashes in a fixed ring: a sweep pays a hash and a ring scan per
-//     page, and copies nothing.
+//     page, and copies nothing. The ring is short on purpose: a key that
+//     comes back within RingSize lookups belongs to a cycle of at most
+//     RingSize answers, each at most a quarter of maxBytes, so the whole
+//     cycle fits and least-recently-used eviction keeps it. A longer
+//     cycle (the same sweep run again and again) is never admitted: with
+//     a long memory it was, and each of its pages was copied in only to
+//     be evicted before its turn came back, a quarter more CPU a page
+//     for no hit.
 //   - Bounded. At most maxEntries answers and maxBytes of bodies and
 //     headers, the least recently used evicted; an answer larger than a
 //     quarter of maxBytes is never kept, so that one answer cannot push
@@ -36,8 +43,9 @@ import (
 	"sync"
 )
 
-// RingSize is how many recent keys admission remembers.
-const RingSize = 64
+// RingSize is how many recent keys admission remembers: no more answers
+// than the cache holds at its largest (four of a quarter of maxBytes).
+const RingSize = 4
 
 // Answer is an encoded list answer: its page headers, one value each,
 // and its body. A cached Answer is shared by every request it serves:
@@ -100,7 +108,8 @@ type entry struct {
 }
 
 // New returns an empty cache of at most maxEntries answers and maxBytes
-// in all. Both must be positive.
+// in all. Both must be positive, and maxEntries at least RingSize, so
+// that every cycle admission lets in fits.
 func New(maxEntries, maxBytes int) *Cache {
 	c := &Cache{maxEntries: maxEntries, maxBytes: maxBytes, seed: maphash.MakeSeed(), entries: map[string]*entry{}}
 	c.lru.prev, c.lru.next = &c.lru, &c.lru

@@ -49,6 +49,32 @@ func TestCacheLookupAndKeep(t *testing.T) {
 			}
 			return s
 		}(), 0},
+		{"a sweep run again and again keeps nothing", func() []step {
+			var s []step
+			for range 3 {
+				for i := range RingSize + 1 {
+					s = append(s, step{version: 1, key: fmt.Sprint("page", i), keep: "P"})
+				}
+			}
+			return s
+		}(), 0},
+		{"a cycle within the ring is kept, then served", func() []step {
+			var s []step
+			for round := range 3 {
+				for i := range RingSize {
+					key := fmt.Sprint("page", i)
+					switch round {
+					case 0:
+						s = append(s, step{version: 1, key: key, keep: key})
+					case 1:
+						s = append(s, step{version: 1, key: key, keep: key, admit: true})
+					default:
+						s = append(s, step{version: 1, key: key, hit: key})
+					}
+				}
+			}
+			return s
+		}(), RingSize},
 		{"a key out of the ring is first seen again", func() []step {
 			s := []step{{version: 1, key: "a", keep: "A"}}
 			for i := range RingSize {
