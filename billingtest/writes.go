@@ -132,7 +132,7 @@ func (s *Server) replaceCard(p *billing.ReplaceCreditCardParams, digits string) 
 	// card's, and only isDefault falls back to the old value when absent.
 	card := CreditCard{
 		CustomerID:              old.CustomerID,
-		Last4:                   digits,
+		Last4:                   digits[len(digits)-4:], // never the number itself, even in passing
 		CardType:                cards.Type(digits),
 		FirstName:               p.FirstName,
 		LastName:                p.LastName,
