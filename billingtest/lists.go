@@ -47,7 +47,7 @@ var listRoutes = []routeSpec{
 	listRoute(RouteInvoicesListByCustomer, "Invoices.ListByCustomer", scopedList[invoiceRow, wireInvoice]{
 		param: "customerId", schema: customerInvoiceSchema, id: invoiceRow.id, check: checkTracked, churn: invoiceChurn, rows: customerInvoiceRows}),
 	listRoute(RouteInvoiceSummariesList, "InvoiceSummaries.List", scopedList[summaryRow, billing.InvoiceSummary]{
-		param: "customerId", schema: summarySchema, id: summaryRow.id, churn: invoiceChurn, rows: summaryRows}),
+		param: "customerId", schema: summarySchema, id: summaryRow.id, churn: invoiceChurn, readsClock: true, rows: summaryRows}),
 	listRoute(RouteSubscriptionItemsList, "SubscriptionItems.List", scopedList[itemRow, billing.SubscriptionProductItem]{
 		param: "subscriptionProductId", schema: itemSchema, id: itemID, churn: itemChurn, rows: itemRows}),
 }
@@ -340,9 +340,13 @@ type scopedList[T, U any] struct {
 	// check validates the endpoint's other parameters; nil: none.
 	check func(*http.Request) error
 	churn func(s *Server, parent int64) churn.Scope
+	// readsClock says that the rows depend on the fake's clock: rows is
+	// given its reading as now (the zero time otherwise), and the page
+	// cache keys the answer on it.
+	readsClock bool
 	// rows returns the parent's rows and how to render one, or a 404
 	// when it does not exist. The caller holds the read lock.
-	rows func(s *Server, r *http.Request, parent int64) (iter.Seq[T], func(T) U, error)
+	rows func(s *Server, r *http.Request, parent int64, now time.Time) (iter.Seq[T], func(T) U, error)
 }
 
 // listRoute is the route table's row of list endpoint l.
@@ -368,17 +372,17 @@ func (l scopedList[T, U]) serve(s *Server, w http.ResponseWriter, r *http.Reques
 	s.vary(&lr)
 	s.churnBefore(l.route, sortedOn(l.schema, lr), lr.Key, l.churn, parent)
 	s.mu.RLock()
-	var clock time.Time // read by the rows of invoice summaries alone
-	if l.route == RouteInvoiceSummariesList {
-		clock = s.now()
+	var now time.Time
+	if l.readsClock {
+		now = s.now()
 	}
-	cached, ticket := s.cachedPage(r, l.route, parent, clock)
+	cached, ticket := s.cachedPage(r, l.route, parent, now)
 	if cached != nil {
 		s.mu.RUnlock()
 		s.writePage(w, *cached, ticket)
 		return
 	}
-	rows, render, err := l.rows(s, r, parent)
+	rows, render, err := l.rows(s, r, parent, now)
 	if err != nil {
 		s.mu.RUnlock()
 		s.writeRequestError(w, err)
@@ -386,9 +390,6 @@ func (l scopedList[T, U]) serve(s *Server, w http.ResponseWriter, r *http.Reques
 	}
 	page := filter.Run(rows, l.id, l.schema, &lr.Request, pred)
 	out := mapped(page.Items, render)
-	if !clock.IsZero() && !clock.Equal(s.now()) {
-		ticket = pagecache.Ticket{} // the clock moved: the rows may have read another time
-	}
 	s.mu.RUnlock()
 	if r.Context().Err() != nil {
 		return // the client has gone, and the page may be incomplete
@@ -435,7 +436,7 @@ func checkTracked(r *http.Request) error {
 // customerInvoiceRows are the rows of GET /v1/Customers/{customerId}/Invoices/:
 // the customer's invoices with their charges; tracked items only with
 // showTrackedItems=true.
-func customerInvoiceRows(s *Server, r *http.Request, customerID int64) (iter.Seq[invoiceRow], func(invoiceRow) wireInvoice, error) {
+func customerInvoiceRows(s *Server, r *http.Request, customerID int64, _ time.Time) (iter.Seq[invoiceRow], func(invoiceRow) wireInvoice, error) {
 	if _, ok := s.store.customers[customerID]; !ok {
 		return nil, nil, notFound("customer %d does not exist", customerID)
 	}
@@ -447,19 +448,18 @@ func customerInvoiceRows(s *Server, r *http.Request, customerID int64) (iter.Seq
 }
 
 // summaryRows are the rows of GET /v1/customers/{customerId}/invoiceSummaries.
-func summaryRows(s *Server, _ *http.Request, customerID int64) (iter.Seq[summaryRow], func(summaryRow) billing.InvoiceSummary, error) {
+func summaryRows(s *Server, _ *http.Request, customerID int64, now time.Time) (iter.Seq[summaryRow], func(summaryRow) billing.InvoiceSummary, error) {
 	cust, known := s.store.customers[customerID]
 	if !known {
 		return nil, nil, notFound("customer %d does not exist", customerID)
 	}
-	now := s.now()
 	rows := mapped(s.store.customerInvoices(customerID), func(inv *Invoice) summaryRow { return summaryRow{inv: inv, cust: cust, now: now} })
 	return slices.Values(rows), func(row summaryRow) billing.InvoiceSummary { return s.store.renderSummary(row.inv, now) }, nil
 }
 
 // itemRows are the rows of GET /v1/subscriptionProducts/{subscriptionProductId}/items.
 // A known subscription product without items has an empty list, not a 404.
-func itemRows(s *Server, _ *http.Request, productID int64) (iter.Seq[itemRow], func(itemRow) billing.SubscriptionProductItem, error) {
+func itemRows(s *Server, _ *http.Request, productID int64, _ time.Time) (iter.Seq[itemRow], func(itemRow) billing.SubscriptionProductItem, error) {
 	if !s.store.products[productID] {
 		return nil, nil, notFound("subscription product %d does not exist", productID)
 	}
