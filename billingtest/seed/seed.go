@@ -15,7 +15,8 @@
 //
 // The document is one JSON object. Every key is optional. Unknown keys,
 // at the top and in every entity, are errors, except "$comment", which
-// any object may carry (JSON has no comments) and which is ignored. The
+// any object may carry (JSON has no comments) and which is ignored. A
+// key repeated in one object is an error too. The
 // entities are the seeding types ([Customer], [Invoice], ...), which the
 // document decodes into directly: field names are their JSON names (the
 // Go field names in camelCase), matched exactly, and what a field means
