@@ -5,8 +5,8 @@
 // and status. And it says what the fake can accept: what it can serve,
 // and dump as fixtures that load back (the package doc of billingtest
 // states the limits). The exported Add methods and the fixtures loader
-// check times and amounts with Check, a walk by reflection; an invoice's
-// are checked in its prologue by Invoice, which allocates not.
+// check times and amounts with Check, a walk by reflection that allocates
+// only for an error; an invoice's are checked in its prologue by Invoice.
 package ledger
 
 import (
@@ -212,9 +212,6 @@ func errTime(t time.Time) error {
 	return fmt.Errorf("%s is outside the years 1 to 9999, which the API cannot write", t.UTC().Format(time.RFC3339))
 }
 
-// fieldError names the field err is about.
-func fieldError(field string, err error) error { return fmt.Errorf("%s: %w", field, err) }
-
 // Check checks every time.Time, billing.Timestamp and amount
 // (decimal.Decimal) in *ptr, a struct, at any depth, naming the first
 // that is not writable by its field path. It allocates only to report an
@@ -298,33 +295,18 @@ func valueOf[T any](v reflect.Value) T {
 	return v.Interface().(T)
 }
 
-// Invoice checks what an invoice's answers hold besides its
-// own fields' times: its payment terms, and the due dates of its payment
-// schedules, or of the one the fake makes when it has none (posted plus
-// the terms' days). Explicit, not Check: the generator adds a
-// hundred thousand invoices.
+// Invoice checks an invoice's times and amounts (Check), and what its
+// answers hold besides: its payment terms, and the due dates of its
+// payment schedules, or of the one the fake makes when it has none (posted
+// plus the terms' days).
 func Invoice(inv *seed.Invoice) error {
-	// Posted first: the others default to it.
-	if err := checkNamed("", -1, []namedTime{{"PostedTimestamp", inv.PostedTimestamp}, {"EffectiveTimestamp", inv.EffectiveTimestamp},
-		{"CreatedTimestamp", inv.CreatedTimestamp}, {"ModifiedTimestamp", inv.ModifiedTimestamp}}, []namedAmount{
-		{"TotalTaxes", inv.TotalTaxes}, {"TotalDiscount", inv.TotalDiscount}, {"TotalPayments", inv.TotalPayments},
-		{"SumOfCreditNotes", inv.SumOfCreditNotes}, {"OpeningArBalance", inv.OpeningArBalance},
-		{"ClosingArBalance", inv.ClosingArBalance}, {"TotalWriteoffs", inv.TotalWriteoffs}}); err != nil {
+	// Posted first: the other times default to it, and the error names
+	// the one given.
+	if !timeWritable(inv.PostedTimestamp) {
+		return fmt.Errorf("PostedTimestamp: %w", errTime(inv.PostedTimestamp))
+	}
+	if err := Check(inv); err != nil {
 		return err
-	}
-	for i := range inv.Charges {
-		c := &inv.Charges[i]
-		if err := checkNamed("Charges", i, []namedTime{{"EffectiveTimestamp", c.EffectiveTimestamp}, {"StartServiceDate", c.StartServiceDate}, {"EndServiceDate", c.EndServiceDate}},
-			[]namedAmount{{"Quantity", c.Quantity}, {"UnitPrice", c.UnitPrice}, {"Amount", c.Amount}}); err != nil {
-			return err
-		}
-	}
-	for i := range inv.PaymentSchedules {
-		ps := &inv.PaymentSchedules[i]
-		if err := checkNamed("PaymentSchedules", i, []namedTime{{"DueDateTimestamp", ps.DueDateTimestamp.Time}},
-			[]namedAmount{{"Amount", ps.Amount}, {"OutstandingBalance", ps.OutstandingBalance}}); err != nil {
-			return err
-		}
 	}
 	days := TermsDays(inv.Terms)
 	if days > maxTermsDays {
@@ -333,39 +315,6 @@ func Invoice(inv *seed.Invoice) error {
 	if inv.PaymentSchedules == nil {
 		if due := inv.PostedTimestamp.AddDate(0, 0, days); !timeWritable(due) {
 			return fmt.Errorf("the Terms %s after PostedTimestamp %s give a due date past 9999-12-31, which the API cannot write", inv.Terms, inv.PostedTimestamp.UTC().Format(time.RFC3339))
-		}
-	}
-	return nil
-}
-
-type namedTime struct {
-	name string
-	t    time.Time
-}
-
-type namedAmount struct {
-	name string
-	d    decimal.Decimal
-}
-
-// checkNamed checks times and amounts, naming the first not writable as
-// a field of list[i] (or a field alone when i is negative). The name is
-// built only for an error.
-func checkNamed(list string, i int, times []namedTime, amounts []namedAmount) error {
-	name := func(field string) string {
-		if i < 0 {
-			return field
-		}
-		return fmt.Sprintf("%s[%d].%s", list, i, field)
-	}
-	for _, f := range times {
-		if !timeWritable(f.t) {
-			return fieldError(name(f.name), errTime(f.t))
-		}
-	}
-	for _, f := range amounts {
-		if !amountWritable(f.d) {
-			return fieldError(name(f.name), errAmount(f.d))
 		}
 	}
 	return nil
