@@ -105,7 +105,7 @@ func (l *fixtureLoader) load(doc *fixture.Document, maxID int64) error {
 	// subscriptions whose products they name.
 	st.invoices.grow(len(doc.Invoices))
 	loadList(l, "salesTrackingCodes", doc.SalesTrackingCodes, nil, func(c SalesTrackingCode) (int64, error) {
-		return l.s.addSalesTrackingCodeLocked(storeCode(c))
+		return l.s.addSalesTrackingCodeLocked(c)
 	})
 	loadList(l, "customers", doc.Customers, func(c *Customer) int64 { return c.ParentID }, l.s.addCustomerLocked)
 	loadList(l, "subscriptions", doc.Subscriptions, nil, func(sub Subscription) (int64, error) {

@@ -52,7 +52,7 @@ func (s *Server) WalletMethods() []WalletMethod {
 func (s *Server) SalesTrackingCodes() []SalesTrackingCode {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return mapped(s.store.codes, seedCode)
+	return mapped(s.store.codes, copyCode)
 }
 
 // BulkJob returns a bulk job and whether it exists.
@@ -132,7 +132,7 @@ func (s *Server) SalesTrackingCode(id int64) (SalesTrackingCode, bool) {
 	defer s.mu.RUnlock()
 	for _, c := range s.store.codes {
 		if c.ID == id {
-			return seedCode(c), true
+			return copyCode(c), true
 		}
 	}
 	return SalesTrackingCode{}, false

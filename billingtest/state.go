@@ -94,7 +94,7 @@ func (st *store) fixtures(want func(kind string) bool) *fixture.Document {
 		}
 	}
 	if want("salesTrackingCodes") {
-		f.SalesTrackingCodes = mapped(st.codes, seedCode)
+		f.SalesTrackingCodes = mapped(st.codes, copyCode)
 	}
 	if want("subscriptions") {
 		f.Subscriptions = mapped(st.subOrder, func(id int64) Subscription { return *st.subscriptions[id] })

@@ -35,7 +35,7 @@ func data() Data {
 			1: {ID: 1, FirstName: "Ada", Status: billing.CustomerStatusActive, SalesTrackingCodeIDs: [5]int64{500}},
 			2: {ID: 2, FirstName: "Bob", Status: billing.CustomerStatusHold},
 		},
-		Codes: []billing.SalesTrackingCode{{ID: 500, Type: billing.TrackingCodeType1, Code: "EAST", Name: "East"}},
+		Codes: []seed.SalesTrackingCode{{ID: 500, Type: billing.TrackingCodeType1, Code: "EAST", Name: "East"}},
 	}
 }
 
