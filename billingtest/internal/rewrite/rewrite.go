@@ -6,7 +6,6 @@ package rewrite
 import (
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -21,23 +20,13 @@ var timestampPattern = regexp.MustCompile(`"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\
 // after them ("", "Z" or "+00:00").
 func Stamps(b []byte, digits int, zone string) []byte {
 	return timestampPattern.ReplaceAllFunc(b, func(m []byte) []byte {
-		sub := timestampPattern.FindSubmatch(m)
-		t, err := time.Parse("2006-01-02T15:04:05", string(sub[1]))
+		stamp := string(m[1 : len(m)-1])
+		if len(timestampPattern.FindSubmatch(m)[3]) == 0 {
+			stamp += "Z" // a stamp without a zone is UTC
+		}
+		t, err := time.Parse(time.RFC3339Nano, stamp)
 		if err != nil {
 			return m
-		}
-		frac := ""
-		if len(sub[2]) > 1 {
-			frac = string(sub[2][1:])
-		}
-		frac = (frac + "000000000")[:9]
-		ns, _ := strconv.Atoi(frac)
-		t = t.Add(time.Duration(ns))
-		if given := string(sub[3]); given != "" && given != "Z" {
-			if z, err := time.Parse("-07:00", given); err == nil {
-				_, off := z.Zone()
-				t = t.Add(-time.Duration(off) * time.Second)
-			}
 		}
 		return []byte(`"` + FormatStamp(t.UTC(), digits) + zone + `"`)
 	})
