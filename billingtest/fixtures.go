@@ -246,7 +246,6 @@ func (l *fixtureLoader) undo() {
 	for p, items := range st.items {
 		st.items[p] = slices.DeleteFunc(items, func(it billing.SubscriptionProductItem) bool { return added["subscriptionProductItems"][it.ID] })
 	}
-	st.subOrder = slices.DeleteFunc(st.subOrder, func(id int64) bool { return added["subscriptions"][id] })
 	st.codes = st.codes[:l.codes]
 	st.lastID, st.categoryNames = l.lastID, l.names
 }

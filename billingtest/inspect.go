@@ -96,13 +96,7 @@ func (s *Server) CreditCards() []CreditCard {
 
 // Subscriptions returns the subscriptions, by id.
 func (s *Server) Subscriptions() []Subscription {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	out := make([]Subscription, 0, len(s.store.subOrder))
-	for _, id := range s.store.subOrder {
-		out = append(out, copySubscription(*s.store.subscriptions[id]))
-	}
-	return out
+	return all(s, func(st *store) map[int64]*Subscription { return st.subscriptions }, func(sub *Subscription) int64 { return sub.ID }, copySubscription)
 }
 
 // Customers returns the customers, by id.

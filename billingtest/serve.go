@@ -91,10 +91,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if found {
 		fault, faulty = s.faults.take(m.spec.route)
 	}
-	if faulty {
-		if !s.applyFaultBefore(rw, r, fault) {
-			return
-		}
+	if faulty && !s.applyFaultBefore(rw, r, fault) {
+		return
 	}
 
 	if !authorized {

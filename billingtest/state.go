@@ -97,7 +97,7 @@ func (st *store) fixtures(want func(kind string) bool) *fixture.Document {
 		f.SalesTrackingCodes = mapped(st.codes, copyCode)
 	}
 	if want("subscriptions") {
-		f.Subscriptions = mapped(st.subOrder, func(id int64) Subscription { return *st.subscriptions[id] })
+		f.Subscriptions = values(st.subscriptions, func(sub *Subscription) int64 { return sub.ID }, nil)
 	}
 	if want("invoices") {
 		for i := range st.invoices.Len() {

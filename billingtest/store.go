@@ -24,7 +24,6 @@ type store struct {
 	cards         map[int64]*CreditCard
 	wallets       map[int64]*WalletMethod
 	subscriptions map[int64]*Subscription
-	subOrder      []int64
 	items         map[int64][]billing.SubscriptionProductItem // by subscription product id
 	products      map[int64]bool                              // known subscription product ids
 	// productSub is the subscription of every subscription product a
@@ -85,14 +84,6 @@ func (s *Server) defaultNow(t *time.Time) {
 	if t.IsZero() {
 		*t = s.now()
 	}
-}
-
-func insertSorted(ids []int64, id int64) []int64 {
-	i, found := slices.BinarySearch(ids, id)
-	if found {
-		return ids
-	}
-	return slices.Insert(ids, i, id)
 }
 
 // addError is an Add method's refusal of an entity: the method, the
@@ -457,7 +448,6 @@ func (s *Server) addSubscriptionLocked(sub Subscription) (int64, error) {
 	sub.NumberOfIntervals = cmp.Or(sub.NumberOfIntervals, 1)
 	s.defaultNow(&sub.CreatedTimestamp)
 	st.subscriptions[id] = &sub
-	st.subOrder = insertSorted(st.subOrder, id)
 	return id, nil
 }
 

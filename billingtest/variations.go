@@ -72,10 +72,8 @@ const (
 // [ZoneUTC00]. The fake still sorts and filters on the full value. The
 // default writes what the SDK's encoder writes.
 func WithTimestampDigits(digits int, zone string) Option {
-	err := refuseIf(digits < -1 || digits > 7, "WithTimestampDigits: digits must be -1 or 0 to 7, got %d", digits)
-	if err == nil {
-		err = refuseIf(zone != ZoneNone && zone != ZoneZ && zone != ZoneUTC00, "WithTimestampDigits: zone must be \"\", \"Z\" or \"+00:00\", got %q", zone)
-	}
+	err := cmp.Or(refuseIf(digits < -1 || digits > 7, "WithTimestampDigits: digits must be -1 or 0 to 7, got %d", digits),
+		refuseIf(zone != ZoneNone && zone != ZoneZ && zone != ZoneUTC00, "WithTimestampDigits: zone must be \"\", \"Z\" or \"+00:00\", got %q", zone))
 	return option(err, func(c *config) { c.stampDigits, c.stampZone, c.stamps = digits, zone, true })
 }
 

@@ -49,6 +49,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -277,10 +278,9 @@ func filterOptions(o *billing.BulkFilterOptions) (func(Row) bool, error) {
 	return filter.All(preds), nil
 }
 
-// Data is what a preview reads: the subscriptions by id and their ids in
-// order, the customers by id and the account's sales tracking codes.
+// Data is what a preview reads: the subscriptions and the customers by
+// id, and the account's sales tracking codes.
 type Data struct {
-	Order         []int64
 	Subscriptions map[int64]*seed.Subscription
 	Customers     map[int64]*seed.Customer
 	Codes         []seed.SalesTrackingCode
@@ -309,7 +309,7 @@ func Run(planID int64, p *billing.BulkPriceChangeParams, search func(Row) bool, 
 	out := BulkPreview{PlanID: planID, Subscriptions: []BulkPreviewSubscription{}}
 	changed := map[int64]bool{}
 	found := false
-	for _, id := range d.Order {
+	for _, id := range slices.Sorted(maps.Keys(d.Subscriptions)) {
 		sub := d.Subscriptions[id]
 		if sub == nil || sub.PlanID != planID {
 			continue

@@ -29,7 +29,6 @@ func data() Data {
 		40: {ID: 40, CustomerID: 2, PlanID: 8, Products: []seed.SubscriptionProduct{prod(41, 200, 900, "1", "2")}},
 	}
 	return Data{
-		Order:         []int64{10, 20, 30, 40},
 		Subscriptions: subs,
 		Customers: map[int64]*seed.Customer{
 			1: {ID: 1, FirstName: "Ada", Status: billing.CustomerStatusActive, SalesTrackingCodeIDs: [5]int64{500}},
