@@ -4,7 +4,6 @@
 package rewrite
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
 	"time"
@@ -56,16 +55,9 @@ func AddMembers(b []byte) []byte {
 // FormatStamp writes t with digits fractional digits, cut; -1: up to 7,
 // trailing zeros trimmed.
 func FormatStamp(t time.Time, digits int) string {
-	s := t.Format("2006-01-02T15:04:05")
-	frac := fmt.Sprintf("%09d", t.Nanosecond())[:7]
-	switch {
-	case digits < 0:
-		frac = strings.TrimRight(frac, "0")
-	default:
-		frac = frac[:digits]
+	// Go's layouts cut fractions, never round them.
+	if digits < 0 {
+		return t.Format("2006-01-02T15:04:05.9999999")
 	}
-	if frac == "" {
-		return s
-	}
-	return s + "." + frac
+	return t.Format(strings.TrimSuffix("2006-01-02T15:04:05."+strings.Repeat("0", digits), "."))
 }
