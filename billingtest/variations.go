@@ -5,7 +5,6 @@ import (
 	"hash/maphash"
 
 	"github.com/billingapi/billing-go/billingtest/internal/filter"
-	"github.com/billingapi/billing-go/billingtest/internal/rewrite"
 )
 
 // What the reference leaves open, and the live service may do in any way
@@ -109,12 +108,6 @@ func WithAllVariations(n int) Option {
 	}
 }
 
-// pagingVaried says lists cannot take the fast paths that assume the
-// default paging and order.
-func (c *config) pagingVaried() bool {
-	return c.tie != TieByID || c.pageCap > 0
-}
-
 // vary applies the paging variations to a checked list request.
 func (s *Server) vary(lr *listRequest) {
 	c, asked := &s.cfg, lr.asked
@@ -128,7 +121,7 @@ func (s *Server) vary(lr *listRequest) {
 		}
 	}
 	lr.otherHeaders = c.otherHeaders
-	lr.Varied = c.pagingVaried()
+	lr.Varied = c.tie != TieByID || c.pageCap > 0 // no fast path assuming the default paging and order
 	switch c.tie {
 	case TieByIDDescending:
 		lr.Tie = func(a, b *filter.TieKey) int { return cmp.Compare(b.ID, a.ID) }
@@ -140,16 +133,4 @@ func (s *Server) vary(lr *listRequest) {
 			return cmp.Compare(maphash.Comparable(seed, a.ID), maphash.Comparable(seed, b.ID))
 		}
 	}
-}
-
-// rewriteAnswer applies the variations of answers' text to a successful
-// JSON answer.
-func (c *config) rewriteAnswer(b []byte) []byte {
-	if c.stamps {
-		b = rewrite.Stamps(b, c.stampDigits, c.stampZone)
-	}
-	if c.unknownMembers {
-		b = rewrite.AddMembers(b)
-	}
-	return b
 }

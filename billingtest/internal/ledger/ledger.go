@@ -182,30 +182,26 @@ var (
 	pastWritable  = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
 )
 
-// amountDigitRun bounds the digits an amount the fake accepts is written
-// with, in its integer part and in its fraction (counted before trailing
-// zeros are dropped, so a little strictly): jsonwire.MaxDigitRun, which
-// the SDK and the fixtures loader read, less 16 in the integer part, so
-// that the sums the fake derives (an invoice's amount, its balance: fewer
-// than 10^16 terms) fit too. 1e300 would be written as 301 digits, which
-// no reader of the API accepts.
-const (
-	amountDigitRun    = jsonwire.MaxDigitRun
-	amountIntegerRun  = jsonwire.MaxDigitRun - 16
-	amountFractionRun = jsonwire.MaxDigitRun
-)
+// amountIntegerRun bounds the digits of an amount the fake accepts in
+// its integer part, as jsonwire.MaxDigitRun, which the SDK and the
+// fixtures loader read, bounds them in its fraction (both counted before
+// trailing zeros are dropped, so a little strictly): less 16, so that the
+// sums the fake derives (an invoice's amount, its balance: fewer than
+// 10^16 terms) fit too. 1e300 would be written as 301 digits, which no
+// reader of the API accepts.
+const amountIntegerRun = jsonwire.MaxDigitRun - 16
 
-// amountWritable reports whether d is within amountDigitRun's bounds.
+// amountWritable reports whether d is within those bounds.
 func amountWritable(d decimal.Decimal) bool {
 	if d.IsZero() {
 		return true
 	}
 	exp, digits := int64(d.Exponent()), int64(d.NumDigits())
-	return digits+exp <= amountIntegerRun && -exp <= amountFractionRun
+	return digits+exp <= amountIntegerRun && -exp <= jsonwire.MaxDigitRun
 }
 
 func errAmount(d decimal.Decimal) error {
-	return fmt.Errorf("an amount of %d digits with exponent %d is beyond what the fake keeps: at most %d integer digits and %d decimal places, as the SDK reads no run of more than %d digits", d.NumDigits(), d.Exponent(), amountIntegerRun, amountFractionRun, amountDigitRun)
+	return fmt.Errorf("an amount of %d digits with exponent %d is beyond what the fake keeps: at most %d integer digits and %d decimal places, as the SDK reads no run of more than %d digits", d.NumDigits(), d.Exponent(), amountIntegerRun, jsonwire.MaxDigitRun, jsonwire.MaxDigitRun)
 }
 
 func errTime(t time.Time) error {
