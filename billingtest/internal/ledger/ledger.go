@@ -182,13 +182,13 @@ var (
 	pastWritable  = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
 )
 
-// amountIntegerRun bounds the digits of an amount the fake accepts in
-// its integer part, as jsonwire.MaxDigitRun, which the SDK and the
-// fixtures loader read, bounds them in its fraction (both counted before
-// trailing zeros are dropped, so a little strictly): less 16, so that the
-// sums the fake derives (an invoice's amount, its balance: fewer than
-// 10^16 terms) fit too. 1e300 would be written as 301 digits, which no
-// reader of the API accepts.
+// amountIntegerRun bounds the integer digits of an amount the fake
+// accepts, as jsonwire.MaxDigitRun (the longest run the SDK and the
+// fixtures loader read) bounds its decimal places, both counted before
+// trailing zeros are dropped, so a little strictly. It is 16 less, so
+// that the sums the fake derives (an invoice's amount, its balance: fewer
+// than 10^16 terms) fit too. 1e300 would be written as 301 digits, which
+// no reader of the API accepts.
 const amountIntegerRun = jsonwire.MaxDigitRun - 16
 
 // amountWritable reports whether d is within those bounds.
