@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"sync/atomic"
 
 	"github.com/billingapi/billing-go/internal/jsonwire"
 )
@@ -25,14 +24,11 @@ type errorDetail struct {
 	Value string `json:"Value"`
 }
 
-// errorIDs numbers error answers when [WithNumberedErrors] asks for it.
-type errorIDs struct{ n atomic.Int64 }
-
 // writeError answers with the reference's error body.
 func (s *Server) writeError(w http.ResponseWriter, status int, key, message string) {
 	var id int64 // 0, as in every answer of the live service seen
 	if s.cfg.numberedErrors {
-		id = s.errorIDs.n.Add(1)
+		id = s.errorIDs.Add(1)
 	}
 	b, _ := jsonwire.Marshal(errorBody{ErrorID: id, HTTPStatusCode: status, Errors: []errorDetail{{Key: key, Value: message}}})
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")

@@ -46,10 +46,13 @@ type Event struct {
 }
 
 // Events returns the events emitted so far, oldest first.
-func (s *Server) Events() []Event {
+func (s *Server) Events() []Event { return logCopy(s, &s.events) }
+
+// logCopy is a copy of log, one of the Server's logs, taken under logMu.
+func logCopy[T any](s *Server, log *[]T) []T {
 	s.logMu.Lock()
 	defer s.logMu.Unlock()
-	return append([]Event(nil), s.events...)
+	return append([]T(nil), *log...)
 }
 
 // ClearEvents forgets the events emitted so far.

@@ -105,7 +105,7 @@ func (l *fixtureLoader) load(doc *fixture.Document, maxID int64) error {
 	// subscriptions whose products they name.
 	st.invoices.grow(len(doc.Invoices))
 	loadList(l, "salesTrackingCodes", doc.SalesTrackingCodes, nil, func(c SalesTrackingCode) (int64, error) {
-		return l.s.addSalesTrackingCodeLocked(storeCode(c))
+		return l.s.addSalesTrackingCodeLocked(c)
 	})
 	loadList(l, "customers", doc.Customers, func(c *Customer) int64 { return c.ParentID }, l.s.addCustomerLocked)
 	loadList(l, "subscriptions", doc.Subscriptions, nil, func(sub Subscription) (int64, error) {
@@ -246,7 +246,6 @@ func (l *fixtureLoader) undo() {
 	for p, items := range st.items {
 		st.items[p] = slices.DeleteFunc(items, func(it billing.SubscriptionProductItem) bool { return added["subscriptionProductItems"][it.ID] })
 	}
-	st.subOrder = slices.DeleteFunc(st.subOrder, func(id int64) bool { return added["subscriptions"][id] })
 	st.codes = st.codes[:l.codes]
 	st.lastID, st.categoryNames = l.lastID, l.names
 }

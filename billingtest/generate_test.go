@@ -295,7 +295,7 @@ func TestGenerateInvariants(t *testing.T) {
 			if code == 0 {
 				continue
 			}
-			i := slices.IndexFunc(st.codes, func(x billing.SalesTrackingCode) bool { return x.ID == code })
+			i := slices.IndexFunc(st.codes, func(x SalesTrackingCode) bool { return x.ID == code })
 			if i < 0 {
 				t.Fatalf("customer %d: unknown code %d", c.ID, code)
 			}

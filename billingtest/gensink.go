@@ -27,7 +27,7 @@ func (g genSink) Categories(names [5]string) ([5]string, [5][]int64) {
 }
 
 func (g genSink) AddCode(c SalesTrackingCode) (int64, error) {
-	return g.s.addSalesTrackingCodeLocked(storeCode(c))
+	return g.s.addSalesTrackingCodeLocked(c)
 }
 func (g genSink) AddCustomer(c Customer) (int64, error) { return g.s.addCustomerLocked(c) }
 func (g genSink) SetCustomer(c Customer)                { *g.s.store.customers[c.ID] = c }

@@ -52,7 +52,7 @@ func (s *Server) WalletMethods() []WalletMethod {
 func (s *Server) SalesTrackingCodes() []SalesTrackingCode {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return mapped(s.store.codes, seedCode)
+	return mapped(s.store.codes, copyCode)
 }
 
 // BulkJob returns a bulk job and whether it exists.
@@ -96,13 +96,7 @@ func (s *Server) CreditCards() []CreditCard {
 
 // Subscriptions returns the subscriptions, by id.
 func (s *Server) Subscriptions() []Subscription {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	out := make([]Subscription, 0, len(s.store.subOrder))
-	for _, id := range s.store.subOrder {
-		out = append(out, copySubscription(*s.store.subscriptions[id]))
-	}
-	return out
+	return all(s, func(st *store) map[int64]*Subscription { return st.subscriptions }, func(sub *Subscription) int64 { return sub.ID }, copySubscription)
 }
 
 // Customers returns the customers, by id.
@@ -132,7 +126,7 @@ func (s *Server) SalesTrackingCode(id int64) (SalesTrackingCode, bool) {
 	defer s.mu.RUnlock()
 	for _, c := range s.store.codes {
 		if c.ID == id {
-			return seedCode(c), true
+			return copyCode(c), true
 		}
 	}
 	return SalesTrackingCode{}, false

@@ -47,7 +47,7 @@ func (s *Server) handleBulkPreview(r *http.Request) (any, error) {
 	}
 	s.mu.RLock()
 	st := s.store
-	out, found := preview.Run(planID, params, search, preview.Data{Order: st.subOrder, Subscriptions: st.subscriptions, Customers: st.customers, Codes: st.codes})
+	out, found := preview.Run(planID, params, search, preview.Data{Subscriptions: st.subscriptions, Customers: st.customers, Codes: st.codes})
 	s.mu.RUnlock()
 	if !found {
 		return nil, notFound("plan %d does not exist: no subscription belongs to it", planID)

@@ -48,11 +48,7 @@ const DefaultRequestLogBytes = 64 << 20
 // its method (when it is a standard one), its path (when it is one of the
 // fake's endpoints, in at most 1 KiB), status and time, Authorized false:
 // nothing else it sent is stored.
-func (s *Server) Requests() []Request {
-	s.logMu.Lock()
-	defer s.logMu.Unlock()
-	return append([]Request(nil), s.requests...)
-}
+func (s *Server) Requests() []Request { return logCopy(s, &s.requests) }
 
 // ClearRequests forgets the requests received so far.
 func (s *Server) ClearRequests() {

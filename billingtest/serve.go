@@ -16,6 +16,7 @@ import (
 
 	"github.com/billingapi/billing-go/billingtest/internal/bind"
 	"github.com/billingapi/billing-go/billingtest/internal/control"
+	"github.com/billingapi/billing-go/billingtest/internal/rewrite"
 	"github.com/billingapi/billing-go/internal/jsonwire"
 )
 
@@ -91,10 +92,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if found {
 		fault, faulty = s.faults.take(m.spec.route)
 	}
-	if faulty {
-		if !s.applyFaultBefore(rw, r, fault) {
-			return
-		}
+	if faulty && !s.applyFaultBefore(rw, r, fault) {
+		return
 	}
 
 	if !authorized {
@@ -223,10 +222,14 @@ func (s *Server) writeJSON(w http.ResponseWriter, status int, v any) {
 	s.writeRawJSON(w, status, b)
 }
 
-// writeRawJSON answers with b, which is already JSON.
+// writeRawJSON answers with b, which is already JSON, rewritten by the
+// variations of a successful answer's text.
 func (s *Server) writeRawJSON(w http.ResponseWriter, status int, b []byte) {
-	if status < 300 && (s.cfg.stamps || s.cfg.unknownMembers) {
-		b = s.cfg.rewriteAnswer(b)
+	if status < 300 && s.cfg.stamps {
+		b = rewrite.Stamps(b, s.cfg.stampDigits, s.cfg.stampZone)
+	}
+	if status < 300 && s.cfg.unknownMembers {
+		b = rewrite.AddMembers(b)
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)))

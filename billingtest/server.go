@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	billing "github.com/billingapi/billing-go"
@@ -24,9 +25,10 @@ type Server struct {
 	// from [NewHandler] has none.
 	URL string
 
-	cfg      config
-	ts       *httptest.Server
-	errorIDs errorIDs
+	cfg config
+	ts  *httptest.Server
+	// errorIDs numbers error answers when [WithNumberedErrors] asks for it.
+	errorIDs atomic.Int64
 
 	// mu guards store and churn; its version, bumped by every write
 	// lock, tells pages which state of them an answer is of.

@@ -94,10 +94,10 @@ func (st *store) fixtures(want func(kind string) bool) *fixture.Document {
 		}
 	}
 	if want("salesTrackingCodes") {
-		f.SalesTrackingCodes = mapped(st.codes, seedCode)
+		f.SalesTrackingCodes = mapped(st.codes, copyCode)
 	}
 	if want("subscriptions") {
-		f.Subscriptions = mapped(st.subOrder, func(id int64) Subscription { return *st.subscriptions[id] })
+		f.Subscriptions = values(st.subscriptions, func(sub *Subscription) int64 { return sub.ID }, nil)
 	}
 	if want("invoices") {
 		for i := range st.invoices.Len() {

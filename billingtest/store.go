@@ -24,7 +24,6 @@ type store struct {
 	cards         map[int64]*CreditCard
 	wallets       map[int64]*WalletMethod
 	subscriptions map[int64]*Subscription
-	subOrder      []int64
 	items         map[int64][]billing.SubscriptionProductItem // by subscription product id
 	products      map[int64]bool                              // known subscription product ids
 	// productSub is the subscription of every subscription product a
@@ -32,7 +31,7 @@ type store struct {
 	// by the adds only: an entry is checked against items before use).
 	productSub    map[int64]int64
 	itemProduct   map[int64]int64
-	codes         []billing.SalesTrackingCode
+	codes         []SalesTrackingCode
 	categoryNames [5]string
 	jobs          map[int64]*BulkJob
 
@@ -87,14 +86,6 @@ func (s *Server) defaultNow(t *time.Time) {
 	}
 }
 
-func insertSorted(ids []int64, id int64) []int64 {
-	i, found := slices.BinarySearch(ids, id)
-	if found {
-		return ids
-	}
-	return slices.Insert(ids, i, id)
-}
-
 // addError is an Add method's refusal of an entity: the method, the
 // member at fault by its JSON name ("" for the entity as a whole), so
 // that a fixtures document can name it by its path, and why. id is the
@@ -120,10 +111,10 @@ func exists(method, what, field string, id int64) error {
 	return &addError{method: method, field: field, id: id, err: fmt.Errorf("%s %d %w", what, id, errExists)}
 }
 
-// newID refuses an id the kind has (in m), then assigns one as
+// newID refuses id when the kind has it (taken), then assigns one as
 // store.assign; nothing else may refuse the entity after it.
-func newID[V any](s *Server, method, what string, m map[int64]V, id int64) (int64, error) {
-	if _, ok := m[id]; ok && id != 0 {
+func newID(s *Server, method, what string, taken bool, id int64) (int64, error) {
+	if taken && id != 0 {
 		return 0, exists(method, what, "id", id)
 	}
 	id, err := s.store.assign(id)
@@ -139,7 +130,8 @@ func newID[V any](s *Server, method, what string, m map[int64]V, id int64) (int6
 // insert assigns v its id as newID does, in place (at id), and keeps it
 // in kind: the last step of an Add method.
 func insert[V any](s *Server, method, what string, kind map[int64]*V, v *V, id *int64) (int64, error) {
-	n, err := newID(s, method, what, kind, *id)
+	_, taken := kind[*id]
+	n, err := newID(s, method, what, taken, *id)
 	if err != nil {
 		return 0, err
 	}
@@ -181,7 +173,7 @@ func (s *Server) addCustomerLocked(c Customer) (int64, error) {
 			continue
 		}
 		at := "salesTrackingCodeIds[" + strconv.Itoa(k) + "]"
-		i := slices.IndexFunc(s.store.codes, func(x billing.SalesTrackingCode) bool { return x.ID == code })
+		i := slices.IndexFunc(s.store.codes, func(x SalesTrackingCode) bool { return x.ID == code })
 		if i < 0 {
 			return 0, refuse(m, at, "unknown sales tracking code %d", code)
 		}
@@ -438,7 +430,8 @@ func (s *Server) addSubscriptionLocked(sub Subscription) (int64, error) {
 	if !st.idsLeft(need) {
 		return 0, refuse(m, "", "%w", errIDsExhausted)
 	}
-	id, err := newID(s, m, "subscription", st.subscriptions, sub.ID)
+	_, taken := st.subscriptions[sub.ID]
+	id, err := newID(s, m, "subscription", taken, sub.ID)
 	if err != nil {
 		return 0, err
 	}
@@ -455,7 +448,6 @@ func (s *Server) addSubscriptionLocked(sub Subscription) (int64, error) {
 	sub.NumberOfIntervals = cmp.Or(sub.NumberOfIntervals, 1)
 	s.defaultNow(&sub.CreatedTimestamp)
 	st.subscriptions[id] = &sub
-	st.subOrder = insertSorted(st.subOrder, id)
 	return id, nil
 }
 
@@ -506,10 +498,8 @@ func (s *Server) addSubscriptionProductItemLocked(item billing.SubscriptionProdu
 	}
 	// An item id is looked up through the product it was added to, as
 	// items are kept by product (and removed by churn).
-	if p, ok := st.itemProduct[item.ID]; ok && slices.ContainsFunc(st.items[p], func(it billing.SubscriptionProductItem) bool { return it.ID == item.ID }) {
-		return 0, exists(m, "item", "id", item.ID)
-	}
-	id, err := newID(s, m, "item", map[int64]bool(nil), item.ID)
+	p, ok := st.itemProduct[item.ID]
+	id, err := newID(s, m, "item", ok && slices.ContainsFunc(st.items[p], func(it billing.SubscriptionProductItem) bool { return it.ID == item.ID }), item.ID)
 	if err != nil {
 		return 0, err
 	}
@@ -529,20 +519,16 @@ func (s *Server) addSubscriptionProductItemLocked(item billing.SubscriptionProdu
 func (s *Server) AddSalesTrackingCode(code SalesTrackingCode) (int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.addSalesTrackingCodeLocked(storeCode(code))
+	return s.addSalesTrackingCodeLocked(code)
 }
 
-// storeCode is the seeded code as the store keeps it: the service's type.
-func storeCode(code SalesTrackingCode) billing.SalesTrackingCode {
-	return billing.SalesTrackingCode{
-		ID: code.ID, Type: code.Type, Code: code.Code, Name: code.Name,
-		Description: clonePtr(code.Description), Email: clonePtr(code.Email),
-		Status: code.Status, Deletable: code.Deletable,
-	}
+// copyCode copies c with its own Description and Email, so that the store
+// shares nothing with a caller.
+func copyCode(c SalesTrackingCode) SalesTrackingCode {
+	c.Description, c.Email = clonePtr(c.Description), clonePtr(c.Email)
+	return c
 }
 
-// clonePtr copies what p points to, so that the store shares nothing
-// with a caller.
 func clonePtr[T any](p *T) *T {
 	if p == nil {
 		return nil
@@ -551,16 +537,7 @@ func clonePtr[T any](p *T) *T {
 	return &v
 }
 
-// seedCode is the stored code c as the fake's own type.
-func seedCode(c billing.SalesTrackingCode) SalesTrackingCode {
-	return SalesTrackingCode{
-		ID: c.ID, Type: c.Type, Code: c.Code, Name: c.Name,
-		Description: clonePtr(c.Description), Email: clonePtr(c.Email),
-		Status: c.Status, Deletable: c.Deletable,
-	}
-}
-
-func (s *Server) addSalesTrackingCodeLocked(code billing.SalesTrackingCode) (int64, error) {
+func (s *Server) addSalesTrackingCodeLocked(code SalesTrackingCode) (int64, error) {
 	const m = "AddSalesTrackingCode"
 	if _, ok := s.store.category(string(code.Type)); !ok {
 		return 0, refuse(m, "type", "unknown type %q", code.Type)
@@ -568,16 +545,13 @@ func (s *Server) addSalesTrackingCodeLocked(code billing.SalesTrackingCode) (int
 	if code.Code == "" || code.Name == "" {
 		return 0, refuse(m, "", "code and name are required")
 	}
-	if code.ID != 0 && slices.ContainsFunc(s.store.codes, func(x billing.SalesTrackingCode) bool { return x.ID == code.ID }) {
-		return 0, exists(m, "sales tracking code", "id", code.ID)
-	}
-	id, err := newID(s, m, "sales tracking code", map[int64]bool(nil), code.ID)
+	id, err := newID(s, m, "sales tracking code", slices.ContainsFunc(s.store.codes, func(x SalesTrackingCode) bool { return x.ID == code.ID }), code.ID)
 	if err != nil {
 		return 0, err
 	}
 	code.ID = id
 	code.Status = cmp.Or(code.Status, billing.TrackingCodeStatusActive)
-	s.store.codes = append(s.store.codes, code)
+	s.store.codes = append(s.store.codes, copyCode(code))
 	return id, nil
 }
 

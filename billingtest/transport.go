@@ -122,16 +122,10 @@ func (p *pipeServer) Close() error {
 	return nil
 }
 
-func (p *pipeServer) Addr() net.Addr { return pipeAddr{} }
+func (p *pipeServer) Addr() net.Addr { return &net.UnixAddr{Name: "pipe", Net: "pipe"} }
 
 // shutdown refuses new requests and waits for those in flight.
 func (p *pipeServer) shutdown() {
 	_ = p.Close()
 	_ = p.srv.Shutdown(context.Background())
 }
-
-// pipeAddr is the address of the in-memory listener.
-type pipeAddr struct{}
-
-func (pipeAddr) Network() string { return "pipe" }
-func (pipeAddr) String() string  { return "pipe" }

@@ -5,7 +5,6 @@ import (
 	"hash/maphash"
 
 	"github.com/billingapi/billing-go/billingtest/internal/filter"
-	"github.com/billingapi/billing-go/billingtest/internal/rewrite"
 )
 
 // What the reference leaves open, and the live service may do in any way
@@ -72,10 +71,8 @@ const (
 // [ZoneUTC00]. The fake still sorts and filters on the full value. The
 // default writes what the SDK's encoder writes.
 func WithTimestampDigits(digits int, zone string) Option {
-	err := refuseIf(digits < -1 || digits > 7, "WithTimestampDigits: digits must be -1 or 0 to 7, got %d", digits)
-	if err == nil {
-		err = refuseIf(zone != ZoneNone && zone != ZoneZ && zone != ZoneUTC00, "WithTimestampDigits: zone must be \"\", \"Z\" or \"+00:00\", got %q", zone)
-	}
+	err := cmp.Or(refuseIf(digits < -1 || digits > 7, "WithTimestampDigits: digits must be -1 or 0 to 7, got %d", digits),
+		refuseIf(zone != ZoneNone && zone != ZoneZ && zone != ZoneUTC00, "WithTimestampDigits: zone must be \"\", \"Z\" or \"+00:00\", got %q", zone))
 	return option(err, func(c *config) { c.stampDigits, c.stampZone, c.stamps = digits, zone, true })
 }
 
@@ -111,12 +108,6 @@ func WithAllVariations(n int) Option {
 	}
 }
 
-// pagingVaried says lists cannot take the fast paths that assume the
-// default paging and order.
-func (c *config) pagingVaried() bool {
-	return c.tie != TieByID || c.pageCap > 0
-}
-
 // vary applies the paging variations to a checked list request.
 func (s *Server) vary(lr *listRequest) {
 	c, asked := &s.cfg, lr.asked
@@ -130,7 +121,7 @@ func (s *Server) vary(lr *listRequest) {
 		}
 	}
 	lr.otherHeaders = c.otherHeaders
-	lr.Varied = c.pagingVaried()
+	lr.Varied = c.tie != TieByID || c.pageCap > 0 // no fast path assuming the default paging and order
 	switch c.tie {
 	case TieByIDDescending:
 		lr.Tie = func(a, b *filter.TieKey) int { return cmp.Compare(b.ID, a.ID) }
@@ -142,16 +133,4 @@ func (s *Server) vary(lr *listRequest) {
 			return cmp.Compare(maphash.Comparable(seed, a.ID), maphash.Comparable(seed, b.ID))
 		}
 	}
-}
-
-// rewriteAnswer applies the variations of answers' text to a successful
-// JSON answer.
-func (c *config) rewriteAnswer(b []byte) []byte {
-	if c.stamps {
-		b = rewrite.Stamps(b, c.stampDigits, c.stampZone)
-	}
-	if c.unknownMembers {
-		b = rewrite.AddMembers(b)
-	}
-	return b
 }

@@ -306,14 +306,14 @@ func (s *Server) createTrackingCode(p *billing.CreateSalesTrackingCodeParams) (b
 				"a sales tracking code with code %q already exists in category Sales Tracking Code %d (id %d)", p.Code, category, c.ID)
 		}
 	}
-	id, err := s.addSalesTrackingCodeLocked(billing.SalesTrackingCode{Type: p.Type, Code: p.Code, Name: p.Name,
+	id, err := s.addSalesTrackingCodeLocked(SalesTrackingCode{Type: p.Type, Code: p.Code, Name: p.Name,
 		Description: ptr(p.Description), Email: ptr(p.Email), Deletable: true})
 	if err != nil {
 		return billing.SalesTrackingCode{}, fail(http.StatusInternalServerError, "%v", err)
 	}
-	code := &s.store.codes[len(s.store.codes)-1]
-	code.URI = uri("salesTrackingCodes", id)
-	return *code, nil
+	c := s.store.codes[len(s.store.codes)-1]
+	return billing.SalesTrackingCode{ID: id, URI: uri("salesTrackingCodes", id), Type: c.Type, Code: c.Code, Name: c.Name,
+		Description: c.Description, Email: c.Email, Status: c.Status, Deletable: c.Deletable}, nil
 }
 
 // ---- Submit bulk job (reference 4.12) ----

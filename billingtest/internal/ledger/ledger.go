@@ -5,8 +5,8 @@
 // and status. And it says what the fake can accept: what it can serve,
 // and dump as fixtures that load back (the package doc of billingtest
 // states the limits). The exported Add methods and the fixtures loader
-// check times and amounts with Check, a walk by reflection; an invoice's
-// are checked in its prologue by Invoice, which allocates not.
+// check times and amounts with Check, a walk by reflection that allocates
+// only for an error; an invoice's are checked in its prologue by Invoice.
 package ledger
 
 import (
@@ -182,38 +182,31 @@ var (
 	pastWritable  = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
 )
 
-// amountDigitRun bounds the digits an amount the fake accepts is written
-// with, in its integer part and in its fraction (counted before trailing
-// zeros are dropped, so a little strictly): jsonwire.MaxDigitRun, which
-// the SDK and the fixtures loader read, less 16 in the integer part, so
+// amountIntegerRun bounds the integer digits of an amount the fake
+// accepts, as jsonwire.MaxDigitRun (the longest run the SDK and the
+// fixtures loader read) bounds its decimal places, both counted before
+// trailing zeros are dropped, so a little strictly. It is 16 less, so
 // that the sums the fake derives (an invoice's amount, its balance: fewer
 // than 10^16 terms) fit too. 1e300 would be written as 301 digits, which
 // no reader of the API accepts.
-const (
-	amountDigitRun    = jsonwire.MaxDigitRun
-	amountIntegerRun  = jsonwire.MaxDigitRun - 16
-	amountFractionRun = jsonwire.MaxDigitRun
-)
+const amountIntegerRun = jsonwire.MaxDigitRun - 16
 
-// amountWritable reports whether d is within amountDigitRun's bounds.
+// amountWritable reports whether d is within those bounds.
 func amountWritable(d decimal.Decimal) bool {
 	if d.IsZero() {
 		return true
 	}
 	exp, digits := int64(d.Exponent()), int64(d.NumDigits())
-	return digits+exp <= amountIntegerRun && -exp <= amountFractionRun
+	return digits+exp <= amountIntegerRun && -exp <= jsonwire.MaxDigitRun
 }
 
 func errAmount(d decimal.Decimal) error {
-	return fmt.Errorf("an amount of %d digits with exponent %d is beyond what the fake keeps: at most %d integer digits and %d decimal places, as the SDK reads no run of more than %d digits", d.NumDigits(), d.Exponent(), amountIntegerRun, amountFractionRun, amountDigitRun)
+	return fmt.Errorf("an amount of %d digits with exponent %d is beyond what the fake keeps: at most %d integer digits and %d decimal places, as the SDK reads no run of more than %d digits", d.NumDigits(), d.Exponent(), amountIntegerRun, jsonwire.MaxDigitRun, jsonwire.MaxDigitRun)
 }
 
 func errTime(t time.Time) error {
 	return fmt.Errorf("%s is outside the years 1 to 9999, which the API cannot write", t.UTC().Format(time.RFC3339))
 }
-
-// fieldError names the field err is about.
-func fieldError(field string, err error) error { return fmt.Errorf("%s: %w", field, err) }
 
 // Check checks every time.Time, billing.Timestamp and amount
 // (decimal.Decimal) in *ptr, a struct, at any depth, naming the first
@@ -298,33 +291,18 @@ func valueOf[T any](v reflect.Value) T {
 	return v.Interface().(T)
 }
 
-// Invoice checks what an invoice's answers hold besides its
-// own fields' times: its payment terms, and the due dates of its payment
-// schedules, or of the one the fake makes when it has none (posted plus
-// the terms' days). Explicit, not Check: the generator adds a
-// hundred thousand invoices.
+// Invoice checks an invoice's times and amounts (Check), and what its
+// answers hold besides: its payment terms, and the due dates of its
+// payment schedules, or of the one the fake makes when it has none (posted
+// plus the terms' days).
 func Invoice(inv *seed.Invoice) error {
-	// Posted first: the others default to it.
-	if err := checkNamed("", -1, []namedTime{{"PostedTimestamp", inv.PostedTimestamp}, {"EffectiveTimestamp", inv.EffectiveTimestamp},
-		{"CreatedTimestamp", inv.CreatedTimestamp}, {"ModifiedTimestamp", inv.ModifiedTimestamp}}, []namedAmount{
-		{"TotalTaxes", inv.TotalTaxes}, {"TotalDiscount", inv.TotalDiscount}, {"TotalPayments", inv.TotalPayments},
-		{"SumOfCreditNotes", inv.SumOfCreditNotes}, {"OpeningArBalance", inv.OpeningArBalance},
-		{"ClosingArBalance", inv.ClosingArBalance}, {"TotalWriteoffs", inv.TotalWriteoffs}}); err != nil {
+	// Posted first: the other times default to it, and the error names
+	// the one given.
+	if !timeWritable(inv.PostedTimestamp) {
+		return fmt.Errorf("PostedTimestamp: %w", errTime(inv.PostedTimestamp))
+	}
+	if err := Check(inv); err != nil {
 		return err
-	}
-	for i := range inv.Charges {
-		c := &inv.Charges[i]
-		if err := checkNamed("Charges", i, []namedTime{{"EffectiveTimestamp", c.EffectiveTimestamp}, {"StartServiceDate", c.StartServiceDate}, {"EndServiceDate", c.EndServiceDate}},
-			[]namedAmount{{"Quantity", c.Quantity}, {"UnitPrice", c.UnitPrice}, {"Amount", c.Amount}}); err != nil {
-			return err
-		}
-	}
-	for i := range inv.PaymentSchedules {
-		ps := &inv.PaymentSchedules[i]
-		if err := checkNamed("PaymentSchedules", i, []namedTime{{"DueDateTimestamp", ps.DueDateTimestamp.Time}},
-			[]namedAmount{{"Amount", ps.Amount}, {"OutstandingBalance", ps.OutstandingBalance}}); err != nil {
-			return err
-		}
 	}
 	days := TermsDays(inv.Terms)
 	if days > maxTermsDays {
@@ -333,39 +311,6 @@ func Invoice(inv *seed.Invoice) error {
 	if inv.PaymentSchedules == nil {
 		if due := inv.PostedTimestamp.AddDate(0, 0, days); !timeWritable(due) {
 			return fmt.Errorf("the Terms %s after PostedTimestamp %s give a due date past 9999-12-31, which the API cannot write", inv.Terms, inv.PostedTimestamp.UTC().Format(time.RFC3339))
-		}
-	}
-	return nil
-}
-
-type namedTime struct {
-	name string
-	t    time.Time
-}
-
-type namedAmount struct {
-	name string
-	d    decimal.Decimal
-}
-
-// checkNamed checks times and amounts, naming the first not writable as
-// a field of list[i] (or a field alone when i is negative). The name is
-// built only for an error.
-func checkNamed(list string, i int, times []namedTime, amounts []namedAmount) error {
-	name := func(field string) string {
-		if i < 0 {
-			return field
-		}
-		return fmt.Sprintf("%s[%d].%s", list, i, field)
-	}
-	for _, f := range times {
-		if !timeWritable(f.t) {
-			return fieldError(name(f.name), errTime(f.t))
-		}
-	}
-	for _, f := range amounts {
-		if !amountWritable(f.d) {
-			return fieldError(name(f.name), errAmount(f.d))
 		}
 	}
 	return nil

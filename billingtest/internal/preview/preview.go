@@ -49,6 +49,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -125,14 +126,14 @@ func enumValues[S ~string](vs ...S) []string {
 type Row struct {
 	sub   *seed.Subscription
 	cust  *seed.Customer
-	codes map[int64]*billing.SalesTrackingCode
+	codes map[int64]*seed.SalesTrackingCode
 }
 
-func (r Row) code(category int) *billing.SalesTrackingCode {
+func (r Row) code(category int) *seed.SalesTrackingCode {
 	if c := r.codes[r.cust.SalesTrackingCodeIDs[category-1]]; c != nil {
 		return c
 	}
-	return &billing.SalesTrackingCode{}
+	return &seed.SalesTrackingCode{}
 }
 
 var subscriberGetters = func() map[string]filter.Getter[Row] {
@@ -277,13 +278,12 @@ func filterOptions(o *billing.BulkFilterOptions) (func(Row) bool, error) {
 	return filter.All(preds), nil
 }
 
-// Data is what a preview reads: the subscriptions by id and their ids in
-// order, the customers by id and the account's sales tracking codes.
+// Data is what a preview reads: the subscriptions and the customers by
+// id, and the account's sales tracking codes.
 type Data struct {
-	Order         []int64
 	Subscriptions map[int64]*seed.Subscription
 	Customers     map[int64]*seed.Customer
-	Codes         []billing.SalesTrackingCode
+	Codes         []seed.SalesTrackingCode
 }
 
 // noCustomer stands in for a missing customer, so that getters need no
@@ -293,7 +293,7 @@ var noCustomer = &seed.Customer{}
 // Run computes the answer, or reports that the plan is unknown (no
 // subscription belongs to it); search is nil for none.
 func Run(planID int64, p *billing.BulkPriceChangeParams, search func(Row) bool, d Data) (BulkPreview, bool) {
-	codes := make(map[int64]*billing.SalesTrackingCode, len(d.Codes))
+	codes := make(map[int64]*seed.SalesTrackingCode, len(d.Codes))
 	for i := range d.Codes {
 		codes[d.Codes[i].ID] = &d.Codes[i]
 	}
@@ -309,7 +309,7 @@ func Run(planID int64, p *billing.BulkPriceChangeParams, search func(Row) bool, 
 	out := BulkPreview{PlanID: planID, Subscriptions: []BulkPreviewSubscription{}}
 	changed := map[int64]bool{}
 	found := false
-	for _, id := range d.Order {
+	for _, id := range slices.Sorted(maps.Keys(d.Subscriptions)) {
 		sub := d.Subscriptions[id]
 		if sub == nil || sub.PlanID != planID {
 			continue

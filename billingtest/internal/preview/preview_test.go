@@ -29,13 +29,12 @@ func data() Data {
 		40: {ID: 40, CustomerID: 2, PlanID: 8, Products: []seed.SubscriptionProduct{prod(41, 200, 900, "1", "2")}},
 	}
 	return Data{
-		Order:         []int64{10, 20, 30, 40},
 		Subscriptions: subs,
 		Customers: map[int64]*seed.Customer{
 			1: {ID: 1, FirstName: "Ada", Status: billing.CustomerStatusActive, SalesTrackingCodeIDs: [5]int64{500}},
 			2: {ID: 2, FirstName: "Bob", Status: billing.CustomerStatusHold},
 		},
-		Codes: []billing.SalesTrackingCode{{ID: 500, Type: billing.TrackingCodeType1, Code: "EAST", Name: "East"}},
+		Codes: []seed.SalesTrackingCode{{ID: 500, Type: billing.TrackingCodeType1, Code: "EAST", Name: "East"}},
 	}
 }
 

@@ -4,9 +4,7 @@
 package rewrite
 
 import (
-	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -21,23 +19,13 @@ var timestampPattern = regexp.MustCompile(`"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\
 // after them ("", "Z" or "+00:00").
 func Stamps(b []byte, digits int, zone string) []byte {
 	return timestampPattern.ReplaceAllFunc(b, func(m []byte) []byte {
-		sub := timestampPattern.FindSubmatch(m)
-		t, err := time.Parse("2006-01-02T15:04:05", string(sub[1]))
+		stamp := string(m[1 : len(m)-1])
+		if len(timestampPattern.FindSubmatch(m)[3]) == 0 {
+			stamp += "Z" // a stamp without a zone is UTC
+		}
+		t, err := time.Parse(time.RFC3339Nano, stamp)
 		if err != nil {
 			return m
-		}
-		frac := ""
-		if len(sub[2]) > 1 {
-			frac = string(sub[2][1:])
-		}
-		frac = (frac + "000000000")[:9]
-		ns, _ := strconv.Atoi(frac)
-		t = t.Add(time.Duration(ns))
-		if given := string(sub[3]); given != "" && given != "Z" {
-			if z, err := time.Parse("-07:00", given); err == nil {
-				_, off := z.Zone()
-				t = t.Add(-time.Duration(off) * time.Second)
-			}
 		}
 		return []byte(`"` + FormatStamp(t.UTC(), digits) + zone + `"`)
 	})
@@ -67,16 +55,9 @@ func AddMembers(b []byte) []byte {
 // FormatStamp writes t with digits fractional digits, cut; -1: up to 7,
 // trailing zeros trimmed.
 func FormatStamp(t time.Time, digits int) string {
-	s := t.Format("2006-01-02T15:04:05")
-	frac := fmt.Sprintf("%09d", t.Nanosecond())[:7]
-	switch {
-	case digits < 0:
-		frac = strings.TrimRight(frac, "0")
-	default:
-		frac = frac[:digits]
+	// Go's layouts cut fractions, never round them.
+	if digits < 0 {
+		return t.Format("2006-01-02T15:04:05.9999999")
 	}
-	if frac == "" {
-		return s
-	}
-	return s + "." + frac
+	return t.Format(strings.TrimSuffix("2006-01-02T15:04:05."+strings.Repeat("0", digits), "."))
 }

@@ -10,6 +10,7 @@ package route
 import (
 	"fmt"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -36,7 +37,7 @@ func Parse(pattern, reserved string) ([]string, error) {
 	for _, seg := range segs {
 		if name, isParam := strings.CutPrefix(seg, "{"); isParam {
 			name, closed := strings.CutSuffix(name, "}")
-			if !closed || !validParamName(name) {
+			if !closed || !paramName.MatchString(name) {
 				return nil, fmt.Errorf("pattern %q: parameter %q is not {name} with a name of letters, digits and _", pattern, seg)
 			}
 			if seen[name] {
@@ -52,17 +53,7 @@ func Parse(pattern, reserved string) ([]string, error) {
 	return segs, nil
 }
 
-func validParamName(name string) bool {
-	if name == "" {
-		return false
-	}
-	for _, r := range name {
-		if r != '_' && (r < '0' || r > '9') && (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') {
-			return false
-		}
-	}
-	return true
-}
+var paramName = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
 
 // SameShape reports whether two patterns match the same paths: literals
 // equal without regard to case, parameters at the same places.
