@@ -10,41 +10,11 @@ import (
 // GenerateOptions says how much data [Server.Generate] makes and from which
 // seed. A zero count takes a default derived from Invoices; a negative
 // count makes none of that kind. The zero GenerateOptions makes a complete
-// data set of 1,000 invoices.
-type GenerateOptions struct {
-	// Seed picks the data: the same options give the same data, from a
-	// math/rand/v2 PCG source of their own, never the global one.
-	Seed uint64
-	// Customers is the number of customers; 0 means max(1, Invoices/10).
-	// Negative makes none, and so no invoices, drafts, cards or
-	// subscriptions, which belong to customers; asking for some of those
-	// as well is an error.
-	Customers int
-	// Invoices is the number of posted invoices; 0 means 1,000.
-	Invoices int
-	// DraftInvoices is the number of draft invoices; 0 means
-	// max(1, Invoices/50).
-	DraftInvoices int
-	// CreditCards is the number of credit card payment methods, about a
-	// tenth of them deleted; 0 means one per customer.
-	CreditCards int
-	// Subscriptions is the number of subscriptions, each with 1 to 3
-	// products; 0 means max(1, Customers*9/10). They go to distinct
-	// customers first, so most customers have one.
-	Subscriptions int
-	// ItemsPerProduct is the number of items of every subscription
-	// product; 0 means 2.
-	ItemsPerProduct int
-	// BulkJobs is the number of bulk jobs; 0 means 4. They cycle through
-	// validated, not validated, validated, and validated and processed, so
-	// that any four show every state.
-	BulkJobs int
-	// Start begins the two years the data spans: customers are created,
-	// invoices posted and so on in [Start, Start+2 years). The zero Start
-	// means 2024-01-01 UTC, so that the data never depends on the wall
-	// clock.
-	Start time.Time
-}
+// data set of 1,000 invoices. Its fields, Seed, Customers, Invoices,
+// DraftInvoices, CreditCards, Subscriptions, ItemsPerProduct, BulkJobs
+// and Start, are the generator's, documented there (go doc
+// ./billingtest/internal/gen Options).
+type GenerateOptions gen.Options
 
 // DefaultGenerateStart is where generated data begins when
 // [GenerateOptions] has no Start.
@@ -78,7 +48,7 @@ func (s *Server) Generate(opts GenerateOptions) error {
 	defaultTime(&opts.Start, DefaultGenerateStart)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := gen.Run(genSink{s}, gen.Options(opts)); err != nil {
+	if err := gen.Run(s.genSink(), gen.Options(opts)); err != nil {
 		return fmt.Errorf("Generate: %w", err)
 	}
 	return nil

@@ -13,43 +13,70 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// Options are billingtest.GenerateOptions, converted, which document each
-// field; Start must be set.
+// Options say how much data Run makes and from which seed; they are
+// billingtest.GenerateOptions, whose documentation they are. A zero count
+// takes a default derived from Invoices; a negative count makes none of
+// that kind. The zero Options, with a Start, make a complete data set of
+// 1,000 invoices.
 type Options struct {
-	Seed            uint64
-	Customers       int
-	Invoices        int
-	DraftInvoices   int
-	CreditCards     int
-	Subscriptions   int
+	// Seed picks the data: the same options give the same data, from a
+	// math/rand/v2 PCG source of their own, never the global one.
+	Seed uint64
+	// Customers is the number of customers; 0 means max(1, Invoices/10).
+	// Negative makes none, and so no invoices, drafts, cards or
+	// subscriptions, which belong to customers; asking for some of those
+	// as well is an error.
+	Customers int
+	// Invoices is the number of posted invoices; 0 means 1,000.
+	Invoices int
+	// DraftInvoices is the number of draft invoices; 0 means
+	// max(1, Invoices/50).
+	DraftInvoices int
+	// CreditCards is the number of credit card payment methods, about a
+	// tenth of them deleted; 0 means one per customer.
+	CreditCards int
+	// Subscriptions is the number of subscriptions, each with 1 to 3
+	// products; 0 means max(1, Customers*9/10). They go to distinct
+	// customers first, so most customers have one.
+	Subscriptions int
+	// ItemsPerProduct is the number of items of every subscription
+	// product; 0 means 2.
 	ItemsPerProduct int
-	BulkJobs        int
-	Start           time.Time
+	// BulkJobs is the number of bulk jobs; 0 means 4. They cycle through
+	// validated, not validated, validated, and validated and processed, so
+	// that any four show every state.
+	BulkJobs int
+	// Start begins the two years the data spans: customers are created,
+	// invoices posted and so on in [Start, Start+2 years). The zero Start
+	// means 2024-01-01 UTC (billingtest.DefaultGenerateStart), so that the
+	// data never depends on the wall clock.
+	Start time.Time
 }
 
-// Sink takes what the generator makes. Its Add methods store an entity
-// as the fake's do, assigning the ids left 0, and return its id.
-type Sink interface {
+// Sink takes what the generator makes: the fake's store. Its Add funcs
+// store an entity as the fake's do, assigning the ids left 0, and return
+// its id.
+type Sink struct {
 	// Assign takes the next id of the sequence all entities share.
-	Assign() (int64, error)
+	Assign func() (int64, error)
 	// Categories gives the sales tracking code categories without a name
 	// the one in names, and returns every category's name ("" for the
 	// standard one) and the ids of its codes.
-	Categories(names [5]string) ([5]string, [5][]int64)
-	AddCode(seed.SalesTrackingCode) (int64, error)
-	AddCustomer(seed.Customer) (int64, error)
+	Categories  func(names [5]string) ([5]string, [5][]int64)
+	AddCode     func(seed.SalesTrackingCode) (int64, error)
+	AddCustomer func(seed.Customer) (int64, error)
 	// SetCustomer replaces the stored customer of c.ID with c.
-	SetCustomer(c seed.Customer)
-	AddSubscription(seed.Subscription) (int64, error)
-	AddItem(seed.SubscriptionProductItem) (int64, error)
+	SetCustomer     func(c seed.Customer)
+	AddSubscription func(seed.Subscription) (int64, error)
+	AddItem         func(seed.SubscriptionProductItem) (int64, error)
 	// StartInvoices makes room for n invoices and returns the largest
 	// invoice number stored.
-	StartInvoices(n int) int64
+	StartInvoices func(n int) int64
 	// AddInvoice keeps nothing of inv, which serves every invoice.
-	AddInvoice(inv *seed.Invoice) (int64, error)
-	AddDraft(seed.DraftInvoice) (int64, error)
-	AddCard(seed.CreditCard) (int64, error)
-	AddJob(seed.BulkJob) (int64, error)
+	AddInvoice func(inv *seed.Invoice) (int64, error)
+	AddDraft   func(seed.DraftInvoice) (int64, error)
+	AddCard    func(seed.CreditCard) (int64, error)
+	AddJob     func(seed.BulkJob) (int64, error)
 }
 
 const (
