@@ -13,11 +13,10 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// Options say how much data Run makes and from which seed; they are
-// billingtest.GenerateOptions, whose documentation they are. A zero count
-// takes a default derived from Invoices; a negative count makes none of
-// that kind. The zero Options, with a Start, make a complete data set of
-// 1,000 invoices.
+// Options say how much data Run makes and from which seed; billingtest's
+// GenerateOptions is defined on them, and its fields are documented here.
+// A zero count takes a default derived from Invoices; a negative count
+// makes none of that kind. Start must be set: Generate sets a zero one.
 type Options struct {
 	// Seed picks the data: the same options give the same data, from a
 	// math/rand/v2 PCG source of their own, never the global one.
