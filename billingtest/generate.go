@@ -13,7 +13,7 @@ import (
 // data set of 1,000 invoices. Its fields, Seed, Customers, Invoices,
 // DraftInvoices, CreditCards, Subscriptions, ItemsPerProduct, BulkJobs
 // and Start, are the generator's, documented there (go doc
-// ./billingtest/internal/gen Options).
+// github.com/billingapi/billing-go/billingtest/internal/gen.Options).
 type GenerateOptions gen.Options
 
 // DefaultGenerateStart is where generated data begins when
