@@ -4,6 +4,7 @@
 package gen
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -96,12 +97,7 @@ func (o Options) resolved() (Options, error) {
 		// Without customers, nothing that belongs to one.
 		o.Invoices, o.DraftInvoices, o.CreditCards, o.Subscriptions = -1, -1, -1, -1
 	}
-	def := func(n *int, v int) {
-		if *n == 0 {
-			*n = v
-		}
-		*n = max(*n, 0)
-	}
+	def := func(n *int, v int) { *n = max(cmp.Or(*n, v), 0) }
 	def(&o.Invoices, 1000)
 	def(&o.Customers, max(1, o.Invoices/10))
 	def(&o.DraftInvoices, max(1, o.Invoices/50))
