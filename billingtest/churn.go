@@ -163,7 +163,7 @@ func (s *Server) churnBefore(route Route, sorted string, key *filter.TimeRange, 
 // changes them: on the invoice store seam, through the paths AddInvoice,
 // DeleteInvoice and UpdateInvoice take.
 func invoiceChurn(s *Server, customerID int64) churn.Scope {
-	return churn.InvoiceScope{Store: &s.store.invoices, CustomerID: customerID, Customers: s.store.customers, Add: s.addInvoiceLocked, Update: s.updateInvoiceLocked}
+	return churn.InvoiceScope{Invoices: &s.store.invoices, CustomerID: customerID, Customers: s.store.customers, Add: s.addInvoiceLocked, Update: s.updateInvoiceLocked}
 }
 
 // itemChurn is the items of subscription product productID as churn

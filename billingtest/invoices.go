@@ -137,7 +137,7 @@ func (p *plainInvoices) Query(ctx context.Context, q *filter.Request) filter.Pag
 	for i, row := range page.Items {
 		out.Items[i] = filter.Hit{ID: row.inv.ID}
 		if q.KeyField != "" {
-			out.Items[i].Key = churn.InvoiceKey(row.inv, q.KeyField)
+			out.Items[i].Key = *churn.InvoiceKey(row.inv, q.KeyField)
 		}
 	}
 	return out

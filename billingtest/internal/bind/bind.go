@@ -3,6 +3,7 @@ package bind
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -90,10 +91,7 @@ func coerce(val any, t reflect.Type, path string) (any, error) {
 	if val == nil {
 		return nil, nil
 	}
-	name := path
-	if name == "" {
-		name = "the body"
-	}
+	name := cmp.Or(path, "the body")
 	switch {
 	case t == decimalType:
 		return coerceNumber(val, name, "a number", func(s string) (string, bool) {
@@ -123,22 +121,19 @@ func coerce(val any, t reflect.Type, path string) (any, error) {
 	}
 	switch t.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		bits := t.Bits()
 		return coerceNumber(val, name, "an integer", func(s string) (string, bool) {
-			n, err := strconv.ParseInt(s, 10, bits)
+			n, err := strconv.ParseInt(s, 10, t.Bits())
 			return strconv.FormatInt(n, 10), err == nil
 		})
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		bits := t.Bits()
 		return coerceNumber(val, name, "a non-negative integer", func(s string) (string, bool) {
-			n, err := strconv.ParseUint(s, 10, bits)
+			n, err := strconv.ParseUint(s, 10, t.Bits())
 			return strconv.FormatUint(n, 10), err == nil
 		})
 	case reflect.Float32, reflect.Float64:
-		bits := t.Bits()
 		return coerceNumber(val, name, "a number", func(s string) (string, bool) {
-			f, err := strconv.ParseFloat(s, bits)
-			return strconv.FormatFloat(f, 'g', -1, bits), err == nil
+			f, err := strconv.ParseFloat(s, t.Bits())
+			return strconv.FormatFloat(f, 'g', -1, t.Bits()), err == nil
 		})
 	case reflect.String:
 		switch v := val.(type) {

@@ -25,9 +25,10 @@ type Invoices interface {
 
 // InvoiceScope is the invoices of one customer, or all (CustomerID 0),
 // written through the paths the fake's AddInvoice, DeleteInvoice and
-// UpdateInvoice take. Its methods hold the fake's lock for writing.
+// UpdateInvoice take; its Delete is the store's. Its methods hold the
+// fake's lock for writing.
 type InvoiceScope struct {
-	Store      Invoices
+	Invoices
 	CustomerID int64
 	Customers  map[int64]*seed.Customer // the customers an insert of CustomerID 0 picks from
 	Add        func(seed.Invoice) (int64, error)
@@ -45,11 +46,7 @@ func (c InvoiceScope) KeyField(sorted string) string {
 }
 
 // InvoiceKey is inv's date field, as [InvoiceScope.KeyField] names it.
-func InvoiceKey(inv *seed.Invoice, field string) time.Time {
-	return *invoiceKey(inv, field)
-}
-
-func invoiceKey(inv *seed.Invoice, field string) *time.Time {
+func InvoiceKey(inv *seed.Invoice, field string) *time.Time {
 	switch field {
 	case "createdTimestamp":
 		return &inv.CreatedTimestamp
@@ -63,7 +60,7 @@ func invoiceKey(inv *seed.Invoice, field string) *time.Time {
 
 // Rows implements [Scope].
 func (c InvoiceScope) Rows(field string) []Row {
-	page := c.Store.Query(context.Background(), &filter.Request{Customer: c.CustomerID, SortField: -1, Size: math.MaxInt, KeyField: field})
+	page := c.Query(context.Background(), &filter.Request{Customer: c.CustomerID, SortField: -1, Size: math.MaxInt, KeyField: field})
 	rows := make([]Row, len(page.Items))
 	for i, h := range page.Items {
 		rows[i] = Row{ID: h.ID, Key: h.Key}
@@ -76,7 +73,7 @@ func (c InvoiceScope) Rows(field string) []Row {
 // random one).
 func (c InvoiceScope) Insert(field string, like int64, key time.Time, rng *rand.Rand, now time.Time) (Row, bool) {
 	var inv seed.Invoice
-	switch old := c.Store.Get(like); {
+	switch old := c.Get(like); {
 	case old != nil:
 		inv = *old
 	case c.CustomerID != 0:
@@ -101,22 +98,19 @@ func (c InvoiceScope) Insert(field string, like int64, key time.Time, rng *rand.
 		inv.Charges[0].Amount = inv.Charges[0].Amount.Add(d)
 	}
 	inv.ModifiedTimestamp = now // written now, unless modifiedTimestamp is the key
-	*invoiceKey(&inv, field) = key
+	*InvoiceKey(&inv, field) = key
 	id, err := c.Add(inv)
 	if err != nil {
 		return Row{}, false // an unknown customer: a 404 follows
 	}
-	return Row{ID: id, Key: InvoiceKey(c.Store.Get(id), field)}, true
+	return Row{ID: id, Key: *InvoiceKey(c.Get(id), field)}, true
 }
-
-// Delete implements [Scope].
-func (c InvoiceScope) Delete(id int64) bool { return c.Store.Delete(id) }
 
 // SetKey implements [Scope].
 func (c InvoiceScope) SetKey(field string, id int64, key, now time.Time) (time.Time, bool) {
 	return c.update(field, id, func(inv *seed.Invoice) {
 		inv.ModifiedTimestamp = now
-		*invoiceKey(inv, field) = key
+		*InvoiceKey(inv, field) = key
 	})
 }
 
@@ -145,5 +139,5 @@ func (c InvoiceScope) update(field string, id int64, change func(*seed.Invoice))
 	if err := c.Update(id, change); err != nil {
 		return time.Time{}, false
 	}
-	return InvoiceKey(c.Store.Get(id), field), true
+	return *InvoiceKey(c.Get(id), field), true
 }

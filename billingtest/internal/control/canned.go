@@ -4,6 +4,7 @@
 package control
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -33,10 +34,7 @@ const maxCannedHeaders = 64
 // Handler checks the canned answer and returns the handler that sends
 // it.
 func (cr CannedRoute) Handler() (http.HandlerFunc, error) {
-	status := cr.Status
-	if status == 0 {
-		status = http.StatusOK
-	}
+	status := cmp.Or(cr.Status, http.StatusOK)
 	if status < 200 || status > 599 {
 		return nil, fmt.Errorf("status %d: want 200 to 599", cr.Status)
 	}

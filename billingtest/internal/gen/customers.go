@@ -159,7 +159,6 @@ func (g *generator) subscriptions() {
 	if n == 0 || len(g.plans) == 0 {
 		return
 	}
-	end := g.span
 	g.subs = make([]subscription, 0, n)
 	// Spread the first subscriptions over distinct customers, so that most
 	// customers have one, as in a subscription business.
@@ -177,10 +176,10 @@ func (g *generator) subscriptions() {
 		// ones come any time after, more often early.
 		var created time.Duration
 		if len(cust.subs) == 0 {
-			created = g.between(cust.created, min(end, cust.created+30*day))
+			created = g.between(cust.created, min(g.span, cust.created+30*day))
 		} else {
 			u := g.r.Float64()
-			created = cust.created + time.Duration(u*u*float64(end-cust.created))
+			created = cust.created + time.Duration(u*u*float64(g.span-cust.created))
 			created -= created % 100
 		}
 		sub := seed.Subscription{CustomerID: cust.c.ID, PlanID: plan.id, Name: plan.name, Description: plan.description,
@@ -205,7 +204,7 @@ func (g *generator) subscriptions() {
 		switch sub.Status {
 		case billing.SubscriptionStatusActive:
 			next := sub.CreatedTimestamp
-			for !next.After(g.at(end)) {
+			for !next.After(g.at(g.span)) {
 				next = next.AddDate(0, months, 0)
 			}
 			sub.NextBillingDate = next

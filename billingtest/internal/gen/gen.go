@@ -4,6 +4,7 @@
 package gen
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -13,43 +14,41 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// Options are billingtest.GenerateOptions, converted, which document each
-// field; Start must be set.
+// Options say how much data Run makes and from which seed. They are
+// billingtest.GenerateOptions field for field (Generate converts one into
+// the other), whose doc says what each field means and its default;
+// Start must be set: Generate sets a zero one.
 type Options struct {
-	Seed            uint64
-	Customers       int
-	Invoices        int
-	DraftInvoices   int
-	CreditCards     int
-	Subscriptions   int
-	ItemsPerProduct int
-	BulkJobs        int
-	Start           time.Time
+	Seed                                            uint64
+	Customers, Invoices, DraftInvoices, CreditCards int
+	Subscriptions, ItemsPerProduct, BulkJobs        int
+	Start                                           time.Time
 }
 
-// Sink takes what the generator makes. Its Add methods store an entity
-// as the fake's do, assigning the ids left 0, and return its id.
-type Sink interface {
+// Sink takes what the generator makes: the fake's store. Its Add funcs
+// store an entity as the fake's do, assigning the ids left 0, and return
+// its id.
+type Sink struct {
 	// Assign takes the next id of the sequence all entities share.
-	Assign() (int64, error)
+	Assign func() (int64, error)
 	// Categories gives the sales tracking code categories without a name
 	// the one in names, and returns every category's name ("" for the
 	// standard one) and the ids of its codes.
-	Categories(names [5]string) ([5]string, [5][]int64)
-	AddCode(seed.SalesTrackingCode) (int64, error)
-	AddCustomer(seed.Customer) (int64, error)
+	Categories  func(names [5]string) ([5]string, [5][]int64)
+	AddCode     func(seed.SalesTrackingCode) (int64, error)
+	AddCustomer func(seed.Customer) (int64, error)
 	// SetCustomer replaces the stored customer of c.ID with c.
-	SetCustomer(c seed.Customer)
-	AddSubscription(seed.Subscription) (int64, error)
-	AddItem(seed.SubscriptionProductItem) (int64, error)
+	SetCustomer     func(c seed.Customer)
+	AddSubscription func(seed.Subscription) (int64, error)
+	AddItem         func(seed.SubscriptionProductItem) (int64, error)
 	// StartInvoices makes room for n invoices and returns the largest
 	// invoice number stored.
-	StartInvoices(n int) int64
+	StartInvoices func(n int) int64
 	// AddInvoice keeps nothing of inv, which serves every invoice.
-	AddInvoice(inv *seed.Invoice) (int64, error)
-	AddDraft(seed.DraftInvoice) (int64, error)
-	AddCard(seed.CreditCard) (int64, error)
-	AddJob(seed.BulkJob) (int64, error)
+	AddInvoice func(inv *seed.Invoice) (int64, error)
+	AddDraft   func(seed.DraftInvoice) (int64, error)
+	AddCard    func(seed.CreditCard) (int64, error)
+	AddJob     func(seed.BulkJob) (int64, error)
 }
 
 const (
@@ -70,12 +69,7 @@ func (o Options) resolved() (Options, error) {
 		// Without customers, nothing that belongs to one.
 		o.Invoices, o.DraftInvoices, o.CreditCards, o.Subscriptions = -1, -1, -1, -1
 	}
-	def := func(n *int, v int) {
-		if *n == 0 {
-			*n = v
-		}
-		*n = max(*n, 0)
-	}
+	def := func(n *int, v int) { *n = max(cmp.Or(*n, v), 0) }
 	def(&o.Invoices, 1000)
 	def(&o.Customers, max(1, o.Invoices/10))
 	def(&o.DraftInvoices, max(1, o.Invoices/50))

@@ -43,24 +43,29 @@ func (m *memSink) add(name string) (int64, error) {
 	return m.lastID, nil
 }
 
-func (m *memSink) Assign() (int64, error) { return m.add("Assign") }
-func (m *memSink) Categories(names [5]string) ([5]string, [5][]int64) {
-	_ = m.call("Categories")
-	return names, m.codes
+// sink is m as Run takes it.
+func (m *memSink) sink() Sink {
+	return Sink{
+		Assign: func() (int64, error) { return m.add("Assign") },
+		Categories: func(names [5]string) ([5]string, [5][]int64) {
+			_ = m.call("Categories")
+			return names, m.codes
+		},
+		AddCode:         func(seed.SalesTrackingCode) (int64, error) { return m.add("AddCode") },
+		AddCustomer:     func(seed.Customer) (int64, error) { return m.add("AddCustomer") },
+		SetCustomer:     func(seed.Customer) { _ = m.call("SetCustomer") },
+		AddSubscription: func(seed.Subscription) (int64, error) { return m.add("AddSubscription") },
+		AddItem:         func(seed.SubscriptionProductItem) (int64, error) { return m.add("AddItem") },
+		StartInvoices:   func(int) int64 { _ = m.call("StartInvoices"); return m.numbers },
+		AddInvoice: func(inv *seed.Invoice) (int64, error) {
+			m.lastID += int64(len(inv.Charges)) // the charges' ids
+			return m.add("AddInvoice")
+		},
+		AddDraft: func(seed.DraftInvoice) (int64, error) { return m.add("AddDraft") },
+		AddCard:  func(seed.CreditCard) (int64, error) { return m.add("AddCard") },
+		AddJob:   func(seed.BulkJob) (int64, error) { return m.add("AddJob") },
+	}
 }
-func (m *memSink) AddCode(seed.SalesTrackingCode) (int64, error)       { return m.add("AddCode") }
-func (m *memSink) AddCustomer(seed.Customer) (int64, error)            { return m.add("AddCustomer") }
-func (m *memSink) SetCustomer(seed.Customer)                           { _ = m.call("SetCustomer") }
-func (m *memSink) AddSubscription(seed.Subscription) (int64, error)    { return m.add("AddSubscription") }
-func (m *memSink) AddItem(seed.SubscriptionProductItem) (int64, error) { return m.add("AddItem") }
-func (m *memSink) StartInvoices(int) int64                             { _ = m.call("StartInvoices"); return m.numbers }
-func (m *memSink) AddInvoice(inv *seed.Invoice) (int64, error) {
-	m.lastID += int64(len(inv.Charges)) // the charges' ids
-	return m.add("AddInvoice")
-}
-func (m *memSink) AddDraft(seed.DraftInvoice) (int64, error) { return m.add("AddDraft") }
-func (m *memSink) AddCard(seed.CreditCard) (int64, error)    { return m.add("AddCard") }
-func (m *memSink) AddJob(seed.BulkJob) (int64, error)        { return m.add("AddJob") }
 
 var testStart = time.Date(2024, time.January, 1, 0, 0, 0, 0, time.UTC)
 
@@ -70,7 +75,7 @@ func TestRunStopsAtSinkError(t *testing.T) {
 	for _, method := range []string{"Assign", "AddCode", "AddCustomer", "AddSubscription", "AddItem", "AddInvoice", "AddDraft", "AddCard", "AddJob"} {
 		for _, at := range []int{1, 2} {
 			m := &memSink{fail: method, failAt: at}
-			if err := Run(m, o); !errors.Is(err, errSink) {
+			if err := Run(m.sink(), o); !errors.Is(err, errSink) {
 				t.Errorf("%s failing on call %d: Run = %v, want the sink's error", method, at, err)
 			}
 			if m.calls[method] != at {
@@ -86,7 +91,7 @@ func TestRunCalls(t *testing.T) {
 	t.Parallel()
 	o := Options{Seed: 5, Customers: 12, Invoices: 40, DraftInvoices: 3, CreditCards: 7, Subscriptions: 9, ItemsPerProduct: 2, BulkJobs: 6, Start: testStart}
 	m := &memSink{}
-	if err := Run(m, o); err != nil {
+	if err := Run(m.sink(), o); err != nil {
 		t.Fatal(err)
 	}
 	if got := m.calls["AddSubscription"]; got != 9 {
@@ -105,7 +110,7 @@ func TestRunCalls(t *testing.T) {
 	}
 
 	reused := &memSink{codes: [5][]int64{{1001}, {1002}, {1003}, {1004}, {1005}}}
-	if err := Run(reused, o); err != nil {
+	if err := Run(reused.sink(), o); err != nil {
 		t.Fatal(err)
 	}
 	if n := reused.calls["AddCode"]; n != 0 {

@@ -77,7 +77,6 @@ func (g *generator) invoices() {
 	var inv seed.Invoice
 	chargeBuf := make([]seed.Charge, 0, 6)
 	schedBuf := make([]billing.PaymentSchedule, 0, 2)
-	end := g.span
 	for i := range posted {
 		p := posted[i]
 		// A customer that exists by then; binary search keeps this
@@ -93,7 +92,7 @@ func (g *generator) invoices() {
 		// Charges: from one of the customer's subscriptions, from
 		// purchases, or both, 1 to 6 in all.
 		want := 1 + g.r.IntN(6)
-		charges := chargeBuf[:0]
+		inv.Charges = chargeBuf[:0]
 		var sub *subscription
 		if len(cust.subs) > 0 && !g.pct(25) {
 			// One of the subscriptions running by then, without a slice:
@@ -116,7 +115,7 @@ func (g *generator) invoices() {
 				sp := &sub.sub.Products[j]
 				price := sub.price[j]
 				amount := price.v * sub.qty[j]
-				charges = append(charges, seed.Charge{
+				inv.Charges = append(inv.Charges, seed.Charge{
 					Name: sp.Name, Description: sub.sub.Description, GLCode: g.plans[sub.plan].products[j].gl,
 					Quantity: decimal.New(sub.qty[j], 0), UnitPrice: price.d, Amount: decimal.New(amount, price.exp),
 					EffectiveTimestamp: pt, StartServiceDate: pt, EndServiceDate: periodEnd,
@@ -125,19 +124,19 @@ func (g *generator) invoices() {
 				sub4 += amount * pow10[4+price.exp]
 			}
 			if g.pct(55) {
-				want = len(charges) // subscription charges only
+				want = len(inv.Charges) // subscription charges only
 			} else {
-				want = max(want, len(charges)+1)
+				want = max(want, len(inv.Charges)+1)
 			}
 		}
-		for len(charges) < want {
+		for len(inv.Charges) < want {
 			pid := g.must(g.sink.Assign())
 			pi := g.draw(g.buyWeights...)
 			cat := &purchases[pi]
 			qty, price := g.purchase(pi)
 			amount := qty.v * price.v
 			exp := qty.exp + price.exp
-			charges = append(charges, seed.Charge{
+			inv.Charges = append(inv.Charges, seed.Charge{
 				Name: cat.name, Description: cat.description, GLCode: cat.gl,
 				Quantity: qty.d, UnitPrice: price.d, Amount: decimal.New(amount, exp),
 				EffectiveTimestamp: pt, StartServiceDate: pt, EndServiceDate: pt,
@@ -145,9 +144,9 @@ func (g *generator) invoices() {
 			})
 			sub4 += amount * pow10[4+exp]
 			// Hardware ships: a second charge of the same purchase.
-			if cat.tracked && len(charges) < 6 && g.pct(40) {
+			if cat.tracked && len(inv.Charges) < 6 && g.pct(40) {
 				ship := newMoney(995+g.r.Int64N(2000), -2)
-				charges = append(charges, seed.Charge{
+				inv.Charges = append(inv.Charges, seed.Charge{
 					Name: shipping.name, Description: shipping.description, GLCode: shipping.gl,
 					Quantity: decimal.New(1, 0), UnitPrice: ship.d, Amount: ship.d,
 					EffectiveTimestamp: pt, StartServiceDate: pt, EndServiceDate: pt,
@@ -156,7 +155,6 @@ func (g *generator) invoices() {
 				sub4 += ship.units4()
 			}
 		}
-		inv.Charges = charges
 
 		// Taxes, discount, credit notes and payments, in 1e-4 units.
 		var tax4, disc4, credit4, pay4 int64
@@ -173,9 +171,9 @@ func (g *generator) invoices() {
 		due := p + time.Duration(terms.days)*day
 		var paid, partly int
 		switch {
-		case due >= end: // not due yet at the end
+		case due >= g.span: // not due yet at the end
 			paid, partly = 25, 35
-		case end-due < 60*day:
+		case g.span-due < 60*day:
 			paid, partly = 60, 72
 		default:
 			paid, partly = 88, 93
@@ -196,14 +194,10 @@ func (g *generator) invoices() {
 			}
 		}
 		outstanding4 := amount4 - pay4 - credit4
-		amountDec := dec(amount4, -4)
 		inv.TotalTaxes = dec(tax4/100, -2)
 		inv.TotalDiscount = dec(disc4/100, -2)
 		inv.SumOfCreditNotes = dec(credit4/100, -2)
-		inv.TotalPayments = amountDec
-		if pay4 != amount4 {
-			inv.TotalPayments = dec(pay4, -4)
-		}
+		inv.TotalPayments = dec(pay4, -4)
 		// The balances are the customer's as the invoice was posted: what
 		// it owed before, and that plus the invoice. Payments and credits
 		// come later and lower the balance the next invoice opens on, as
@@ -214,26 +208,19 @@ func (g *generator) invoices() {
 		cust.balance += outstanding4
 		inv.ModifiedTimestamp = pt
 		if pay4 > 0 {
-			inv.ModifiedTimestamp = g.at(g.between(p, min(end, due+20*day)))
+			inv.ModifiedTimestamp = g.at(g.between(p, min(g.span, due+20*day)))
 		}
 
 		// One instalment, or now and then two a month apart.
-		sched := schedBuf[:0]
+		inv.PaymentSchedules = schedBuf[:0]
 		if g.pct(4) && amount4 >= 200 {
 			a1 := amount4 / 200 * 100
 			o1 := max(0, a1-pay4-credit4)
-			o2 := outstanding4 - o1
-			sched = append(sched,
-				instalment(pt, terms.days, dec(a1, -4), dec(o1, -4), o1),
-				instalment(pt, terms.days+30, dec(amount4-a1, -4), dec(o2, -4), o2))
+			inv.PaymentSchedules = append(inv.PaymentSchedules,
+				instalment(pt, terms.days, a1, o1), instalment(pt, terms.days+30, amount4-a1, outstanding4-o1))
 		} else {
-			o := amountDec
-			if outstanding4 != amount4 {
-				o = dec(outstanding4, -4)
-			}
-			sched = append(sched, instalment(pt, terms.days, amountDec, o, outstanding4))
+			inv.PaymentSchedules = append(inv.PaymentSchedules, instalment(pt, terms.days, amount4, outstanding4))
 		}
-		inv.PaymentSchedules = sched
 
 		inv.PoNumber = g.ref(25, "PO-", 100000, 5)
 		inv.ErpID = g.ref(50, "ERP-INV-", 1_000_000, 6)
@@ -254,16 +241,16 @@ func (g *generator) invoices() {
 	}
 }
 
-// instalment is a payment schedule as the fake's default one has it,
-// which calls a settled instalment Paid, a status the reference does not
-// list.
-func instalment(posted time.Time, days int, amount, outstanding decimal.Decimal, outstanding4 int64) billing.PaymentSchedule {
+// instalment is a payment schedule of amounts in 1e-4 units as the
+// fake's default one has it, which calls a settled instalment Paid, a
+// status the reference does not list.
+func instalment(posted time.Time, days int, amount4, outstanding4 int64) billing.PaymentSchedule {
 	status := billing.PaymentScheduleStatusDue
 	if outstanding4 == 0 {
 		status = billing.PaymentScheduleStatus("Paid")
 	}
 	return billing.PaymentSchedule{DueDateTimestamp: billing.NewTimestamp(posted.AddDate(0, 0, days)),
-		Status: status, Amount: amount, OutstandingBalance: outstanding, DaysDueAfterTerm: days}
+		Status: status, Amount: dec(amount4, -4), OutstandingBalance: dec(outstanding4, -4), DaysDueAfterTerm: days}
 }
 
 func (g *generator) drafts() {
