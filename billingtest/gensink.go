@@ -30,7 +30,7 @@ func (g genSink) AddCode(c SalesTrackingCode) (int64, error) {
 	return g.s.addSalesTrackingCodeLocked(storeCode(c))
 }
 func (g genSink) AddCustomer(c Customer) (int64, error) { return g.s.addCustomerLocked(c) }
-func (g genSink) SetCustomer(c Customer)                { *g.s.store.customers[c.ID] = c }
+func (g genSink) SetCustomer(c Customer)                { g.s.store.customers[c.ID] = &c } // never in place: see scale.New
 func (g genSink) AddSubscription(sub Subscription) (int64, error) {
 	return g.s.addSubscriptionLocked(sub)
 }
