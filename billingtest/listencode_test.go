@@ -460,3 +460,39 @@ func BenchmarkListInvoiceEncoding(b *testing.B) {
 		})
 	}
 }
+
+// TestScaleStoreListsTheCustomerStoredNow checks that the scale store,
+// which keeps what it encodes of a customer, writes the customer stored
+// when it lists: one replaced since the last listing (the fake stores a
+// new customer, never changes one in place) and one deleted.
+func TestScaleStoreListsTheCustomerStoredNow(t *testing.T) {
+	t.Parallel()
+	inv, first := listEdgeInvoice()
+	second := &Customer{ID: first.ID, FirstName: "Grace", LastName: "Hopper", Reference: "CUST-3b",
+		Status: billing.CustomerStatusSuspended, MonthlyRecurringRevenue: decimal.RequireFromString("12.345"),
+		CreatedTimestamp: first.CreatedTimestamp}
+	customers := map[int64]*Customer{inv.CustomerID: first}
+	sc := scale.New(customerGetters, func(id int64) *Customer { return customers[id] })
+	sc.Insert(inv)
+	st := &store{customers: customers}
+	for _, step := range []struct {
+		name string
+		cust *Customer
+	}{
+		{"first listing", first},
+		{"listed again", first},
+		{"replaced", second},
+		{"deleted", nil},
+		{"added back", first},
+	} {
+		if step.cust == nil {
+			delete(customers, inv.CustomerID)
+		} else {
+			customers[inv.CustomerID] = step.cust
+		}
+		got, err := sc.AppendListJSON(nil, inv.ID, st.appendListInvoiceJSON)
+		if want := engineListJSON(t, inv, step.cust); err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("%s: %s, %v\nwant %s\n%s", step.name, got, err, want, firstDiff(got, want))
+		}
+	}
+}

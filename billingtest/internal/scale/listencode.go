@@ -51,7 +51,8 @@ func AppendListInvoice(dst []byte, inv *seed.Invoice, cust *seed.Customer) ([]by
 	if !ok {
 		return dst, false
 	}
-	return appendListing(dst, &li, cust), true
+	var buf [2048]byte // room for a customer of ordinary size: no allocation
+	return appendListing(dst, &li, encodeCustomer(buf[:0], cust)), true
 }
 
 // AppendListJSON appends invoice id, which is in the store, as the list
@@ -64,7 +65,7 @@ func (s *Store) AppendListJSON(dst []byte, id int64, appendJSON func([]byte, *se
 		return appendJSON(dst, r.invoice())
 	}
 	li := r.listing()
-	return appendListing(dst, &li, s.customer(r.customerID)), nil
+	return appendListing(dst, &li, s.customers.get(r.customerID, s.customer(r.customerID))), nil
 }
 
 // listing is what the list of all invoices shows of an invoice, read from
@@ -137,12 +138,11 @@ func (li *listing) schedule(i int) listedSchedule {
 		amount: amountOf(s.Amount), outstanding: amountOf(s.OutstandingBalance)}
 }
 
-// appendListing appends li, whose customer is cust (nil when it has
-// none): the members of billing.Invoice in their order, with the values
+// appendListing appends li, whose customer is encoded in cust: the members of billing.Invoice in their order, with the values
 // the engine's path gives them, then "charges":[]; amounts as jsonwire
 // writes decimals, times as billing.Timestamp writes them, strings
 // escaped as the engine escapes them.
-func appendListing(dst []byte, li *listing, cust *seed.Customer) []byte {
+func appendListing(dst []byte, li *listing, cust encodedCustomer) []byte {
 	dst = append(dst, `{"id":`...)
 	dst = strconv.AppendInt(dst, li.id, 10)
 	dst = append(dst, `,"uri":"/v1/Invoices/`...)
@@ -183,12 +183,7 @@ func appendListing(dst []byte, li *listing, cust *seed.Customer) []byte {
 	dst = append(dst, `,"customerId":`...)
 	dst = strconv.AppendInt(dst, li.customerID, 10)
 	dst = append(dst, `,"invoiceCustomer":`...)
-	if cust != nil {
-		dst = appendInvoiceCustomer(dst, cust)
-		dst = append(dst, `,"invoiceCustomerAddressPreference":`+addressPreferenceJSON...)
-	} else {
-		dst = append(dst, `null,"invoiceCustomerAddressPreference":null`...)
-	}
+	dst = cust.appendSnapshot(dst)
 	dst = append(dst, `,"sumOfCreditNotes":`...)
 	dst = li.amounts[recCreditNotes].append(dst)
 	dst = append(dst, `,"totalWriteoffs":`...)
@@ -207,11 +202,7 @@ func appendListing(dst []byte, li *listing, cust *seed.Customer) []byte {
 	dst = append(dst, `],"notes":`...)
 	dst = appendOptString(dst, li.notes)
 	dst = append(dst, `,"customerReferenceValue":`...)
-	if cust != nil {
-		dst = appendOptString(dst, cust.Reference)
-	} else {
-		dst = append(dst, "null"...)
-	}
+	dst = cust.appendReference(dst)
 	dst = append(dst, `,"openingArBalance":`...)
 	dst = li.amounts[recOpening].append(dst)
 	dst = append(dst, `,"closingArBalance":`...)

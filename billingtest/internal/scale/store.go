@@ -28,7 +28,8 @@ type Store struct {
 	keys   keyIndexes
 	schema *filter.Schema[*invoiceRecord]
 	// customer returns a customer, nil when there is none.
-	customer func(id int64) *seed.Customer
+	customer  func(id int64) *seed.Customer
+	customers customerCache
 }
 
 // maxSharedTexts bounds the charge texts the packer remembers: a
@@ -38,7 +39,9 @@ const maxSharedTexts = 1 << 12
 
 // New returns an empty store whose Customer.* filter names read, with
 // customerGetters, the customer that customer returns (nil when there is
-// none).
+// none). The store keeps what it encodes of a customer for as long as
+// customer returns the same pointer: the caller never changes a customer
+// in place.
 func New(customerGetters map[string]filter.Getter[*seed.Customer], customer func(id int64) *seed.Customer) *Store {
 	s := &Store{packer: packer{texts: map[[3]string]string{}}, customer: customer}
 	// A missing customer reads as an empty one, so that getters need no
