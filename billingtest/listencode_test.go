@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -464,13 +466,15 @@ func BenchmarkListInvoiceEncoding(b *testing.B) {
 // TestScaleStoreListsTheCustomerStoredNow checks that the scale store,
 // which keeps what it encodes of a customer, writes the customer stored
 // when it lists: one replaced since the last listing (the fake stores a
-// new customer, never changes one in place) and one deleted.
+// new customer, never changes one in place), one deleted, one larger than
+// any buffer the writers start with.
 func TestScaleStoreListsTheCustomerStoredNow(t *testing.T) {
 	t.Parallel()
 	inv, first := listEdgeInvoice()
 	second := &Customer{ID: first.ID, FirstName: "Grace", LastName: "Hopper", Reference: "CUST-3b",
 		Status: billing.CustomerStatusSuspended, MonthlyRecurringRevenue: decimal.RequireFromString("12.345"),
 		CreatedTimestamp: first.CreatedTimestamp}
+	huge := &Customer{ID: first.ID, FirstName: strings.Repeat("é<\u2028", 30000), Title: "Dr", Currency: "EUR"}
 	customers := map[int64]*Customer{inv.CustomerID: first}
 	sc := scale.New(customerGetters, func(id int64) *Customer { return customers[id] })
 	sc.Insert(inv)
@@ -483,6 +487,8 @@ func TestScaleStoreListsTheCustomerStoredNow(t *testing.T) {
 		{"listed again", first},
 		{"replaced", second},
 		{"deleted", nil},
+		{"with values over 64 KiB", huge},
+		{"replaced again", second},
 		{"added back", first},
 	} {
 		if step.cust == nil {
@@ -490,9 +496,45 @@ func TestScaleStoreListsTheCustomerStoredNow(t *testing.T) {
 		} else {
 			customers[inv.CustomerID] = step.cust
 		}
+		want := engineListJSON(t, inv, step.cust)
 		got, err := sc.AppendListJSON(nil, inv.ID, st.appendListInvoiceJSON)
-		if want := engineListJSON(t, inv, step.cust); err != nil || !bytes.Equal(got, want) {
+		if err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("%s: %s, %v\nwant %s\n%s", step.name, got, err, want, firstDiff(got, want))
 		}
+		if direct, _ := scale.AppendListInvoice(nil, inv, step.cust); !bytes.Equal(direct, want) {
+			t.Fatalf("%s: written from the invoice: %s\nwant %s\n%s", step.name, direct, want, firstDiff(direct, want))
+		}
 	}
+}
+
+// TestScaleStoreEncodesCustomersConcurrently lists invoices of a few
+// customers from many goroutines at once, as prefetching clients do under
+// the fake's read lock, where the first listing of a customer fills its
+// entry: every answer is the engine's (run it with -race).
+func TestScaleStoreEncodesCustomersConcurrently(t *testing.T) {
+	t.Parallel()
+	inv, cust := listEdgeInvoice()
+	customers := map[int64]*Customer{}
+	sc := scale.New(customerGetters, func(id int64) *Customer { return customers[id] })
+	st := &store{customers: customers}
+	want := map[int64][]byte{}
+	for i := range int64(40) {
+		c, v := *cust, *inv
+		c.ID, c.FirstName = 100+i%4, fmt.Sprint("Ada ", i%4)
+		v.ID, v.CustomerID = 1000+i, c.ID
+		customers[c.ID] = &c
+		sc.Insert(&v)
+		want[v.ID] = engineListJSON(t, &v, &c)
+	}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for id, w := range want {
+				if got, err := sc.AppendListJSON(nil, id, st.appendListInvoiceJSON); err != nil || !bytes.Equal(got, w) {
+					t.Errorf("invoice %d: %s, %v\nwant %s", id, got, err, w)
+				}
+			}
+		})
+	}
+	wg.Wait()
 }

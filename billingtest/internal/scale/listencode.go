@@ -1,6 +1,7 @@
 package scale
 
 import (
+	"cmp"
 	"math"
 	"strconv"
 	"strings"
@@ -51,8 +52,9 @@ func AppendListInvoice(dst []byte, inv *seed.Invoice, cust *seed.Customer) ([]by
 	if !ok {
 		return dst, false
 	}
-	var buf [2048]byte // room for a customer of ordinary size: no allocation
-	return appendListing(dst, &li, encodeCustomer(buf[:0], cust)), true
+	var buf [1024]byte // room for a customer of ordinary size: no allocation
+	enc := encodeCustomer(buf[:0], cust)
+	return appendListing(dst, &li, &enc), true
 }
 
 // AppendListJSON appends invoice id, which is in the store, as the list
@@ -65,7 +67,8 @@ func (s *Store) AppendListJSON(dst []byte, id int64, appendJSON func([]byte, *se
 		return appendJSON(dst, r.invoice())
 	}
 	li := r.listing()
-	return appendListing(dst, &li, s.customers.get(r.customerID, s.customer(r.customerID))), nil
+	enc := s.customers.get(r.customerSlot, s.customer(r.customerID))
+	return appendListing(dst, &li, &enc), nil
 }
 
 // listing is what the list of all invoices shows of an invoice, read from
@@ -142,7 +145,7 @@ func (li *listing) schedule(i int) listedSchedule {
 // the engine's path gives them, then "charges":[]; amounts as jsonwire
 // writes decimals, times as billing.Timestamp writes them, strings
 // escaped as the engine escapes them.
-func appendListing(dst []byte, li *listing, cust encodedCustomer) []byte {
+func appendListing(dst []byte, li *listing, cust *encodedCustomer) []byte {
 	dst = append(dst, `{"id":`...)
 	dst = strconv.AppendInt(dst, li.id, 10)
 	dst = append(dst, `,"uri":"/v1/Invoices/`...)
@@ -211,57 +214,58 @@ func appendListing(dst []byte, li *listing, cust encodedCustomer) []byte {
 	return dst
 }
 
-// appendInvoiceCustomer appends the customer's snapshot, renderSnapshot's
-// billing.InvoiceCustomer.
-func appendInvoiceCustomer(dst []byte, c *seed.Customer) []byte {
-	dst = append(dst, `{"id":0,"uri":null,"firstName":`...)
-	dst = appendOptString(dst, c.FirstName)
-	dst = append(dst, `,"middleName":`...)
-	dst = appendOptString(dst, c.MiddleName)
-	dst = append(dst, `,"lastName":`...)
-	dst = appendOptString(dst, c.LastName)
-	dst = append(dst, `,"companyName":`...)
-	dst = appendOptString(dst, c.CompanyName)
-	dst = append(dst, `,"suffix":`...)
-	dst = appendOptString(dst, c.Suffix)
-	dst = append(dst, `,"primaryEmail":`...)
-	dst = appendOptString(dst, c.PrimaryEmail)
-	dst = append(dst, `,"primaryPhone":`...)
-	dst = appendOptString(dst, c.PrimaryPhone)
-	dst = append(dst, `,"secondaryEmail":null,"secondaryPhone":null,"title":`...)
-	dst = appendOptString(dst, c.Title)
-	dst = append(dst, `,"reference":`...)
-	dst = appendOptString(dst, c.Reference)
-	dst = append(dst, `,"status":`...)
-	dst = appendJSONString(dst, string(c.Status))
-	dst = append(dst, `,"customerAccountStatus":`...)
-	dst = appendJSONString(dst, string(c.AccountStatus))
-	dst = append(dst, `,"currency":`...)
-	if c.Currency == "" {
-		dst = append(dst, `"USD"`...)
-	} else {
-		dst = appendJSONString(dst, c.Currency)
+// customerTemplate is the snapshot of a customer that each invoice of the
+// list of all invoices carries (renderSnapshot's billing.InvoiceCustomer),
+// then the invoice's "invoiceCustomerAddressPreference" member, with a NUL
+// where each value of customerValues goes.
+const customerTemplate = `{"id":0,"uri":null,"firstName":` + "\x00" + `,"middleName":` + "\x00" +
+	`,"lastName":` + "\x00" + `,"companyName":` + "\x00" + `,"suffix":` + "\x00" +
+	`,"primaryEmail":` + "\x00" + `,"primaryPhone":` + "\x00" +
+	`,"secondaryEmail":null,"secondaryPhone":null,"title":` + "\x00" + `,"reference":` + "\x00" +
+	`,"status":` + "\x00" + `,"customerAccountStatus":` + "\x00" + `,"currency":` + "\x00" +
+	`,"customerReference":null,"customerAcquisition":null,"monthlyRecurringRevenue":` + "\x00" +
+	`,"netMonthlyRecurringRevenue":` + "\x00" + `,"crmId":` + "\x00" +
+	`,"crmAccountType":null,"crmSynchStatus":null,"erpId":` + "\x00" +
+	`,"erpSynchStatus":null,"erpCustomerType":null,"portalUserName":null,"parentId":` + "\x00" +
+	`,"accountingLatchType":null,"accountingId":null,"accountingSyncToken":null,` +
+	`"marketingId":null,"marketingCompanyId":null,"telematicsId":null,"modifiedTimestamp":` + "\x00" +
+	`,"createdTimestamp":` + "\x00" + `},"invoiceCustomerAddressPreference":` + addressPreferenceJSON
+
+// customerValueCount is the number of values customerValues writes: one
+// for each NUL of customerTemplate, then the customer's reference as the
+// invoice's "customerReferenceValue".
+const customerValueCount = 20
+
+// customerValues appends the values of c that customerTemplate leaves
+// out, one after the other, and where each ends.
+func customerValues(dst []byte, c *seed.Customer) ([]byte, [customerValueCount]uint32) {
+	var ends [customerValueCount]uint32
+	n := 0
+	next := func(b []byte) []byte {
+		ends[n] = uint32(len(b))
+		n++
+		return b
 	}
-	dst = append(dst, `,"customerReference":null,"customerAcquisition":null,"monthlyRecurringRevenue":`...)
-	dst = jsonwire.AppendDecimal(dst, c.MonthlyRecurringRevenue)
-	dst = append(dst, `,"netMonthlyRecurringRevenue":`...)
-	dst = jsonwire.AppendDecimal(dst, c.NetMRR)
-	dst = append(dst, `,"crmId":`...)
-	dst = appendOptString(dst, c.CrmID)
-	dst = append(dst, `,"crmAccountType":null,"crmSynchStatus":null,"erpId":`...)
-	dst = appendOptString(dst, c.ErpID)
-	dst = append(dst, `,"erpSynchStatus":null,"erpCustomerType":null,"portalUserName":null,"parentId":`...)
+	for _, s := range [...]string{c.FirstName, c.MiddleName, c.LastName, c.CompanyName, c.Suffix,
+		c.PrimaryEmail, c.PrimaryPhone, c.Title, c.Reference} {
+		dst = next(appendOptString(dst, s))
+	}
+	dst = next(appendJSONString(dst, string(c.Status)))
+	dst = next(appendJSONString(dst, string(c.AccountStatus)))
+	dst = next(appendJSONString(dst, cmp.Or(c.Currency, "USD")))
+	dst = next(jsonwire.AppendDecimal(dst, c.MonthlyRecurringRevenue))
+	dst = next(jsonwire.AppendDecimal(dst, c.NetMRR))
+	dst = next(appendOptString(dst, c.CrmID))
+	dst = next(appendOptString(dst, c.ErpID))
 	if c.ParentID != 0 {
-		dst = strconv.AppendInt(dst, c.ParentID, 10)
+		dst = next(strconv.AppendInt(dst, c.ParentID, 10))
 	} else {
-		dst = append(dst, "null"...)
+		dst = next(append(dst, "null"...))
 	}
-	dst = append(dst, `,"accountingLatchType":null,"accountingId":null,"accountingSyncToken":null,`+
-		`"marketingId":null,"marketingCompanyId":null,"telematicsId":null,"modifiedTimestamp":`...)
-	dst = appendTimestamp(dst, c.ModifiedTimestamp)
-	dst = append(dst, `,"createdTimestamp":`...)
-	dst = appendTimestamp(dst, c.CreatedTimestamp)
-	return append(dst, '}')
+	dst = next(appendTimestamp(dst, c.ModifiedTimestamp))
+	dst = next(appendTimestamp(dst, c.CreatedTimestamp))
+	dst = next(appendOptString(dst, c.Reference))
+	return dst, ends
 }
 
 // appendSchedule appends a payment schedule (without Extra members).

@@ -36,11 +36,13 @@ type invoiceRecord struct {
 	exps                                 [recAmounts]int8
 	// ends are where poNumber, erpID, crmID, notes and terms end in text;
 	// the status follows.
-	ends      [5]uint16
-	text      string
-	charges   []chargeRecord
-	schedules []scheduleRecord
-	whole     *seed.Invoice
+	ends [5]uint16
+	// customerSlot is the customer's in the store's customerCache.
+	customerSlot int32
+	text         string
+	charges      []chargeRecord
+	schedules    []scheduleRecord
+	whole        *seed.Invoice
 }
 
 // The amounts of an invoiceRecord.

@@ -103,7 +103,9 @@ func (s *Store) Insert(inv *seed.Invoice) {
 	if len(s.packer.texts) >= maxSharedTexts {
 		clear(s.packer.texts)
 	}
-	s.table.insert(s.packer.pack(inv))
+	r := s.packer.pack(inv)
+	r.customerSlot = s.customers.slot(inv.CustomerID)
+	s.table.insert(r)
 	s.gen++
 }
 
@@ -115,6 +117,7 @@ func (s *Store) Replace(inv *seed.Invoice) bool {
 		return false
 	}
 	*r = s.packer.pack(inv)
+	r.customerSlot = s.customers.slot(inv.CustomerID)
 	s.gen++
 	return true
 }
