@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"testing"
 
 	billing "github.com/billingapi/billing-go"
@@ -23,28 +24,29 @@ import (
 // UnmarshalJSON methods, the SDK's decoder, which encoding/json would
 // call. Amounts go through decimal's UnmarshalJSON as they did then;
 // timestamps through today's Timestamp.UnmarshalJSON.
-func decodeItemsBefore(r io.Reader) ([]exactInvoice, error) {
+func decodeItemsBefore(r io.Reader) (reflect.Value, error) {
 	dec := json.NewDecoder(&digitGuard{r: r})
 	tok, err := dec.Token()
 	if err != nil {
-		return nil, err
+		return reflect.Value{}, err
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '[' {
-		return nil, fmt.Errorf("want a JSON array of items, got %v", tok)
+		return reflect.Value{}, fmt.Errorf("want a JSON array of items, got %v", tok)
 	}
-	items := make([]exactInvoice, 0, 1000)
+	item := exactInvoice()
+	items := reflect.MakeSlice(reflect.SliceOf(item), 0, 1000)
 	for dec.More() {
-		var it exactInvoice
-		if err := dec.Decode(&it); err != nil {
-			return nil, err
+		it := reflect.New(item)
+		if err := dec.Decode(it.Interface()); err != nil {
+			return reflect.Value{}, err
 		}
-		items = append(items, it)
+		items = reflect.Append(items, it.Elem())
 	}
 	if _, err := dec.Token(); err != nil {
-		return nil, err
+		return reflect.Value{}, err
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("unexpected data after the JSON value")
+		return reflect.Value{}, errors.New("unexpected data after the JSON value")
 	}
 	return items, nil
 }
@@ -85,12 +87,12 @@ func TestBeforeMatchesSDK(t *testing.T) {
 		t.Fatal(err)
 	}
 	sdkJSON, err1 := jsonwire.Marshal(sdk.Items)
-	beforeJSON, err2 := jsonwire.Marshal(before)
+	beforeJSON, err2 := jsonwire.Marshal(before.Interface())
 	if err1 != nil || err2 != nil {
 		t.Fatal(err1, err2)
 	}
-	if len(before) != decodeItems || !bytes.Equal(sdkJSON, beforeJSON) {
-		t.Errorf("the SDK and Before decoded different invoices (%d and %d)", len(sdk.Items), len(before))
+	if before.Len() != decodeItems || !bytes.Equal(sdkJSON, beforeJSON) {
+		t.Errorf("the SDK and Before decoded different invoices (%d and %d)", len(sdk.Items), before.Len())
 	}
 }
 
