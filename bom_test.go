@@ -141,69 +141,53 @@ func TestByteOrderMarkInEveryAnswer(t *testing.T) {
 }
 
 // TestByteOrderMarkOnlyOnceAtTheStart: one mark, before anything else, is
-// dropped; a mark anywhere else, or a second one, makes the answer
-// something other than JSON text with a mark in front, and it is refused
-// as any broken answer is (a *DecodeError), or kept as an excerpt when it
-// is an error answer. Inside a string it is a character like any other.
+// dropped, from a single resource as from a page; a mark anywhere else,
+// or a second one, makes the answer something other than JSON text with a
+// mark in front, and it is refused as any broken answer is (a
+// *DecodeError), or kept as an excerpt when it is an error answer. Inside
+// a string it is a character like any other.
 func TestByteOrderMarkOnlyOnceAtTheStart(t *testing.T) {
 	t.Parallel()
+	ctx := context.Background()
+	// get reads invoice 7; listIDs reads a page, as the ids on it.
+	get := func(c *billing.Client) (any, error) { return c.Invoices.Get(ctx, 7, nil) }
+	listIDs := func(c *billing.Client) (any, error) {
+		p, err := c.Invoices.List(ctx, nil)
+		if err != nil {
+			return nil, err
+		}
+		ids := []int64{}
+		for _, inv := range p.Items {
+			ids = append(ids, inv.ID)
+		}
+		return ids, nil
+	}
 	tests := []struct {
 		name string
+		read func(*billing.Client) (any, error)
 		body string
-		want *billing.Invoice // nil: a *DecodeError
+		want any // nil: a *DecodeError
 	}{
-		{"at the start", bom + `{"Id":7,"PoNumber":"PO-7"}`, &billing.Invoice{ID: 7, PoNumber: billing.Ptr("PO-7")}},
-		{"none", `{"Id":7,"PoNumber":"PO-7"}`, &billing.Invoice{ID: 7, PoNumber: billing.Ptr("PO-7")}},
-		{"inside a string", `{"Id":7,"PoNumber":"` + bom + `PO-7"}`, &billing.Invoice{ID: 7, PoNumber: billing.Ptr("\uFEFFPO-7")}},
-		{"twice", bom + bom + `{"Id":7}`, nil},
-		{"after white space", " " + bom + `{"Id":7}`, nil},
-		{"between members", `{"Id":7,` + bom + `"PoNumber":"PO-7"}`, nil},
-		{"at the end", `{"Id":7}` + bom, nil},
-		{"cut short", "\xEF\xBB" + `{"Id":7}`, nil},
-		{"alone", bom, nil},
-		{"in UTF-16", "\xFE\xFF" + `{"Id":7}`, nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			srv, _ := fixedServer(t, http.StatusOK, tt.body, "Content-Type", "application/json")
-			inv, err := newLoopbackClient(t, srv.URL).Invoices.Get(context.Background(), 7, nil)
-			if tt.want == nil {
-				var de *billing.DecodeError
-				if !errors.As(err, &de) {
-					t.Fatalf("err = %v, want a *DecodeError", err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d := diff(tt.want, inv); d != "" {
-				t.Fatalf("the invoice:\n%s", d)
-			}
-		})
-	}
-}
-
-// TestByteOrderMarkInAListAnswer: a page is read with its mark dropped,
-// and a second mark is refused, as for a single resource.
-func TestByteOrderMarkInAListAnswer(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name string
-		body string
-		want []int64 // nil: a *DecodeError
-	}{
-		{"at the start", bom + `[{"Id":7},{"Id":8}]`, []int64{7, 8}},
-		{"null at the start", bom + `null`, []int64{}},
-		{"twice", bom + bom + `[{"Id":7}]`, nil},
-		{"between items", `[{"Id":7},` + bom + `{"Id":8}]`, nil},
+		{"at the start", get, bom + `{"Id":7,"PoNumber":"PO-7"}`, &billing.Invoice{ID: 7, PoNumber: billing.Ptr("PO-7")}},
+		{"none", get, `{"Id":7,"PoNumber":"PO-7"}`, &billing.Invoice{ID: 7, PoNumber: billing.Ptr("PO-7")}},
+		{"inside a string", get, `{"Id":7,"PoNumber":"` + bom + `PO-7"}`, &billing.Invoice{ID: 7, PoNumber: billing.Ptr("\uFEFFPO-7")}},
+		{"twice", get, bom + bom + `{"Id":7}`, nil},
+		{"after white space", get, " " + bom + `{"Id":7}`, nil},
+		{"between members", get, `{"Id":7,` + bom + `"PoNumber":"PO-7"}`, nil},
+		{"at the end", get, `{"Id":7}` + bom, nil},
+		{"cut short", get, "\xEF\xBB" + `{"Id":7}`, nil},
+		{"alone", get, bom, nil},
+		{"in UTF-16", get, "\xFE\xFF" + `{"Id":7}`, nil},
+		{"page: at the start", listIDs, bom + `[{"Id":7},{"Id":8}]`, []int64{7, 8}},
+		{"page: null at the start", listIDs, bom + `null`, []int64{}},
+		{"page: twice", listIDs, bom + bom + `[{"Id":7}]`, nil},
+		{"page: between items", listIDs, `[{"Id":7},` + bom + `{"Id":8}]`, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			srv, _ := fixedServer(t, http.StatusOK, tt.body, "Content-Type", "application/json", "X-Count", "2")
-			p, err := newLoopbackClient(t, srv.URL).Invoices.List(context.Background(), nil)
+			got, err := tt.read(newLoopbackClient(t, srv.URL))
 			if tt.want == nil {
 				var de *billing.DecodeError
 				if !errors.As(err, &de) {
@@ -214,12 +198,8 @@ func TestByteOrderMarkInAListAnswer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := []int64{}
-			for _, inv := range p.Items {
-				got = append(got, inv.ID)
-			}
 			if d := diff(tt.want, got); d != "" {
-				t.Fatalf("the page's ids:\n%s", d)
+				t.Fatalf("what was read:\n%s", d)
 			}
 		})
 	}

@@ -215,6 +215,20 @@ func countAll[T any](t *testing.T, seq iter.Seq2[T, error]) int {
 	return n
 }
 
+// collect iterates seq to its end and returns the ids of the invoices it
+// yielded and the error it ended with, if any.
+func collect(t testing.TB, seq iter.Seq2[billing.Invoice, error]) ([]int64, error) {
+	t.Helper()
+	var ids []int64
+	for inv, err := range seq {
+		if err != nil {
+			return ids, err
+		}
+		ids = append(ids, inv.ID)
+	}
+	return ids, nil
+}
+
 // ---------------------------------------------------------------------------
 // Comparing whole values
 // ---------------------------------------------------------------------------

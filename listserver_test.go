@@ -88,8 +88,8 @@ func (r lsRequest) TimeLower(field string) (time.Time, bool) {
 	var lo time.Time
 	ok := false
 	for _, c := range r.Conds {
-		if c.Field == field && c.hasLo && (!ok || c.tLo.After(lo)) {
-			lo, ok = c.tLo, true
+		if c.Field == field && c.has[0] && (!ok || c.t[0].After(lo)) {
+			lo, ok = c.t[0], true
 		}
 	}
 	return lo, ok
@@ -97,10 +97,12 @@ func (r lsRequest) TimeLower(field string) (time.Time, bool) {
 
 // lsCond is one range condition of `query`.
 type lsCond struct {
-	Field        string // canonical name
-	hasLo, hasHi bool
-	tLo, tHi     time.Time
-	dLo, dHi     decimal.Decimal
+	Field string // canonical name
+	// has tells which bounds are given, low ([0]) and high ([1]); t holds
+	// them for a date field, d for a decimal one.
+	has [2]bool
+	t   [2]time.Time
+	d   [2]decimal.Decimal
 }
 
 // lsState is the server's data, handed to the mutator under the lock.
@@ -504,21 +506,13 @@ func lsParse(r *http.Request) (req lsRequest, status int, msg string) {
 					if err != nil {
 						return bad("query: %s: %q is not a date", name, b)
 					}
-					if i == 0 {
-						c.hasLo, c.tLo = true, t
-					} else {
-						c.hasHi, c.tHi = true, t
-					}
+					c.has[i], c.t[i] = true, t
 				} else {
 					d, err := decimal.NewFromString(b)
 					if err != nil {
 						return bad("query: %s: %q is not a decimal", name, b)
 					}
-					if i == 0 {
-						c.hasLo, c.dLo = true, d
-					} else {
-						c.hasHi, c.dHi = true, d
-					}
+					c.has[i], c.d[i] = true, d
 				}
 			}
 			req.Conds = append(req.Conds, c)
@@ -556,10 +550,10 @@ func (c lsCond) match(it *lsItem) bool {
 	switch c.Field {
 	case "postedTimestamp", "modifiedTimestamp":
 		v := it.timeOf(c.Field)
-		return (!c.hasLo || !v.Before(c.tLo)) && (!c.hasHi || v.Before(c.tHi))
+		return (!c.has[0] || !v.Before(c.t[0])) && (!c.has[1] || v.Before(c.t[1]))
 	}
 	v := it.decimalOf(c.Field)
-	return (!c.hasLo || v.GreaterThanOrEqual(c.dLo)) && (!c.hasHi || v.LessThan(c.dHi))
+	return (!c.has[0] || v.GreaterThanOrEqual(c.d[0])) && (!c.has[1] || v.LessThan(c.d[1]))
 }
 
 // lsMix is splitmix64: the seeded tie orders hash ids with it.

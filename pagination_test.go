@@ -34,18 +34,6 @@ func pagedServer(w *wire, total, size int, headers func(page, last int) []string
 	})
 }
 
-func collectIDs(t *testing.T, w *wire, params *billing.ListInvoicesParams) ([]int64, error) {
-	t.Helper()
-	var ids []int64
-	for inv, err := range w.client.Invoices.All(context.Background(), params) {
-		if err != nil {
-			return ids, err
-		}
-		ids = append(ids, inv.ID)
-	}
-	return ids, nil
-}
-
 func TestIteratorStopsOnLastPage(t *testing.T) {
 	t.Parallel()
 	all := func(page, last int) []string {
@@ -79,7 +67,7 @@ func TestIteratorStopsOnLastPage(t *testing.T) {
 			t.Parallel()
 			w := newWire(t)
 			pagedServer(w, 10, 4, tt.headers)
-			ids, err := collectIDs(t, w, &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 4}})
+			ids, err := collect(t, w.client.Invoices.All(context.Background(), &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 4}}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -98,7 +86,7 @@ func TestIteratorStopsOnEmptyPage(t *testing.T) {
 	w := newWire(t)
 	// The server always claims another page follows, but runs out of items.
 	pagedServer(w, 8, 4, func(page, last int) []string { return []string{"X-NextPage", strconv.Itoa(page + 1)} })
-	ids, err := collectIDs(t, w, &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 4}})
+	ids, err := collect(t, w.client.Invoices.All(context.Background(), &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 4}}))
 	if err != nil || len(ids) != 8 {
 		t.Fatalf("ids = %v, err = %v", ids, err)
 	}
@@ -128,7 +116,7 @@ func TestIteratorRefusesAPageThatDoesNotAdvance(t *testing.T) {
 			t.Parallel()
 			w := newWire(t)
 			w.onResponder("GET", "/v1/Invoices", func(r *http.Request) (*http.Response, error) { return tt.reply(r), nil })
-			ids, err := collectIDs(t, w, &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 2}})
+			ids, err := collect(t, w.client.Invoices.All(context.Background(), &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 2}}))
 			if !errors.Is(err, billing.ErrPagination) {
 				t.Fatalf("err = %v, want ErrPagination", err)
 			}

@@ -33,18 +33,6 @@ func prefetchServer(t *testing.T, n int) *billingtest.Server {
 	return srv
 }
 
-func collect(t *testing.T, seq func(yield func(billing.Invoice, error) bool)) ([]int64, error) {
-	t.Helper()
-	var ids []int64
-	for inv, err := range seq {
-		if err != nil {
-			return ids, err
-		}
-		ids = append(ids, inv.ID)
-	}
-	return ids, nil
-}
-
 func TestPrefetchYieldsWhatSequentialYields(t *testing.T) {
 	// Not parallel: goleak checks every goroutine of the process, so no other test may run alongside.
 	verifyNoLeaks(t)
