@@ -445,7 +445,9 @@ func BenchmarkListInvoiceEncoding(b *testing.B) {
 			return append(buf, enc...), err
 		}},
 		{"unpacked", func(i int) ([]byte, error) { return st.appendListInvoiceJSON(buf, st.invoices.Get(ids[i])) }},
-		{"record", func(i int) ([]byte, error) { return st.invoices.AppendListJSON(buf, ids[i], 0, st.appendListInvoiceJSON) }},
+		{"record", func(i int) ([]byte, error) {
+			return st.invoices.AppendListJSON(buf, ids[i], 0, st.appendListInvoiceJSON)
+		}},
 		{"copy", func(i int) ([]byte, error) { return append(buf, encoded[i]...), nil }},
 	} {
 		b.Run(bc.name, func(b *testing.B) {

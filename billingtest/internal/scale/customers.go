@@ -82,7 +82,7 @@ const customerChunk = 1024
 // cachedCustomer is an entry of customerCache.
 type cachedCustomer struct {
 	of      *seed.Customer // nil: none
-	checked atomic.Uint64 // the version at which of was the customer
+	checked atomic.Uint64  // the version at which of was the customer
 	enc     encodedCustomer
 }
 
