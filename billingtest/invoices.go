@@ -35,9 +35,8 @@ type invoiceStore interface {
 	Query(ctx context.Context, q *filter.Request) filter.Page[filter.Hit]
 	// AppendListJSON appends invoice id as a list-all answer writes it:
 	// by appendJSON from the invoice, or written from the store's own
-	// form of it. version is that of the state the caller holds locked
-	// (Server.mu.Version()).
-	AppendListJSON(dst []byte, id int64, version uint64, appendJSON func(dst []byte, inv *Invoice) ([]byte, error)) ([]byte, error)
+	// form of it.
+	AppendListJSON(dst []byte, id int64, appendJSON func(dst []byte, inv *Invoice) ([]byte, error)) ([]byte, error)
 }
 
 // invoiceTable is the store's invoices: the store that keeps them, and
@@ -123,7 +122,7 @@ func (p *plainInvoices) Delete(id int64) bool {
 	return ok
 }
 
-func (p *plainInvoices) AppendListJSON(dst []byte, id int64, _ uint64, appendJSON func([]byte, *Invoice) ([]byte, error)) ([]byte, error) {
+func (p *plainInvoices) AppendListJSON(dst []byte, id int64, appendJSON func([]byte, *Invoice) ([]byte, error)) ([]byte, error) {
 	i, _ := p.find(id)
 	return appendJSON(dst, &p.invs[i])
 }

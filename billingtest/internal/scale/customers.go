@@ -60,16 +60,11 @@ func (e *encodedCustomer) appendReference(dst []byte) []byte {
 // index, not a lookup in a map of a hundred thousand. An entry holds the
 // customer it was encoded from and serves only that pointer: the fake
 // never changes a stored customer in place (a change stores a new one),
-// so a new pointer is what tells that the customer changed. It also
-// holds the version of the fake's state at which that was last checked:
-// every change to the fake's state takes its write lock, which counts
-// the versions (pagecache.RWMutex), so at the same version the check
-// holds without looking the customer up again.
-//
-// Slots are given under the fake's write lock; readers fill and check
-// entries concurrently under its read lock, all at one version, hence the
-// atomics. The entries of deleted customers stay until the store is
-// dropped, one for every customer id the store's invoices have named.
+// so a new pointer is what tells that the customer changed. Slots are
+// given under the fake's write lock; readers fill entries concurrently
+// under its read lock, hence the atomic pointers. The entries of deleted
+// customers stay until the store is dropped, one for every customer id
+// the store's invoices have named.
 type customerCache struct {
 	slots  map[int64]int32
 	chunks []*[customerChunk]atomic.Pointer[cachedCustomer]
@@ -81,9 +76,8 @@ const customerChunk = 1024
 
 // cachedCustomer is an entry of customerCache.
 type cachedCustomer struct {
-	of      *seed.Customer // nil: none
-	checked atomic.Uint64  // the version at which of was the customer
-	enc     encodedCustomer
+	of  *seed.Customer
+	enc encodedCustomer
 }
 
 // slot returns the slot of customer id, giving it one if it has none.
@@ -103,22 +97,17 @@ func (c *customerCache) slot(id int64) int32 {
 	return s
 }
 
-// customerOf returns the encoding of r's customer (the zero
-// encodedCustomer when there is none) at version, the version of the
-// fake's state that the caller holds read-locked.
-func (s *Store) customerOf(r *invoiceRecord, version uint64) encodedCustomer {
-	entry := &s.customers.chunks[r.customerSlot/customerChunk][r.customerSlot%customerChunk]
-	e := entry.Load()
-	if e != nil && e.checked.Load() == version {
+// get returns the encoding of cust, the customer in slot (nil when there
+// is none).
+func (c *customerCache) get(slot int32, cust *seed.Customer) encodedCustomer {
+	if cust == nil {
+		return encodedCustomer{}
+	}
+	entry := &c.chunks[slot/customerChunk][slot%customerChunk]
+	if e := entry.Load(); e != nil && e.of == cust {
 		return e.enc
 	}
-	cust := s.customer(r.customerID) // nil encodes as no customer
-	if e == nil || e.of != cust {
-		e = &cachedCustomer{of: cust, enc: encodeCustomer(nil, cust)}
-		e.checked.Store(version)
-		entry.Store(e)
-		return e.enc
-	}
-	e.checked.Store(version)
+	e := &cachedCustomer{of: cust, enc: encodeCustomer(nil, cust)}
+	entry.Store(e)
 	return e.enc
 }

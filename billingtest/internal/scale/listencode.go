@@ -60,17 +60,14 @@ func AppendListInvoice(dst []byte, inv *seed.Invoice, cust *seed.Customer) ([]by
 // AppendListJSON appends invoice id, which is in the store, as the list
 // of all invoices writes it: written from its packed record, or, for a
 // record kept whole, by appendJSON from a copy of the invoice. Readers may
-// call it concurrently. version is the version of the fake's state that
-// the caller holds locked (pagecache.RWMutex.Version): what the store
-// keeps of a customer and has checked at that version it serves without
-// looking the customer up.
-func (s *Store) AppendListJSON(dst []byte, id int64, version uint64, appendJSON func([]byte, *seed.Invoice) ([]byte, error)) ([]byte, error) {
+// call it concurrently.
+func (s *Store) AppendListJSON(dst []byte, id int64, appendJSON func([]byte, *seed.Invoice) ([]byte, error)) ([]byte, error) {
 	r := s.table.get(id)
 	if r.whole != nil {
 		return appendJSON(dst, r.invoice())
 	}
 	li := r.listing()
-	enc := s.customerOf(r, version)
+	enc := s.customers.get(r.customerSlot, s.customer(r.customerID))
 	return appendListing(dst, &li, &enc), nil
 }
 
