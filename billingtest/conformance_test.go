@@ -785,7 +785,7 @@ func TestConformanceDraftPDF(t *testing.T) {
 		notWant []string
 	}{
 		{"plain", nil, []string{"Draft invoice " + fmt.Sprint(w.draft), "Ada Lovelace", "Pro plan", "10.125", "Total: 10.125 USD"}, []string{"Tracked widget"}},
-		{"showTrackedItems", &billing.DraftPDFParams{ShowTrackedItems: true}, []string{"Pro plan", "Tracked widget", "Total: 10.125 USD"}, nil},
+		{"showTrackedItems", &billing.DraftPDFParams{ShowTrackedItems: true}, []string{"Draft invoice " + fmt.Sprint(w.draft), "Pro plan", "Tracked widget", "Total: 10.125 USD"}, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
