@@ -79,34 +79,6 @@ func ltGet(t *testing.T, srv *Server, path string, kv ...string) wireAnswer {
 	return ltDo(t, srv, http.MethodGet, path, q, "")
 }
 
-// ltWantError checks the reference's error body: ErrorId, HttpStatusCode
-// and one entry with Key "Api Error" whose message holds each fragment.
-func ltWantError(t *testing.T, r wireAnswer, status int, fragments ...string) {
-	t.Helper()
-	if r.status != status {
-		t.Fatalf("status %d, want %d; body %s", r.status, status, r.body)
-	}
-	var body struct {
-		ErrorID        *int64 `json:"ErrorId"`
-		HTTPStatusCode int    `json:"HttpStatusCode"`
-		Errors         []struct {
-			Key   string `json:"Key"`
-			Value string `json:"Value"`
-		} `json:"Errors"`
-	}
-	if err := json.Unmarshal(r.body, &body); err != nil {
-		t.Fatalf("error body %s: %v", r.body, err)
-	}
-	if body.ErrorID == nil || *body.ErrorID != 0 || body.HTTPStatusCode != status || len(body.Errors) != 1 || body.Errors[0].Key != errorKeyAPI {
-		t.Fatalf("error body %s: want ErrorId 0, HttpStatusCode %d and one %q entry", r.body, status, errorKeyAPI)
-	}
-	for _, f := range fragments {
-		if !strings.Contains(body.Errors[0].Value, f) {
-			t.Errorf("error message %q does not mention %q", body.Errors[0].Value, f)
-		}
-	}
-}
-
 // ltIDs decodes a 200 list answer into its ids, checking it is an array.
 func ltIDs(t *testing.T, r wireAnswer) []int64 {
 	t.Helper()
@@ -489,7 +461,7 @@ func TestListErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.path+"?"+strings.Join(c.params, "="), func(t *testing.T) {
 			t.Parallel()
-			ltWantError(t, ltGet(t, f.srv, c.path, c.params...), http.StatusBadRequest, c.fragments...)
+			wtWantError(t, ltGet(t, f.srv, c.path, c.params...), http.StatusBadRequest, errorKeyAPI, c.fragments...)
 		})
 	}
 }
@@ -505,7 +477,7 @@ func TestListNotFound(t *testing.T) {
 		"/v1/subscriptionProducts/999999/items",
 	} {
 		t.Run(path, func(t *testing.T) {
-			ltWantError(t, ltGet(t, f.srv, path), http.StatusNotFound)
+			wtWantError(t, ltGet(t, f.srv, path), http.StatusNotFound, errorKeyAPI)
 		})
 	}
 	// A known subscription product without items is an empty list.

@@ -188,7 +188,7 @@ func TestBulkPreviewErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			ltWantError(t, pvPost(t, f.srv, c.plan, c.query, c.body), c.status, c.fragments...)
+			wtWantError(t, pvPost(t, f.srv, c.plan, c.query, c.body), c.status, errorKeyAPI, c.fragments...)
 		})
 	}
 }
