@@ -51,32 +51,18 @@ func ltMust(t *testing.T) func(int64, error) int64 {
 	}
 }
 
-// ltDo sends a request with the API key over plain net/http; q holds the
-// URL parameters unescaped.
-func ltDo(t *testing.T, srv *Server, method, path string, q url.Values, body string) wireAnswer {
-	t.Helper()
-	u := srv.URL + path
-	if len(q) > 0 {
-		u += "?" + q.Encode()
-	}
-	req, err := http.NewRequest(method, u, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Basic "+srv.APIKey())
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	return readAnswer(t, http.DefaultClient, req)
-}
-
+// ltGet sends a GET with the API key; kv are URL parameters as name,
+// value pairs, unescaped.
 func ltGet(t *testing.T, srv *Server, path string, kv ...string) wireAnswer {
 	t.Helper()
 	q := url.Values{}
 	for i := 0; i+1 < len(kv); i += 2 {
 		q.Set(kv[i], kv[i+1])
 	}
-	return ltDo(t, srv, http.MethodGet, path, q, "")
+	if len(q) > 0 {
+		path += "?" + q.Encode()
+	}
+	return wtDo(t, srv, http.MethodGet, path, "")
 }
 
 // ltIDs decodes a 200 list answer into its ids, checking it is an array.

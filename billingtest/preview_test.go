@@ -62,11 +62,11 @@ func pvSeed(t *testing.T) *pvFixture {
 // pvPost posts a preview with a raw JSON body and query expression.
 func pvPost(t *testing.T, srv *Server, plan int64, queryExpr, body string) wireAnswer {
 	t.Helper()
-	q := url.Values{}
+	path := fmt.Sprintf("/v1/Subscribers/%d/PreviewBulkPriceChange", plan)
 	if queryExpr != "" {
-		q.Set("query", queryExpr)
+		path += "?" + url.Values{"query": {queryExpr}}.Encode()
 	}
-	return ltDo(t, srv, http.MethodPost, fmt.Sprintf("/v1/Subscribers/%d/PreviewBulkPriceChange", plan), q, body)
+	return wtDo(t, srv, http.MethodPost, path, body)
 }
 
 // summary renders a preview as "s1:11 s3:11,13", for comparison.
