@@ -37,8 +37,6 @@ func ltTime(s string) time.Time {
 	return t
 }
 
-func ltDec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
-
 // ltMust returns a func that takes an Add method's results, which Go
 // only passes on as a whole: ltMust(t)(srv.AddCustomer(c)).
 func ltMust(t *testing.T) func(int64, error) int64 {
@@ -122,12 +120,12 @@ func ltSeed(t *testing.T) *ltFixture {
 	f.c1 = ltMust(t)(srv.AddCustomer(Customer{
 		FirstName: "Ada", LastName: "Lovelace", Reference: "REF-A", Reference1: "alpha", Reference2: "x", Reference3: "y",
 		Status: billing.CustomerStatusActive, AccountStatus: billing.CustomerAccountStatusGood,
-		ArBalance: ltDec("100.50"), MonthlyRecurringRevenue: ltDec("10"), NetMRR: ltDec("9"), CurrentMrr: ltDec("11"), CurrentNetMrr: ltDec("8"),
+		ArBalance: wtDec("100.50"), MonthlyRecurringRevenue: wtDec("10"), NetMRR: wtDec("9"), CurrentMrr: wtDec("11"), CurrentNetMrr: wtDec("8"),
 		CreatedTimestamp: ltTime("2024-01-01T00:00:00"), ModifiedTimestamp: ltTime("2024-02-01T09:30:00"),
 	}))
 	f.c2 = ltMust(t)(srv.AddCustomer(Customer{
 		FirstName: "Bob", Reference: "ref-b", Status: billing.CustomerStatusHold, AccountStatus: billing.CustomerAccountStatusPoorStanding,
-		ParentID: f.c1, ArBalance: ltDec("-5"), MonthlyRecurringRevenue: ltDec("20"),
+		ParentID: f.c1, ArBalance: wtDec("-5"), MonthlyRecurringRevenue: wtDec("20"),
 		CreatedTimestamp: ltTime("2024-03-01T10:00:00"), ModifiedTimestamp: ltTime("2024-03-02T00:00:00"),
 	}))
 	f.c3 = ltMust(t)(srv.AddCustomer(Customer{
@@ -137,7 +135,7 @@ func ltSeed(t *testing.T) *ltFixture {
 	}))
 
 	charge := func(amount string) Charge {
-		return Charge{Name: "Line " + amount, Quantity: ltDec("1"), UnitPrice: ltDec(amount), Amount: ltDec(amount)}
+		return Charge{Name: "Line " + amount, Quantity: wtDec("1"), UnitPrice: wtDec(amount), Amount: wtDec(amount)}
 	}
 	type invSpec struct {
 		label, posted, po, erp, crm string
@@ -155,13 +153,13 @@ func ltSeed(t *testing.T) *ltFixture {
 			purchase := charge("5")
 			purchase.Name, purchase.PurchaseID = "One-off setup", 77
 			inv.Charges = []Charge{sub, tracked, purchase}
-			inv.TotalPayments = ltDec("15") // paid
+			inv.TotalPayments = wtDec("15") // paid
 		}},
 		{label: "B", cust: f.c1, posted: "2024-02-01T00:00:00", po: "po-200", crm: "CRM-y", opening: "10", closing: "25.5", build: func(inv *Invoice) {
 			inv.Charges = []Charge{charge("40")}
 			inv.PaymentSchedules = []billing.PaymentSchedule{
-				{DueDateTimestamp: billing.NewTimestamp(ltTime("2024-07-01T00:00:00")), Status: "Due", Amount: ltDec("20"), OutstandingBalance: ltDec("20")},
-				{DueDateTimestamp: billing.NewTimestamp(ltTime("2024-08-01T00:00:00")), Status: "Due", Amount: ltDec("20"), OutstandingBalance: ltDec("20")},
+				{DueDateTimestamp: billing.NewTimestamp(ltTime("2024-07-01T00:00:00")), Status: "Due", Amount: wtDec("20"), OutstandingBalance: wtDec("20")},
+				{DueDateTimestamp: billing.NewTimestamp(ltTime("2024-08-01T00:00:00")), Status: "Due", Amount: wtDec("20"), OutstandingBalance: wtDec("20")},
 			}
 		}},
 		{label: "C", cust: f.c2, posted: "2024-02-29T23:59:59", erp: "erp-3", acct: 9, opening: "-3.25", closing: "0"},
@@ -175,7 +173,7 @@ func ltSeed(t *testing.T) *ltFixture {
 	for i, s := range specs {
 		inv := Invoice{
 			CustomerID: s.cust, InvoiceNumber: int64(1001 + i), PoNumber: s.po, ErpID: s.erp, CrmID: s.crm, AccountingID: s.acct,
-			PostedTimestamp: ltTime(s.posted), OpeningArBalance: ltDec(s.opening), ClosingArBalance: ltDec(s.closing),
+			PostedTimestamp: ltTime(s.posted), OpeningArBalance: wtDec(s.opening), ClosingArBalance: wtDec(s.closing),
 		}
 		inv.EffectiveTimestamp = inv.PostedTimestamp.Add(time.Hour)
 		inv.CreatedTimestamp = inv.PostedTimestamp.Add(-time.Hour)

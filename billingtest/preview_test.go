@@ -38,7 +38,7 @@ func pvSeed(t *testing.T) *pvFixture {
 	f.c3 = ltMust(t)(srv.AddCustomer(Customer{FirstName: "Cy", Status: billing.CustomerStatusCancelled, CreatedTimestamp: ltTime("2024-04-01T00:00:00")}))
 
 	prod := func(planProduct, product int64, name, price, planPrice string) SubscriptionProduct {
-		return SubscriptionProduct{PlanProductID: planProduct, ProductID: product, Name: name, Price: ltDec(price), PlanPrice: ltDec(planPrice)}
+		return SubscriptionProduct{PlanProductID: planProduct, ProductID: product, Name: name, Price: wtDec(price), PlanPrice: wtDec(planPrice)}
 	}
 	subs := []struct {
 		label string

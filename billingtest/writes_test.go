@@ -145,6 +145,7 @@ func wtWantRaw(t *testing.T, body []byte, fragments ...string) {
 	}
 }
 
+// wtDec parses an exact decimal literal.
 func wtDec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 
 // wtMust unwraps a seeding call; a seed that fails is a bug in the test
