@@ -86,21 +86,6 @@ func ccDo(t *testing.T, srv *Server, method, pathAndQuery, body string) wireAnsw
 	return readAnswer(t, srv.ts.Client(), req)
 }
 
-// ccErrorValue returns the message of an error body, failing the test
-// when the body is not the reference's.
-func ccErrorValue(t *testing.T, r wireAnswer) string {
-	t.Helper()
-	var body struct {
-		ErrorID        *int64 `json:"ErrorId"`
-		HTTPStatusCode int    `json:"HttpStatusCode"`
-		Errors         []struct{ Key, Value string }
-	}
-	if err := json.Unmarshal(r.body, &body); err != nil || body.ErrorID == nil || *body.ErrorID != 0 || body.HTTPStatusCode != r.status || len(body.Errors) != 1 {
-		t.Fatalf("body %s is not the reference's error body with ErrorId 0 and status %d", r.body, r.status)
-	}
-	return body.Errors[0].Value
-}
-
 func TestClientsReadPathsInAnyCasing(t *testing.T) {
 	t.Parallel()
 	srv := ccServer(t)
@@ -196,7 +181,7 @@ func TestClientsUnknownPathsAndMethods(t *testing.T) {
 			if got.status != tc.status || got.header.Get("Allow") != tc.allow {
 				t.Errorf("status %d, Allow %q; want %d, %q (body %s)", got.status, got.header.Get("Allow"), tc.status, tc.allow, got.body)
 			}
-			ccErrorValue(t, got)
+			wireError(t, got)
 		})
 	}
 }
@@ -229,7 +214,7 @@ func TestClientsRawSemicolonInQuery(t *testing.T) {
 	t.Run("a bad filter after ; is a 400, not an unfiltered list", func(t *testing.T) {
 		t.Parallel()
 		got := ccDo(t, srv, http.MethodGet, "/v1/subscriptionProducts/21/items?query=name:Seat*;nosuch:1", "")
-		if got.status != http.StatusBadRequest || !strings.Contains(ccErrorValue(t, got), "nosuch") {
+		if got.status != http.StatusBadRequest || !strings.Contains(wireError(t, got).Value, "nosuch") {
 			t.Errorf("status %d, body %s; want 400 naming nosuch", got.status, got.body)
 		}
 	})
@@ -320,7 +305,7 @@ func TestClientsGetClearErrorsForValuesThatDoNotConvert(t *testing.T) {
 			if r.status != http.StatusBadRequest {
 				t.Fatalf("status %d, body %s; want 400", r.status, r.body)
 			}
-			msg := ccErrorValue(t, r)
+			msg := wireError(t, r).Value
 			if !strings.Contains(msg, tc.want) {
 				t.Errorf("message %q, want it to contain %q", msg, tc.want)
 			}
@@ -365,7 +350,7 @@ func TestClientsBooleansInQueryStrings(t *testing.T) {
 				t.Parallel()
 				got := ccDo(t, srv, http.MethodGet, rt.path+"?"+rt.param+"="+tc.value, "")
 				if tc.want < 0 {
-					if got.status != http.StatusBadRequest || !strings.Contains(ccErrorValue(t, got), rt.param+" must be true or false") {
+					if got.status != http.StatusBadRequest || !strings.Contains(wireError(t, got).Value, rt.param+" must be true or false") {
 						t.Errorf("status %d, body %s; want 400 saying %s must be true or false", got.status, got.body, rt.param)
 					}
 					return

@@ -157,7 +157,7 @@ func TestControlLoadReplaceAndReset(t *testing.T) {
 	ccWant(t, "POST fixtures", ccDo(t, srv, http.MethodPost, "/_fake/fixtures", `{"bulkJobs":[{"id":5000,"validated":true}]}`), http.StatusNoContent)
 	ccWant(t, "process the new job", ccDo(t, srv, http.MethodPost, "/v1/BulkApi/Process", `{"id":5000}`), http.StatusOK)
 	r := ccDo(t, srv, http.MethodPost, "/_fake/fixtures", `{"bulkJobs":[{"id":5000}]}`)
-	if r.status != http.StatusBadRequest || !strings.Contains(ccErrorValue(t, r), "5000") {
+	if r.status != http.StatusBadRequest || !strings.Contains(wireError(t, r).Value, "5000") {
 		t.Errorf("loading a repeated id: %d %s", r.status, r.body)
 	}
 
@@ -216,7 +216,7 @@ func TestControlFaultsAndRoutes(t *testing.T) {
 		{"DELETE", "/_fake/state", "", 405, "not allowed"},
 	} {
 		r := ccDo(t, srv, tc.method, tc.path, tc.body)
-		if r.status != tc.status || !strings.Contains(ccErrorValue(t, r), tc.want) {
+		if r.status != tc.status || !strings.Contains(wireError(t, r).Value, tc.want) {
 			t.Errorf("%s %s %s: %d %s; want %d containing %q", tc.method, tc.path, tc.body, r.status, r.body, tc.status, tc.want)
 		}
 	}

@@ -41,30 +41,30 @@ func TestFixtureDocumentDecodesIntoTheSeedingTypes(t *testing.T) {
 	}
 	want := fixture.Document{
 		Customers: []Customer{{
-			ID: 1, FirstName: "Ada", ArBalance: ftDec("10.125"), CreatedTimestamp: utc("2024-03-01T10:15:00Z"),
+			ID: 1, FirstName: "Ada", ArBalance: wtDec("10.125"), CreatedTimestamp: utc("2024-03-01T10:15:00Z"),
 			SalesTrackingCodeIDs: [5]int64{0, 3},
 		}},
 		SalesTrackingCodes: []SalesTrackingCode{{ID: 3, Type: billing.TrackingCodeType2, Code: "N", Name: "North", Email: ptr("n@billing.example")}},
 		Subscriptions: []Subscription{{ID: 2, CustomerID: 1, Products: []SubscriptionProduct{
-			{ID: 20, Price: ftDec("5"), PlanPrice: ftDec("5")},
-			{ID: 21, Price: ftDec("5"), PlanPrice: ftDec("6")},
+			{ID: 20, Price: wtDec("5"), PlanPrice: wtDec("5")},
+			{ID: 21, Price: wtDec("5"), PlanPrice: wtDec("6")},
 		}}},
 		Invoices: []Invoice{{
-			ID: 5, CustomerID: 1, Terms: "Net15", TotalWriteoffs: ftDec("2.5"),
+			ID: 5, CustomerID: 1, Terms: "Net15", TotalWriteoffs: wtDec("2.5"),
 			PostedTimestamp: utc("2024-03-01T00:00:00.1234567Z"),
 			Charges: []Charge{
-				{Quantity: ftDec("2"), UnitPrice: ftDec("1.25"), Amount: ftDec("2.5")},
-				{Quantity: ftDec("1"), UnitPrice: ftDec("3"), Amount: ftDec("3")},
-				{Quantity: ftDec("2"), UnitPrice: ftDec("1"), Amount: ftDec("7")},
+				{Quantity: wtDec("2"), UnitPrice: wtDec("1.25"), Amount: wtDec("2.5")},
+				{Quantity: wtDec("1"), UnitPrice: wtDec("3"), Amount: wtDec("3")},
+				{Quantity: wtDec("2"), UnitPrice: wtDec("1"), Amount: wtDec("7")},
 			},
 			PaymentSchedules: []billing.PaymentSchedule{
-				{DueDateTimestamp: billing.NewTimestamp(utc("2024-03-16T00:00:00Z")), Status: billing.PaymentScheduleStatusDue, Amount: ftDec("10"), OutstandingBalance: ftDec("10"), DaysDueAfterTerm: 15},
-				{DueDateTimestamp: billing.NewTimestamp(utc("2024-04-16T00:00:00Z")), Status: ledger.StatusPaid, Amount: ftDec("4"), OutstandingBalance: ftDec("0"), DaysDueAfterTerm: 45},
+				{DueDateTimestamp: billing.NewTimestamp(utc("2024-03-16T00:00:00Z")), Status: billing.PaymentScheduleStatusDue, Amount: wtDec("10"), OutstandingBalance: wtDec("10"), DaysDueAfterTerm: 15},
+				{DueDateTimestamp: billing.NewTimestamp(utc("2024-04-16T00:00:00Z")), Status: ledger.StatusPaid, Amount: wtDec("4"), OutstandingBalance: wtDec("0"), DaysDueAfterTerm: 45},
 			},
 		}},
 		DraftInvoices: []DraftInvoice{{ID: 6, CustomerID: 1, Lines: []DraftLine{
-			{Quantity: ftDec("1"), Amount: ftDec("1")},
-			{Quantity: ftDec("3"), Amount: ftDec("2")},
+			{Quantity: wtDec("1"), Amount: wtDec("1")},
+			{Quantity: wtDec("3"), Amount: wtDec("2")},
 		}}},
 		SubscriptionProductItems: []SubscriptionProductItem{{ID: 8, SubscriptionProductID: 20, Reference: billing.ItemReference{Value: "12345", IsNumber: true}}},
 		BulkJobs:                 []BulkJob{{ID: 9, Validated: true}},
@@ -74,7 +74,7 @@ func TestFixtureDocumentDecodesIntoTheSeedingTypes(t *testing.T) {
 	if !fixtureEqual(reflect.ValueOf(*got), reflect.ValueOf(want)) {
 		t.Errorf("decoded:\n got %+v\nwant %+v", got, want)
 	}
-	if len(got.Invoices) == 1 && !got.Invoices[0].TotalWriteoffs.Equal(ftDec("2.5")) {
+	if len(got.Invoices) == 1 && !got.Invoices[0].TotalWriteoffs.Equal(wtDec("2.5")) {
 		t.Errorf("totalWriteoffs %s, want 2.5", got.Invoices[0].TotalWriteoffs)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	billing "github.com/billingapi/billing-go"
-	"github.com/shopspring/decimal"
 )
 
 const ftFile = "testdata/fixtures.json"
@@ -23,8 +22,6 @@ func ftServer(t *testing.T) *Server {
 	}
 	return srv
 }
-
-func ftDec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 
 func TestLoadFixturesFile(t *testing.T) {
 	t.Parallel()
@@ -62,17 +59,17 @@ func TestLoadFixturesFile(t *testing.T) {
 		t.Fatalf("invoice 500: %v, %d charges", ok, len(inv.Charges))
 	}
 	// 10.125 is decoded exactly, never through a float.
-	if got := inv.Charges[2].Amount; got.String() != "10.125" || !got.Equal(ftDec("10.125")) {
+	if got := inv.Charges[2].Amount; got.String() != "10.125" || !got.Equal(wtDec("10.125")) {
 		t.Errorf("charge 5003 amount %v, want 10.125", got)
 	}
 	// Defaults: amount = quantity × unitPrice; a quoted price is fine.
-	if got := inv.Charges[1].Amount; !got.Equal(ftDec("62.5")) {
+	if got := inv.Charges[1].Amount; !got.Equal(wtDec("62.5")) {
 		t.Errorf("charge 5002 amount %v, want 62.5", got)
 	}
-	if got := inv.Charges[3].Amount; !got.Equal(ftDec("9.99")) {
+	if got := inv.Charges[3].Amount; !got.Equal(wtDec("9.99")) {
 		t.Errorf("charge 5004 amount %v, want 9.99", got)
 	}
-	if !inv.TotalTaxes.Equal(ftDec("8.55")) || !inv.OutstandingBalance.Equal(ftDec("66.165")) || inv.Terms != "Net15" {
+	if !inv.TotalTaxes.Equal(wtDec("8.55")) || !inv.OutstandingBalance.Equal(wtDec("66.165")) || inv.Terms != "Net15" {
 		t.Errorf("invoice 500: taxes %v, outstanding %v, terms %q", inv.TotalTaxes, inv.OutstandingBalance, inv.Terms)
 	}
 	if !inv.EffectiveTimestamp.Equal(time.Date(2024, 7, 1, 9, 0, 0, 0, time.UTC)) || !inv.Charges[1].EffectiveTimestamp.Equal(inv.EffectiveTimestamp.Time) {
@@ -92,7 +89,7 @@ func TestLoadFixturesFile(t *testing.T) {
 	}
 	inv, _ = srv.Invoice(502)
 	if len(inv.PaymentSchedules) != 2 || inv.PaymentSchedules[0].DaysDueAfterTerm != 30 || inv.PaymentSchedules[1].DaysDueAfterTerm != 60 ||
-		!inv.PaymentSchedules[1].OutstandingBalance.Equal(ftDec("75")) {
+		!inv.PaymentSchedules[1].OutstandingBalance.Equal(wtDec("75")) {
 		t.Errorf("invoice 502 schedules %+v", inv.PaymentSchedules)
 	}
 	if s, _ := srv.InvoiceSummary(502); s.InvoiceStatus != billing.InvoiceStatusDisputed {
@@ -100,7 +97,7 @@ func TestLoadFixturesFile(t *testing.T) {
 	}
 
 	sub, _ := srv.Subscription(200)
-	if len(sub.Products) != 2 || !sub.Products[0].PlanPrice.Equal(ftDec("99")) || !sub.Products[1].PlanPrice.Equal(ftDec("14.125")) {
+	if len(sub.Products) != 2 || !sub.Products[0].PlanPrice.Equal(wtDec("99")) || !sub.Products[1].PlanPrice.Equal(wtDec("14.125")) {
 		t.Errorf("subscription 200 products %+v", sub.Products)
 	}
 
@@ -144,7 +141,7 @@ func TestLoadFixturesFile(t *testing.T) {
 	srv.mu.RLock()
 	d := srv.store.drafts[600]
 	srv.mu.RUnlock()
-	if len(d.Lines) != 2 || !d.Lines[0].Quantity.Equal(ftDec("1")) || !d.Lines[1].Tracked {
+	if len(d.Lines) != 2 || !d.Lines[0].Quantity.Equal(wtDec("1")) || !d.Lines[1].Tracked {
 		t.Errorf("draft 600 lines %+v", d.Lines)
 	}
 

@@ -37,8 +37,6 @@ func ltTime(s string) time.Time {
 	return t
 }
 
-func ltDec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
-
 // ltMust returns a func that takes an Add method's results, which Go
 // only passes on as a whole: ltMust(t)(srv.AddCustomer(c)).
 func ltMust(t *testing.T) func(int64, error) int64 {
@@ -51,60 +49,18 @@ func ltMust(t *testing.T) func(int64, error) int64 {
 	}
 }
 
-// ltDo sends a request with the API key over plain net/http; q holds the
-// URL parameters unescaped.
-func ltDo(t *testing.T, srv *Server, method, path string, q url.Values, body string) wireAnswer {
-	t.Helper()
-	u := srv.URL + path
-	if len(q) > 0 {
-		u += "?" + q.Encode()
-	}
-	req, err := http.NewRequest(method, u, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Basic "+srv.APIKey())
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	return readAnswer(t, http.DefaultClient, req)
-}
-
+// ltGet sends a GET with the API key; kv are URL parameters as name,
+// value pairs, unescaped.
 func ltGet(t *testing.T, srv *Server, path string, kv ...string) wireAnswer {
 	t.Helper()
 	q := url.Values{}
 	for i := 0; i+1 < len(kv); i += 2 {
 		q.Set(kv[i], kv[i+1])
 	}
-	return ltDo(t, srv, http.MethodGet, path, q, "")
-}
-
-// ltWantError checks the reference's error body: ErrorId, HttpStatusCode
-// and one entry with Key "Api Error" whose message holds each fragment.
-func ltWantError(t *testing.T, r wireAnswer, status int, fragments ...string) {
-	t.Helper()
-	if r.status != status {
-		t.Fatalf("status %d, want %d; body %s", r.status, status, r.body)
+	if len(q) > 0 {
+		path += "?" + q.Encode()
 	}
-	var body struct {
-		ErrorID        *int64 `json:"ErrorId"`
-		HTTPStatusCode int    `json:"HttpStatusCode"`
-		Errors         []struct {
-			Key   string `json:"Key"`
-			Value string `json:"Value"`
-		} `json:"Errors"`
-	}
-	if err := json.Unmarshal(r.body, &body); err != nil {
-		t.Fatalf("error body %s: %v", r.body, err)
-	}
-	if body.ErrorID == nil || *body.ErrorID != 0 || body.HTTPStatusCode != status || len(body.Errors) != 1 || body.Errors[0].Key != errorKeyAPI {
-		t.Fatalf("error body %s: want ErrorId 0, HttpStatusCode %d and one %q entry", r.body, status, errorKeyAPI)
-	}
-	for _, f := range fragments {
-		if !strings.Contains(body.Errors[0].Value, f) {
-			t.Errorf("error message %q does not mention %q", body.Errors[0].Value, f)
-		}
-	}
+	return wtDo(t, srv, http.MethodGet, path, "")
 }
 
 // ltIDs decodes a 200 list answer into its ids, checking it is an array.
@@ -164,12 +120,12 @@ func ltSeed(t *testing.T) *ltFixture {
 	f.c1 = ltMust(t)(srv.AddCustomer(Customer{
 		FirstName: "Ada", LastName: "Lovelace", Reference: "REF-A", Reference1: "alpha", Reference2: "x", Reference3: "y",
 		Status: billing.CustomerStatusActive, AccountStatus: billing.CustomerAccountStatusGood,
-		ArBalance: ltDec("100.50"), MonthlyRecurringRevenue: ltDec("10"), NetMRR: ltDec("9"), CurrentMrr: ltDec("11"), CurrentNetMrr: ltDec("8"),
+		ArBalance: wtDec("100.50"), MonthlyRecurringRevenue: wtDec("10"), NetMRR: wtDec("9"), CurrentMrr: wtDec("11"), CurrentNetMrr: wtDec("8"),
 		CreatedTimestamp: ltTime("2024-01-01T00:00:00"), ModifiedTimestamp: ltTime("2024-02-01T09:30:00"),
 	}))
 	f.c2 = ltMust(t)(srv.AddCustomer(Customer{
 		FirstName: "Bob", Reference: "ref-b", Status: billing.CustomerStatusHold, AccountStatus: billing.CustomerAccountStatusPoorStanding,
-		ParentID: f.c1, ArBalance: ltDec("-5"), MonthlyRecurringRevenue: ltDec("20"),
+		ParentID: f.c1, ArBalance: wtDec("-5"), MonthlyRecurringRevenue: wtDec("20"),
 		CreatedTimestamp: ltTime("2024-03-01T10:00:00"), ModifiedTimestamp: ltTime("2024-03-02T00:00:00"),
 	}))
 	f.c3 = ltMust(t)(srv.AddCustomer(Customer{
@@ -179,7 +135,7 @@ func ltSeed(t *testing.T) *ltFixture {
 	}))
 
 	charge := func(amount string) Charge {
-		return Charge{Name: "Line " + amount, Quantity: ltDec("1"), UnitPrice: ltDec(amount), Amount: ltDec(amount)}
+		return Charge{Name: "Line " + amount, Quantity: wtDec("1"), UnitPrice: wtDec(amount), Amount: wtDec(amount)}
 	}
 	type invSpec struct {
 		label, posted, po, erp, crm string
@@ -197,13 +153,13 @@ func ltSeed(t *testing.T) *ltFixture {
 			purchase := charge("5")
 			purchase.Name, purchase.PurchaseID = "One-off setup", 77
 			inv.Charges = []Charge{sub, tracked, purchase}
-			inv.TotalPayments = ltDec("15") // paid
+			inv.TotalPayments = wtDec("15") // paid
 		}},
 		{label: "B", cust: f.c1, posted: "2024-02-01T00:00:00", po: "po-200", crm: "CRM-y", opening: "10", closing: "25.5", build: func(inv *Invoice) {
 			inv.Charges = []Charge{charge("40")}
 			inv.PaymentSchedules = []billing.PaymentSchedule{
-				{DueDateTimestamp: billing.NewTimestamp(ltTime("2024-07-01T00:00:00")), Status: "Due", Amount: ltDec("20"), OutstandingBalance: ltDec("20")},
-				{DueDateTimestamp: billing.NewTimestamp(ltTime("2024-08-01T00:00:00")), Status: "Due", Amount: ltDec("20"), OutstandingBalance: ltDec("20")},
+				{DueDateTimestamp: billing.NewTimestamp(ltTime("2024-07-01T00:00:00")), Status: "Due", Amount: wtDec("20"), OutstandingBalance: wtDec("20")},
+				{DueDateTimestamp: billing.NewTimestamp(ltTime("2024-08-01T00:00:00")), Status: "Due", Amount: wtDec("20"), OutstandingBalance: wtDec("20")},
 			}
 		}},
 		{label: "C", cust: f.c2, posted: "2024-02-29T23:59:59", erp: "erp-3", acct: 9, opening: "-3.25", closing: "0"},
@@ -217,7 +173,7 @@ func ltSeed(t *testing.T) *ltFixture {
 	for i, s := range specs {
 		inv := Invoice{
 			CustomerID: s.cust, InvoiceNumber: int64(1001 + i), PoNumber: s.po, ErpID: s.erp, CrmID: s.crm, AccountingID: s.acct,
-			PostedTimestamp: ltTime(s.posted), OpeningArBalance: ltDec(s.opening), ClosingArBalance: ltDec(s.closing),
+			PostedTimestamp: ltTime(s.posted), OpeningArBalance: wtDec(s.opening), ClosingArBalance: wtDec(s.closing),
 		}
 		inv.EffectiveTimestamp = inv.PostedTimestamp.Add(time.Hour)
 		inv.CreatedTimestamp = inv.PostedTimestamp.Add(-time.Hour)
@@ -489,7 +445,7 @@ func TestListErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.path+"?"+strings.Join(c.params, "="), func(t *testing.T) {
 			t.Parallel()
-			ltWantError(t, ltGet(t, f.srv, c.path, c.params...), http.StatusBadRequest, c.fragments...)
+			wtWantError(t, ltGet(t, f.srv, c.path, c.params...), http.StatusBadRequest, errorKeyAPI, c.fragments...)
 		})
 	}
 }
@@ -505,7 +461,7 @@ func TestListNotFound(t *testing.T) {
 		"/v1/subscriptionProducts/999999/items",
 	} {
 		t.Run(path, func(t *testing.T) {
-			ltWantError(t, ltGet(t, f.srv, path), http.StatusNotFound)
+			wtWantError(t, ltGet(t, f.srv, path), http.StatusNotFound, errorKeyAPI)
 		})
 	}
 	// A known subscription product without items is an empty list.

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	billing "github.com/billingapi/billing-go"
 	"github.com/billingapi/billing-go/internal/jsonwire"
 	"github.com/shopspring/decimal"
 )
@@ -27,11 +26,11 @@ func mtServer(t *testing.T) (*Server, [2]int64) {
 	}
 	var ids [2]int64
 	for i, end := range []time.Time{time.Date(2024, 7, 1, 0, 0, 0, 0, time.UTC), time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)} {
-		inv := recordInvoice()
+		inv, _ := listEdgeInvoice()
 		inv.ID, inv.CustomerID, inv.PaymentSchedules, inv.Status = 0, cust, nil, ""
 		inv.Charges[0].ID, inv.Charges[1].ID, inv.Charges[0].EndServiceDate = 0, 0, end
 		inv.TotalPayments, inv.TotalWriteoffs = decimal.Zero, decimal.Zero
-		if ids[i], err = srv.AddInvoice(inv); err != nil {
+		if ids[i], err = srv.AddInvoice(*inv); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -127,43 +126,15 @@ func TestMutationsOfStoredInvoices(t *testing.T) {
 				t.Errorf("UpdateInvoice of a deleted invoice: %v", err)
 			}
 			// Its id is free again; the other invoice is untouched.
-			readd := recordInvoice()
+			readd, _ := listEdgeInvoice()
 			readd.ID, readd.CustomerID, readd.Notes = id, after.CustomerID, "again"
 			readd.Charges[0].ID, readd.Charges[1].ID = 0, 0
-			if _, err := srv.AddInvoice(readd); err != nil {
+			if _, err := srv.AddInvoice(*readd); err != nil {
 				t.Fatal(err)
 			}
 			if notes := mtListAll(t, srv); notes[id] != "again" || notes[ids[1-i]] != *before.Notes {
 				t.Errorf("after adding it again: notes %v", notes)
 			}
 		})
-	}
-}
-
-// recordInvoice is a typical invoice, which the scale store packs.
-func recordInvoice() Invoice {
-	posted := time.Date(2024, 3, 1, 2, 0, 0, 123456700, time.UTC)
-	return Invoice{
-		ID: 42, CustomerID: 7, InvoiceNumber: 1042, PoNumber: "PO-00042",
-		CreatedTimestamp: posted.Add(-time.Hour), EffectiveTimestamp: posted, PostedTimestamp: posted,
-		ModifiedTimestamp: posted.AddDate(0, 0, 3), Terms: "Net30",
-		Charges: []Charge{
-			{ID: 43, Name: "Additional user", Description: "Professional plan", GLCode: "4010",
-				Quantity: decimal.New(3, 0), UnitPrice: decimal.New(14125, -3), Amount: decimal.New(42375, -3),
-				EffectiveTimestamp: posted, StartServiceDate: posted, EndServiceDate: posted.AddDate(0, 1, 0),
-				SubscriptionID: 9, SubscriptionProductID: 10},
-			{ID: 44, Name: "SIM card", Description: "Data SIM", GLCode: "4700",
-				Quantity: decimal.New(2, 0), UnitPrice: decimal.New(750, -2), Amount: decimal.New(1500, -2),
-				EffectiveTimestamp: posted, StartServiceDate: posted, EndServiceDate: posted, PurchaseID: 11, Tracked: true},
-		},
-		TotalTaxes: decimal.New(745, -2), TotalDiscount: decimal.Zero, TotalPayments: decimal.New(-5, 0),
-		SumOfCreditNotes: decimal.Decimal{}, OpeningArBalance: decimal.New(1000, 1), ClosingArBalance: decimal.New(123456789012345678, -4),
-		PaymentSchedules: []billing.PaymentSchedule{{
-			DueDateTimestamp: billing.NewTimestamp(posted.AddDate(0, 0, 30)), Status: billing.PaymentScheduleStatusDue,
-			Amount: decimal.New(64825, -3), OutstandingBalance: decimal.New(64825, -3), DaysDueAfterTerm: 30,
-		}},
-		ErpID: "ERP-INV-000042", CrmID: "CRM-000042", AccountingID: 1234567, Notes: "Thank you for your business.",
-		Status:         billing.InvoiceStatusDisputed,
-		TotalWriteoffs: decimal.New(1, -2),
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -459,30 +458,6 @@ func TestDraftPDFThrottled(t *testing.T) {
 	var apiErr *billing.APIError
 	if !errors.Is(err, billing.ErrRateLimited) || !errors.As(err, &apiErr) || apiErr.RetryAfter != 30*time.Second {
 		t.Errorf("SDK: %v, want ErrRateLimited with RetryAfter 30s", err)
-	}
-}
-
-func TestDraftPDFSDK(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	srv := wtServer(t)
-	c := srv.Client()
-	id := pdfSeed(t, srv)
-	rc, err := c.DraftInvoices.PDF(ctx, id, &billing.DraftPDFParams{ShowTrackedItems: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := io.ReadAll(rc)
-	rc.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := strings.Join(pdfAllText(pdfParse(t, doc)), "\n")
-	if !strings.Contains(text, "Tracked widget") || !strings.Contains(text, fmt.Sprintf("Draft invoice %d", id)) {
-		t.Errorf("text:\n%s", text)
-	}
-	if _, err := c.DraftInvoices.PDF(ctx, 987654, nil); !errors.Is(err, billing.ErrNotFound) {
-		t.Errorf("unknown draft: %v, want ErrNotFound", err)
 	}
 }
 

@@ -38,7 +38,7 @@ func pvSeed(t *testing.T) *pvFixture {
 	f.c3 = ltMust(t)(srv.AddCustomer(Customer{FirstName: "Cy", Status: billing.CustomerStatusCancelled, CreatedTimestamp: ltTime("2024-04-01T00:00:00")}))
 
 	prod := func(planProduct, product int64, name, price, planPrice string) SubscriptionProduct {
-		return SubscriptionProduct{PlanProductID: planProduct, ProductID: product, Name: name, Price: ltDec(price), PlanPrice: ltDec(planPrice)}
+		return SubscriptionProduct{PlanProductID: planProduct, ProductID: product, Name: name, Price: wtDec(price), PlanPrice: wtDec(planPrice)}
 	}
 	subs := []struct {
 		label string
@@ -62,11 +62,11 @@ func pvSeed(t *testing.T) *pvFixture {
 // pvPost posts a preview with a raw JSON body and query expression.
 func pvPost(t *testing.T, srv *Server, plan int64, queryExpr, body string) wireAnswer {
 	t.Helper()
-	q := url.Values{}
+	path := fmt.Sprintf("/v1/Subscribers/%d/PreviewBulkPriceChange", plan)
 	if queryExpr != "" {
-		q.Set("query", queryExpr)
+		path += "?" + url.Values{"query": {queryExpr}}.Encode()
 	}
-	return ltDo(t, srv, http.MethodPost, fmt.Sprintf("/v1/Subscribers/%d/PreviewBulkPriceChange", plan), q, body)
+	return wtDo(t, srv, http.MethodPost, path, body)
 }
 
 // summary renders a preview as "s1:11 s3:11,13", for comparison.
@@ -188,7 +188,7 @@ func TestBulkPreviewErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			ltWantError(t, pvPost(t, f.srv, c.plan, c.query, c.body), c.status, c.fragments...)
+			wtWantError(t, pvPost(t, f.srv, c.plan, c.query, c.body), c.status, errorKeyAPI, c.fragments...)
 		})
 	}
 }

@@ -13,14 +13,20 @@ import (
 	"github.com/jarcoal/httpmock"
 )
 
-// sdkTwinOptions seed a busy enough account, on a clock of its own, so
-// that two fakes built with them hold the same data.
-func sdkTwinOptions() []billingtest.Option {
+// sdkTwins returns a listening fake and an in-process one, both seeded
+// with a busy enough account on a clock of their own, so that they hold
+// the same data; both close when the test ends.
+func sdkTwins(t *testing.T) (sock, in *billingtest.Server) {
 	now := time.Date(2026, 1, 15, 12, 0, 0, 0, time.UTC)
-	return []billingtest.Option{
+	opts := []billingtest.Option{
 		billingtest.WithClock(func() time.Time { return now }),
 		billingtest.WithGenerated(billingtest.GenerateOptions{Seed: 11, Invoices: 700}),
 	}
+	sock = billingtest.NewServer(opts...)
+	t.Cleanup(sock.Close)
+	in = billingtest.NewInProcess(opts...)
+	t.Cleanup(in.Close)
+	return sock, in
 }
 
 // someCustomers returns the ids of seven of the fake's customers.
@@ -107,10 +113,7 @@ func readLists(t *testing.T, c *billing.Client, customers query.Ints) map[string
 // its socket: stable iteration, filters, sorting, paging and counts.
 func TestSDKReadsTheSameInProcess(t *testing.T) {
 	t.Parallel()
-	sock := billingtest.NewServer(sdkTwinOptions()...)
-	t.Cleanup(sock.Close)
-	in := billingtest.NewInProcess(sdkTwinOptions()...)
-	t.Cleanup(in.Close)
+	sock, in := sdkTwins(t)
 
 	customers := someCustomers(t, sock)
 	want := readLists(t, sock.Client(), customers)
@@ -131,10 +134,7 @@ func TestSDKReadsTheSameInProcess(t *testing.T) {
 // URL; a responder registered for one route still wins.
 func TestFakeAsHTTPMockNoResponder(t *testing.T) {
 	t.Parallel()
-	sock := billingtest.NewServer(sdkTwinOptions()...)
-	t.Cleanup(sock.Close)
-	in := billingtest.NewInProcess(sdkTwinOptions()...)
-	t.Cleanup(in.Close)
+	sock, in := sdkTwins(t)
 
 	const base = "https://billing.example.com"
 	mt := httpmock.NewMockTransport()

@@ -73,16 +73,14 @@ func wtDo(t *testing.T, srv *Server, method, path, body string, headers ...strin
 	return readAnswer(t, http.DefaultClient, req)
 }
 
-// wtWantError checks an error answer: status, the reference's body shape
-// exactly (no other fields), the key and a part of the message.
-func wtWantError(t *testing.T, r wireAnswer, status int, key, contains string) {
+// wireErrorEntry is the one entry of an error body.
+type wireErrorEntry struct{ Key, Value string }
+
+// wireError decodes an error answer's body, failing t unless it has the
+// reference's shape exactly (no other fields): ErrorId 0, HttpStatusCode
+// the answer's status and one entry with both Key and Value.
+func wireError(t *testing.T, r wireAnswer) wireErrorEntry {
 	t.Helper()
-	if r.status != status {
-		t.Fatalf("status %d, want %d; body %s", r.status, status, r.body)
-	}
-	if ct := r.header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-		t.Errorf("Content-Type %q, want application/json", ct)
-	}
 	var body struct {
 		ErrorID        *int64 `json:"ErrorId"`
 		HTTPStatusCode *int   `json:"HttpStatusCode"`
@@ -99,17 +97,33 @@ func wtWantError(t *testing.T, r wireAnswer, status int, key, contains string) {
 	if body.ErrorID == nil || *body.ErrorID != 0 {
 		t.Errorf("ErrorId missing or not 0 in %s", r.body)
 	}
-	if body.HTTPStatusCode == nil || *body.HTTPStatusCode != status {
-		t.Errorf("HttpStatusCode in %s, want %d", r.body, status)
+	if body.HTTPStatusCode == nil || *body.HTTPStatusCode != r.status {
+		t.Errorf("HttpStatusCode in %s, want %d", r.body, r.status)
 	}
 	if len(body.Errors) != 1 || body.Errors[0].Key == nil || body.Errors[0].Value == nil {
 		t.Fatalf("Errors in %s, want one {Key, Value}", r.body)
 	}
-	if *body.Errors[0].Key != key {
-		t.Errorf("Key %q, want %q", *body.Errors[0].Key, key)
+	return wireErrorEntry{Key: *body.Errors[0].Key, Value: *body.Errors[0].Value}
+}
+
+// wtWantError checks an error answer: status, JSON, the reference's body
+// shape (see wireError), the key and each fragment of the message.
+func wtWantError(t *testing.T, r wireAnswer, status int, key string, fragments ...string) {
+	t.Helper()
+	if r.status != status {
+		t.Fatalf("status %d, want %d; body %s", r.status, status, r.body)
 	}
-	if !strings.Contains(*body.Errors[0].Value, contains) {
-		t.Errorf("Value %q, want it to contain %q", *body.Errors[0].Value, contains)
+	if ct := r.header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Errorf("Content-Type %q, want application/json", ct)
+	}
+	got := wireError(t, r)
+	if got.Key != key {
+		t.Errorf("Key %q, want %q", got.Key, key)
+	}
+	for _, f := range fragments {
+		if !strings.Contains(got.Value, f) {
+			t.Errorf("Value %q, want it to contain %q", got.Value, f)
+		}
 	}
 }
 
@@ -131,6 +145,7 @@ func wtWantRaw(t *testing.T, body []byte, fragments ...string) {
 	}
 }
 
+// wtDec parses an exact decimal literal.
 func wtDec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 
 // wtMust unwraps a seeding call; a seed that fails is a bug in the test
