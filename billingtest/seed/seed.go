@@ -16,11 +16,12 @@
 // The document is one JSON object. Every key is optional. Unknown keys,
 // at the top and in every entity, are errors, except "$comment", which
 // any object may carry (JSON has no comments) and which is ignored. A
-// key repeated in one object is an error too. The
-// entities are the seeding types ([Customer], [Invoice], ...), which the
-// document decodes into directly: field names are their JSON names (the
-// Go field names in camelCase), matched exactly, and what a field means
-// and may hold is said on the type and its Add method in billingtest (Server.AddCustomer, ...). Values:
+// key repeated in one object is an error too. The entities are the
+// seeding types ([Customer], [Invoice], ...), which the document decodes
+// into directly: field names are their JSON names (the Go field names in
+// camelCase), matched exactly, and what a field means and may hold is
+// said on the type and its Add method in billingtest
+// (Server.AddCustomer, ...). Values:
 //
 //   - integer: a JSON number without a fraction.
 //   - amount: a JSON number, decoded exactly (10.125 stays 10.125, never a
