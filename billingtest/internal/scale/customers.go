@@ -57,7 +57,8 @@ func (e *encodedCustomer) appendReference(dst []byte) []byte {
 //
 // A customer has a slot, given when the first invoice of it is inserted
 // and kept in the invoice's record, so that finding its entry is one
-// index, not a lookup in a map of a hundred thousand. An entry holds the
+// index, not a second lookup in a map of a hundred thousand (the store
+// still looks the customer up, to check the entry). An entry holds the
 // customer it was encoded from and serves only that pointer: the fake
 // never changes a stored customer in place (a change stores a new one),
 // so a new pointer is what tells that the customer changed. Slots are
