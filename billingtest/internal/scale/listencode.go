@@ -141,10 +141,11 @@ func (li *listing) schedule(i int) listedSchedule {
 		amount: amountOf(s.Amount), outstanding: amountOf(s.OutstandingBalance)}
 }
 
-// appendListing appends li, whose customer is encoded in cust: the members of billing.Invoice in their order, with the values
-// the engine's path gives them, then "charges":[]; amounts as jsonwire
-// writes decimals, times as billing.Timestamp writes them, strings
-// escaped as the engine escapes them.
+// appendListing appends li, whose customer is encoded in cust: the
+// members of billing.Invoice in their order, with the values the engine's
+// path gives them, then "charges":[]; amounts as jsonwire writes
+// decimals, times as billing.Timestamp writes them, strings escaped as
+// the engine escapes them.
 func appendListing(dst []byte, li *listing, cust *encodedCustomer) []byte {
 	dst = append(dst, `{"id":`...)
 	dst = strconv.AppendInt(dst, li.id, 10)
