@@ -10,10 +10,13 @@
 //	go run ./benchmarks/fakescale -sizes 10000,1000000
 //
 // The ratios it prints (wall and fake CPU an invoice against the first
-// size) are the figures of the fake's linearity in BENCHMARKS.md. With
-// -rev before=<commit> it also builds billing-fake at that commit (in a
-// temporary git worktree) and measures the two fakes in turn, size by
-// size, -rounds times (A B A B), with this tree's SDK as the client.
+// size) are the figures of the fake's linearity in BENCHMARKS.md. The
+// speed of a shared host drifts within minutes, so the first size is
+// measured just before and just after each larger one, on a fake of its
+// own that runs beside it, and a ratio is taken against the mean of the
+// two; every fake is warmed up first (see start). With -rev before=<commit> it also builds billing-fake at that
+// commit (in a temporary git worktree) and measures the two fakes in
+// turn, -rounds times (A B A B), with this tree's SDK as the client.
 package main
 
 import (
@@ -110,31 +113,12 @@ func run(sizesFlag string, latency time.Duration, rev string, rounds, minInvoice
 	start := time.Now()
 	var fakesCPU time.Duration // every fake's whole CPU, generation included
 	fmt.Printf("%-8s %-9s %-10s %10s %14s %12s\n", "fake", "invoices", "sweep", "wall", "fake CPU/inv", "fake VmHWM")
-	first := map[string][2]sweep{}
-	for _, n := range sizes {
-		for range rounds {
-			for _, f := range fakes {
-				seq, pre, hwm, cpu, err := measure(f.bin, n, latency, minInvoices)
-				fakesCPU += cpu
-				if err != nil {
-					return fmt.Errorf("%s, %d invoices: %w", f.label, n, err)
-				}
-				if _, ok := first[f.label]; !ok || n == sizes[0] {
-					first[f.label] = [2]sweep{seq, pre}
-				}
-				for j, s := range [2]sweep{seq, pre} {
-					ratios := ""
-					if base := first[f.label][j]; n != sizes[0] {
-						ratios = fmt.Sprintf("  (to %d: wall %.1f, fake CPU/inv %.2f)", sizes[0],
-							float64(s.wall)/float64(base.wall), float64(s.cpuPerInvoice())/float64(base.cpuPerInvoice()))
-					}
-					hw := ""
-					if j == 1 {
-						hw = fmt.Sprintf("%.0f MiB", hwm)
-					}
-					fmt.Printf("%-8s %-9d %-10s %10s %14s %12s%s\n", f.label, n, [2]string{"sequential", "prefetch8"}[j],
-						s.wall.Round(time.Millisecond), s.cpuPerInvoice(), hw, ratios)
-				}
+	for range rounds {
+		for _, f := range fakes {
+			cpu, err := measureAround(f, sizes, latency, minInvoices)
+			fakesCPU += cpu
+			if err != nil {
+				return fmt.Errorf("%s: %w", f.label, err)
 			}
 		}
 	}
@@ -146,6 +130,75 @@ func run(sizesFlag string, latency time.Duration, rev string, rounds, minInvoice
 			100*float64(outside)/float64(wall), outside.Round(10*time.Millisecond), wall.Round(time.Second))
 	}
 	return nil
+}
+
+// measureAround measures fake f at every size, each larger size between
+// two measurements of the first, which runs as a fake of its own beside
+// it. It prints a line a sweep and returns the CPU its fakes used in all.
+func measureAround(f fake, sizes []int, latency time.Duration, minInvoices int) (cpu time.Duration, err error) {
+	base, err := start(f.bin, sizes[0], latency, minInvoices)
+	if err != nil {
+		return 0, err
+	}
+	defer func() { cpu += base.stop() }()
+	before, err := base.measure(minInvoices)
+	if err != nil {
+		return cpu, err
+	}
+	base.print(f.label, before, nil)
+	for _, n := range sizes[1:] {
+		big, err := start(f.bin, n, latency, minInvoices)
+		if err != nil {
+			return cpu, err
+		}
+		got, err := big.measure(minInvoices)
+		cpu += big.stop()
+		if err != nil {
+			return cpu, err
+		}
+		after, err := base.measure(minInvoices)
+		if err != nil {
+			return cpu, err
+		}
+		ref := mean(before, after)
+		big.print(f.label, got, &ref)
+		base.print(f.label, after, nil)
+		before = after
+	}
+	return cpu, nil
+}
+
+// measured is what the sweeps of one fake measured: sequential, then
+// with Prefetch(8), and its peak memory after them.
+type measured struct {
+	seq, pre sweep
+	hwmMiB   float64
+}
+
+// mean is the mean of two measurements of one size, for the ratios.
+func mean(a, b measured) measured {
+	avg := func(x, y sweep) sweep {
+		return sweep{wall: (x.wall + y.wall) / 2, fakeCPU: (x.fakeCPU + y.fakeCPU) / 2, n: x.n}
+	}
+	return measured{seq: avg(a.seq, b.seq), pre: avg(a.pre, b.pre)}
+}
+
+// print prints m's two sweeps, with their ratios to ref when ref is not
+// nil.
+func (r *running) print(label string, m measured, ref *measured) {
+	for j, s := range [2]sweep{m.seq, m.pre} {
+		ratios, hw := "", ""
+		if ref != nil {
+			base := [2]sweep{ref.seq, ref.pre}[j]
+			ratios = fmt.Sprintf("  (to %d: wall %.1f, fake CPU/inv %.2f)", base.n,
+				float64(s.wall)/float64(base.wall), float64(s.cpuPerInvoice())/float64(base.cpuPerInvoice()))
+		}
+		if j == 1 {
+			hw = fmt.Sprintf("%.0f MiB", m.hwmMiB)
+		}
+		fmt.Printf("%-8s %-9d %-10s %10s %14s %12s%s\n", label, r.n, [2]string{"sequential", "prefetch8"}[j],
+			s.wall.Round(time.Millisecond), s.cpuPerInvoice(), hw, ratios)
+	}
 }
 
 // build builds billing-fake from the module in dir into bin.
@@ -168,44 +221,74 @@ func buildAt(commit, src, bin string) error {
 	return build(src, bin)
 }
 
-// measure starts the fake with n invoices and sweeps it sequentially,
-// then with Prefetch(8).
-func measure(bin string, n int, latency time.Duration, minInvoices int) (seq, pre sweep, hwmMiB float64, cpu time.Duration, err error) {
+// running is a billing-fake process serving n generated invoices.
+type running struct {
+	n      int
+	pid    int
+	client *billing.Client
+	cmd    *exec.Cmd
+	cancel context.CancelFunc
+}
+
+// start starts bin with n generated invoices, waits for its URL and
+// warms it up: it sweeps minInvoices invoices with Prefetch(8),
+// unmeasured. A fake's first sweeps cost more than its later ones (at
+// 10,000 invoices the first hundred cost up to half as much again), and
+// a size measured cold against one measured warm would compare the two
+// states, not the two sizes.
+func start(bin string, n int, latency time.Duration, minInvoices int) (*running, error) {
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "-addr", "127.0.0.1:0", "-generate", strconv.Itoa(n),
 		"-rate-limit-minute", "0", "-rate-limit-day", "0")
 	cmd.Stderr = os.Stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return seq, pre, 0, 0, err
+		cancel()
+		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		return seq, pre, 0, 0, err
+		cancel()
+		return nil, err
 	}
-	defer func() { _ = cmd.Wait() }()
-	defer cancel()
+	r := &running{n: n, pid: cmd.Process.Pid, cmd: cmd, cancel: cancel}
 	line, err := bufio.NewReader(stdout).ReadString('\n')
 	if err != nil {
-		return seq, pre, 0, 0, fmt.Errorf("reading the fake's base URL: %w", err)
+		r.stop()
+		return nil, fmt.Errorf("reading the fake's base URL: %w", err)
 	}
-	client, err := billing.NewClient(billingtest.DefaultAPIKey, billing.WithBaseURL(strings.TrimSpace(line)),
+	r.client, err = billing.NewClient(billingtest.DefaultAPIKey, billing.WithBaseURL(strings.TrimSpace(line)),
 		billing.WithHTTPClient(&http.Client{Transport: slowTransport{latency, http.DefaultTransport}}))
+	if err == nil {
+		_, err = sweeps(context.Background(), r.client, r.pid, n, minInvoices, billing.Prefetch(8))
+	}
 	if err != nil {
-		return seq, pre, 0, 0, err
+		r.stop()
+		return nil, err
 	}
-	pid := cmd.Process.Pid
-	if seq, err = sweeps(ctx, client, pid, n, minInvoices); err != nil {
-		return seq, pre, 0, 0, err
+	return r, nil
+}
+
+// stop stops the fake and returns the CPU it used in all, 0 when that
+// cannot be read.
+func (r *running) stop() time.Duration {
+	cpu, _ := procstat.Process(r.pid)
+	r.cancel()
+	_ = r.cmd.Wait()
+	return cpu
+}
+
+// measure sweeps the fake sequentially, then with Prefetch(8), and reads
+// its peak memory.
+func (r *running) measure(minInvoices int) (m measured, err error) {
+	ctx := context.Background()
+	if m.seq, err = sweeps(ctx, r.client, r.pid, r.n, minInvoices); err != nil {
+		return m, err
 	}
-	if pre, err = sweeps(ctx, client, pid, n, minInvoices, billing.Prefetch(8)); err != nil {
-		return seq, pre, 0, 0, err
+	if m.pre, err = sweeps(ctx, r.client, r.pid, r.n, minInvoices, billing.Prefetch(8)); err != nil {
+		return m, err
 	}
-	if hwmMiB, err = vmHWM(pid); err != nil {
-		return seq, pre, 0, 0, err
-	}
-	cpu, err = procstat.Process(pid)
-	return seq, pre, hwmMiB, cpu, err
+	m.hwmMiB, err = vmHWM(r.pid)
+	return m, err
 }
 
 // sweepAll pages through every invoice and checks that it saw n.
