@@ -14,9 +14,10 @@
 // speed of a shared host drifts within minutes, so the first size is
 // measured just before and just after each larger one, on a fake of its
 // own that runs beside it, and a ratio is taken against the mean of the
-// two; every fake is warmed up first (see start). With -rev before=<commit> it also builds billing-fake at that
-// commit (in a temporary git worktree) and measures the two fakes in
-// turn, -rounds times (A B A B), with this tree's SDK as the client.
+// two; every fake is warmed up first (see start). With -rev
+// before=<commit> it also builds billing-fake at that commit (in a
+// temporary git worktree) and measures the two fakes in turn, -rounds
+// times (A B A B), with this tree's SDK as the client.
 package main
 
 import (
@@ -110,7 +111,7 @@ func run(sizesFlag string, latency time.Duration, rev string, rounds, minInvoice
 	}
 	busy0, _ := procstat.Busy()
 	self0, _ := procstat.Self()
-	start := time.Now()
+	began := time.Now()
 	var fakesCPU time.Duration // every fake's whole CPU, generation included
 	fmt.Printf("%-8s %-9s %-10s %10s %14s %12s\n", "fake", "invoices", "sweep", "wall", "fake CPU/inv", "fake VmHWM")
 	for range rounds {
@@ -123,7 +124,7 @@ func run(sizesFlag string, latency time.Duration, rev string, rounds, minInvoice
 		}
 	}
 	if busy1, ok := procstat.Busy(); ok {
-		wall := time.Since(start)
+		wall := time.Since(began)
 		self1, _ := procstat.Self()
 		outside := busy1 - busy0 - (self1 - self0) - fakesCPU
 		fmt.Printf("CPU used by other processes while measuring: %.1f%% of one CPU (%s over %s)\n",
