@@ -499,7 +499,8 @@ func (s *Server) addSubscriptionProductItemLocked(item billing.SubscriptionProdu
 	// An item id is looked up through the product it was added to, as
 	// items are kept by product (and removed by churn).
 	p, ok := st.itemProduct[item.ID]
-	id, err := newID(s, m, "item", ok && slices.ContainsFunc(st.items[p], func(it billing.SubscriptionProductItem) bool { return it.ID == item.ID }), item.ID)
+	taken := ok && slices.ContainsFunc(st.items[p], func(it billing.SubscriptionProductItem) bool { return it.ID == item.ID })
+	id, err := newID(s, m, "item", taken, item.ID)
 	if err != nil {
 		return 0, err
 	}
@@ -529,6 +530,7 @@ func copyCode(c SalesTrackingCode) SalesTrackingCode {
 	return c
 }
 
+// clonePtr copies what p points to.
 func clonePtr[T any](p *T) *T {
 	if p == nil {
 		return nil
@@ -545,7 +547,8 @@ func (s *Server) addSalesTrackingCodeLocked(code SalesTrackingCode) (int64, erro
 	if code.Code == "" || code.Name == "" {
 		return 0, refuse(m, "", "code and name are required")
 	}
-	id, err := newID(s, m, "sales tracking code", slices.ContainsFunc(s.store.codes, func(x SalesTrackingCode) bool { return x.ID == code.ID }), code.ID)
+	taken := slices.ContainsFunc(s.store.codes, func(x SalesTrackingCode) bool { return x.ID == code.ID })
+	id, err := newID(s, m, "sales tracking code", taken, code.ID)
 	if err != nil {
 		return 0, err
 	}

@@ -31,7 +31,7 @@ func (e *encodedCustomer) appendSnapshot(dst []byte) []byte {
 		return append(dst, `null,"invoiceCustomerAddressPreference":null`...)
 	}
 	lit, start := customerTemplate, 0
-	for _, end := range e.ends[:customerValueCount-1] {
+	for _, end := range e.ends {
 		i := strings.IndexByte(lit, 0)
 		dst = append(append(dst, lit[:i]...), e.values[start:end]...)
 		lit, start = lit[i+1:], int(end)
@@ -44,7 +44,7 @@ func (e *encodedCustomer) appendReference(dst []byte) []byte {
 	if e.values == nil {
 		return append(dst, "null"...)
 	}
-	return append(dst, e.values[e.ends[customerValueCount-2]:]...)
+	return append(dst, e.values[e.ends[referenceValue-1]:e.ends[referenceValue]]...)
 }
 
 // customerCache keeps, for each customer of the store's invoices, its

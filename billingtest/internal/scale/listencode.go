@@ -232,10 +232,13 @@ const customerTemplate = `{"id":0,"uri":null,"firstName":` + "\x00" + `,"middleN
 	`"marketingId":null,"marketingCompanyId":null,"telematicsId":null,"modifiedTimestamp":` + "\x00" +
 	`,"createdTimestamp":` + "\x00" + `},"invoiceCustomerAddressPreference":` + addressPreferenceJSON
 
-// customerValueCount is the number of values customerValues writes: one
-// for each NUL of customerTemplate, then the customer's reference as the
-// invoice's "customerReferenceValue".
-const customerValueCount = 20
+// customerValueCount is the number of values customerValues writes, one
+// for each NUL of customerTemplate; the one at referenceValue, the
+// customer's reference, is also the invoice's "customerReferenceValue".
+const (
+	customerValueCount = 19
+	referenceValue     = 8
+)
 
 // customerValues appends the values of c that customerTemplate leaves
 // out, one after the other, and where each ends.
@@ -265,7 +268,6 @@ func customerValues(dst []byte, c *seed.Customer) ([]byte, [customerValueCount]u
 	}
 	dst = next(appendTimestamp(dst, c.ModifiedTimestamp))
 	dst = next(appendTimestamp(dst, c.CreatedTimestamp))
-	dst = next(appendOptString(dst, c.Reference))
 	return dst, ends
 }
 
