@@ -35,8 +35,10 @@ type invoiceStore interface {
 	Query(ctx context.Context, q *filter.Request) filter.Page[filter.Hit]
 	// AppendListJSON appends invoice id as a list-all answer writes it:
 	// by appendJSON from the invoice, or written from the store's own
-	// form of it.
-	AppendListJSON(dst []byte, id int64, appendJSON func(dst []byte, inv *Invoice) ([]byte, error)) ([]byte, error)
+	// form of it. version is the fake's (Server.mu.Version), under the
+	// lock the caller holds: what a store checked of the fake's state at
+	// one version holds for all of it.
+	AppendListJSON(dst []byte, id int64, version uint64, appendJSON func(dst []byte, inv *Invoice) ([]byte, error)) ([]byte, error)
 }
 
 // invoiceTable is the store's invoices: the store that keeps them, and
@@ -122,7 +124,7 @@ func (p *plainInvoices) Delete(id int64) bool {
 	return ok
 }
 
-func (p *plainInvoices) AppendListJSON(dst []byte, id int64, appendJSON func([]byte, *Invoice) ([]byte, error)) ([]byte, error) {
+func (p *plainInvoices) AppendListJSON(dst []byte, id int64, _ uint64, appendJSON func([]byte, *Invoice) ([]byte, error)) ([]byte, error) {
 	i, _ := p.find(id)
 	return appendJSON(dst, &p.invs[i])
 }

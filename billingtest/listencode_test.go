@@ -61,7 +61,7 @@ func checkListInvoice(tb testing.TB, name string, inv *Invoice, cust *Customer) 
 	}
 	sc := scale.New(customerGetters, func(int64) *Customer { return cust })
 	sc.Insert(inv)
-	fromRecord, err := sc.AppendListJSON(bytes.Clone(prefix), inv.ID, st.appendListInvoiceJSON)
+	fromRecord, err := sc.AppendListJSON(bytes.Clone(prefix), inv.ID, 0, st.appendListInvoiceJSON)
 	if err != nil || !bytes.Equal(fromRecord, wantAll) {
 		tb.Errorf("%s: from the scale store's record: %s, %v\nwant %s%s\n%s", name, fromRecord, err, prefix, want, firstDiff(fromRecord[min(len(prefix), len(fromRecord)):], want))
 	}
@@ -117,7 +117,7 @@ func TestListInvoiceEncodingMatchesEngineOnGeneratedAccounts(t *testing.T) {
 					if !checkListInvoice(t, fmt.Sprintf("invoice %d", inv.ID), inv, srv.store.customers[inv.CustomerID]) {
 						t.Errorf("invoice %d: generated, but not written directly", inv.ID)
 					}
-					got, err := srv.store.invoices.AppendListJSON(nil, inv.ID, srv.store.appendListInvoiceJSON)
+					got, err := srv.store.invoices.AppendListJSON(nil, inv.ID, srv.mu.Version(), srv.store.appendListInvoiceJSON)
 					if want := engineListJSON(t, inv, srv.store.customers[inv.CustomerID]); err != nil || !bytes.Equal(got, want) {
 						t.Errorf("invoice %d: the store's AppendListJSON = %s, %v\nwant %s", inv.ID, got, err, want)
 					}
@@ -333,7 +333,7 @@ func TestListInvoiceEncodingDoesNotAllocate(t *testing.T) { // not parallel: All
 	allocs := testing.AllocsPerRun(10, func() {
 		buf = buf[:0]
 		for _, id := range ids {
-			if buf, err = st.invoices.AppendListJSON(buf, id, appendJSON); err != nil {
+			if buf, err = st.invoices.AppendListJSON(buf, id, srv.mu.Version(), appendJSON); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -431,7 +431,7 @@ func BenchmarkListInvoiceEncoding(b *testing.B) {
 	encoded := make([][]byte, n)
 	for i := range ids {
 		ids[i] = st.invoices.At(i).ID
-		if encoded[i], err = st.invoices.AppendListJSON(nil, ids[i], st.appendListInvoiceJSON); err != nil {
+		if encoded[i], err = st.invoices.AppendListJSON(nil, ids[i], srv.mu.Version(), st.appendListInvoiceJSON); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -445,7 +445,9 @@ func BenchmarkListInvoiceEncoding(b *testing.B) {
 			return append(buf, enc...), err
 		}},
 		{"unpacked", func(i int) ([]byte, error) { return st.appendListInvoiceJSON(buf, st.invoices.Get(ids[i])) }},
-		{"record", func(i int) ([]byte, error) { return st.invoices.AppendListJSON(buf, ids[i], st.appendListInvoiceJSON) }},
+		{"record", func(i int) ([]byte, error) {
+			return st.invoices.AppendListJSON(buf, ids[i], srv.mu.Version(), st.appendListInvoiceJSON)
+		}},
 		{"copy", func(i int) ([]byte, error) { return append(buf, encoded[i]...), nil }},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
@@ -479,7 +481,7 @@ func TestScaleStoreListsTheCustomerStoredNow(t *testing.T) {
 	sc := scale.New(customerGetters, func(id int64) *Customer { return customers[id] })
 	sc.Insert(inv)
 	st := &store{customers: customers}
-	for _, step := range []struct {
+	for version, step := range []struct {
 		name string
 		cust *Customer
 	}{
@@ -491,13 +493,14 @@ func TestScaleStoreListsTheCustomerStoredNow(t *testing.T) {
 		{"replaced again", second},
 		{"added back", first},
 	} {
+		// Each change takes the fake's write lock: a new version.
 		if step.cust == nil {
 			delete(customers, inv.CustomerID)
 		} else {
 			customers[inv.CustomerID] = step.cust
 		}
 		want := engineListJSON(t, inv, step.cust)
-		got, err := sc.AppendListJSON(nil, inv.ID, st.appendListInvoiceJSON)
+		got, err := sc.AppendListJSON(nil, inv.ID, uint64(version), st.appendListInvoiceJSON)
 		if err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("%s: %s, %v\nwant %s\n%s", step.name, got, err, want, firstDiff(got, want))
 		}
@@ -530,7 +533,7 @@ func TestScaleStoreEncodesCustomersConcurrently(t *testing.T) {
 	for range 8 {
 		wg.Go(func() {
 			for id, w := range want {
-				if got, err := sc.AppendListJSON(nil, id, st.appendListInvoiceJSON); err != nil || !bytes.Equal(got, w) {
+				if got, err := sc.AppendListJSON(nil, id, 0, st.appendListInvoiceJSON); err != nil || !bytes.Equal(got, w) {
 					t.Errorf("invoice %d: %s, %v\nwant %s", id, got, err, w)
 				}
 			}

@@ -69,13 +69,21 @@ func (e *encodedCustomer) appendReference(dst []byte) []byte {
 // An entry holds the customer it was encoded from and serves only that
 // pointer: the fake never changes a stored customer in place (a change
 // stores a new one), so a new pointer is what tells that the customer
-// changed. Slots are given under the fake's write lock; readers fill
-// entries concurrently under its read lock. A reader fills a block under
-// its chunk's mutex and publishes it by storing of last; a reader that
-// loads of and finds its customer reads the block without a lock, since
-// no one writes a block whose of is the customer all readers see. The
-// entries of deleted customers stay until the store is dropped, one for
-// every customer id the store's invoices have named.
+// changed. Looking the customer up to compare was, at a million invoices,
+// a miss of the caches beside the block's on every invoice, so an entry
+// also keeps the version of the fake's state (the count of its write
+// locks, pagecache.RWMutex) at which its customer was last found to be
+// the fake's: no customer changes without a write lock, so within that
+// version the entry is served without a lookup, and a sweep looks each
+// customer up once.
+//
+// Slots are given under the fake's write lock; readers fill entries
+// concurrently under its read lock. A reader fills a block under its
+// chunk's mutex and publishes it by storing of, then seen; a reader that
+// loads seen (or of) and finds what it asks reads the block without a
+// lock, since no one writes a block whose of is the customer all readers
+// see. The entries of deleted customers stay until the store is dropped,
+// one for every customer id the store's invoices have named.
 type customerCache struct {
 	slots  map[int64]int32
 	chunks []*customerChunk
@@ -93,6 +101,9 @@ const customerChunkLen = 1024
 // customerBlock is an entry of customerCache: 384 bytes, six cache lines.
 type customerBlock struct {
 	of atomic.Pointer[seed.Customer]
+	// seen is the version at which of was last found to be the fake's
+	// customer, plus one (0: never).
+	seen atomic.Uint64
 	// spill holds the encoding when its values do not fit in values.
 	spill *encodedCustomer
 	ends  [customerValueCount]uint16
@@ -104,7 +115,7 @@ type customerBlock struct {
 
 // blockValues is the room for values in a customerBlock: the values of a
 // generated customer take 190 to 250 bytes.
-const blockValues = 384 - 8 - 8 - 2*customerValueCount - 2
+const blockValues = 384 - 8 - 8 - 8 - 2*customerValueCount - 2
 
 // slot returns the slot of customer id, giving it one if it has none.
 // The caller holds the fake's write lock.
@@ -123,21 +134,27 @@ func (c *customerCache) slot(id int64) int32 {
 	return s
 }
 
-// get returns the encoding of cust, the customer in slot (nil when there
-// is none). Its values are the block's own: the caller reads them before
-// the fake's read lock is let go.
-func (c *customerCache) get(slot int32, cust *seed.Customer) encodedCustomer {
-	if cust == nil {
-		return encodedCustomer{}
-	}
+// get returns the encoding of customer id, whose slot is slot, as the
+// fake holds it at version (see customerCache), looking it up with
+// customer when the entry was not checked at that version. An invoice
+// whose customer is gone has none. The values returned are the block's
+// own: the caller reads them before the fake's read lock is let go.
+func (c *customerCache) get(slot int32, id int64, version uint64, customer func(int64) *seed.Customer) encodedCustomer {
 	chunk := c.chunks[slot/customerChunkLen]
 	b := &chunk.blocks[slot%customerChunkLen]
-	if b.of.Load() != cust {
-		chunk.fill.Lock()
-		if b.of.Load() != cust {
-			b.fill(cust)
+	if b.seen.Load() != version+1 {
+		cust := customer(id)
+		if cust == nil {
+			return encodedCustomer{}
 		}
-		chunk.fill.Unlock()
+		if b.of.Load() != cust {
+			chunk.fill.Lock()
+			if b.of.Load() != cust {
+				b.fill(cust)
+			}
+			chunk.fill.Unlock()
+		}
+		b.seen.Store(version + 1)
 	}
 	if b.spill != nil {
 		return *b.spill

@@ -59,15 +59,16 @@ func AppendListInvoice(dst []byte, inv *seed.Invoice, cust *seed.Customer) ([]by
 
 // AppendListJSON appends invoice id, which is in the store, as the list
 // of all invoices writes it: written from its packed record, or, for a
-// record kept whole, by appendJSON from a copy of the invoice. Readers may
-// call it concurrently.
-func (s *Store) AppendListJSON(dst []byte, id int64, appendJSON func([]byte, *seed.Invoice) ([]byte, error)) ([]byte, error) {
+// record kept whole, by appendJSON from a copy of the invoice. version is
+// the version of the fake's state (pagecache.RWMutex.Version) under the
+// lock the caller holds. Readers may call it concurrently.
+func (s *Store) AppendListJSON(dst []byte, id int64, version uint64, appendJSON func([]byte, *seed.Invoice) ([]byte, error)) ([]byte, error) {
 	r := s.table.get(id)
 	if r.whole != nil {
 		return appendJSON(dst, r.invoice())
 	}
 	li := r.listing()
-	enc := s.customers.get(r.customerSlot, s.customer(r.customerID))
+	enc := s.customers.get(r.customerSlot, r.customerID, version, s.customer)
 	return appendListing(dst, &li, &enc), nil
 }
 
@@ -92,8 +93,12 @@ func (r *invoiceRecord) listing() listing {
 	for i := range li.amounts {
 		li.amounts[i] = amount{coef: r.amounts[i], exp: int32(r.exps[i])}
 	}
-	for i := range r.charges {
-		li.subtotal = li.subtotal.plus(amount{coef: r.charges[i].amount, exp: int32(r.charges[i].exps[2])})
+	li.subtotal = amount{coef: r.subtotal, exp: int32(r.subtotalExp)}
+	if r.subtotalWide {
+		li.subtotal = amount{}
+		for i := range r.charges {
+			li.subtotal = li.subtotal.plus(amount{coef: r.charges[i].amount, exp: int32(r.charges[i].exps[2])})
+		}
 	}
 	return li
 }

@@ -83,6 +83,12 @@ func TestRecordRoundTrip(t *testing.T) {
 			inv.Charges[1].UnitPrice = decimal.RequireFromString("123456789012345678901234567890.5")
 		}, true},
 		{"exponent beyond an int8", func(inv *seed.Invoice) { inv.OpeningArBalance = decimal.New(1, -200) }, true},
+		{"charges adding up to 19 digits", func(inv *seed.Invoice) {
+			inv.Charges[0].Amount, inv.Charges[1].Amount = decimal.New(9e17, -2), decimal.New(9e17, -2)
+		}, false},
+		{"charges adding up beyond an int64", func(inv *seed.Invoice) {
+			inv.Charges[0].Amount, inv.Charges[1].Amount = decimal.New(999999999999999999, 0), decimal.New(1, -5)
+		}, false},
 		{"long notes", func(inv *seed.Invoice) { inv.Notes = strings.Repeat("n", 70_000) }, true},
 		{"long charge description", func(inv *seed.Invoice) { inv.Charges[0].Description = strings.Repeat("d", 70_000) }, true},
 		{"days beyond an int32", func(inv *seed.Invoice) { inv.PaymentSchedules[0].DaysDueAfterTerm = 1 << 40 }, true},
@@ -150,6 +156,16 @@ func TestRecordRoundTrip(t *testing.T) {
 			} {
 				if d := valueDiff(reflect.ValueOf(f.got), reflect.ValueOf(f.want), f.name); d != "" {
 					t.Errorf("%s", d)
+				}
+			}
+			// The list of all invoices shows the charges' sum, kept.
+			if rec.whole == nil {
+				sum := decimal.Zero
+				for _, c := range want.Charges {
+					sum = sum.Add(c.Amount)
+				}
+				if got := rec.listing().subtotal.decimal(); !got.Equal(sum) {
+					t.Errorf("subtotal %s, want %s", got, sum)
 				}
 			}
 		})
@@ -288,14 +304,16 @@ func TestInvoiceTable(t *testing.T) {
 
 // TestRecordSizes checks the sizes the memory goal was reckoned with: a
 // field added or widened shows here, to be weighed against a million
-// invoices of some three charges and one schedule each.
+// invoices of some three charges and one schedule each, and a hundred
+// thousand customers.
 func TestRecordSizes(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name      string
 		got, want uintptr
 	}{
-		{"invoiceRecord", unsafe.Sizeof(invoiceRecord{}), 216},
+		{"invoiceRecord", unsafe.Sizeof(invoiceRecord{}), 224}, // 8 of them the charges' sum
+		{"customerBlock", unsafe.Sizeof(customerBlock{}), 384}, // one a customer
 		{"chargeRecord", unsafe.Sizeof(chargeRecord{}), 88},
 		{"scheduleRecord", unsafe.Sizeof(scheduleRecord{}), 32},
 	} {
