@@ -58,8 +58,7 @@ func (e *encodedCustomer) appendReference(dst []byte) []byte {
 //
 // A customer has a slot, given when the first invoice of it is inserted
 // and kept in the invoice's record, so that finding its entry is one
-// index, not a second lookup in a map of a hundred thousand (the store
-// still looks the customer up, to check the entry). An entry is a block
+// index, not a lookup in a map of a hundred thousand. An entry is a block
 // of fixed size in a chunk, its values inside it: where an entry held
 // pointers to them, writing a customer waited for three misses of the
 // CPU's caches one after the other (entry, then encoding, then values),
