@@ -95,10 +95,7 @@ func (r *invoiceRecord) listing() listing {
 	}
 	li.subtotal = amount{coef: r.subtotal, exp: int32(r.subtotalExp)}
 	if r.subtotalWide {
-		li.subtotal = amount{}
-		for i := range r.charges {
-			li.subtotal = li.subtotal.plus(amount{coef: r.charges[i].amount, exp: int32(r.charges[i].exps[2])})
-		}
+		li.subtotal = r.chargesSum()
 	}
 	return li
 }

@@ -223,13 +223,12 @@ func (p *packer) pack(inv *seed.Invoice) invoiceRecord {
 	}
 	r.text = ok.texts(r.ends[:], inv.PoNumber, inv.ErpID, inv.CrmID, inv.Notes, inv.Terms, string(inv.Status))
 	if len(inv.Charges) > 0 {
-		var sum amount
 		r.charges = make([]chargeRecord, len(inv.Charges))
 		for i := range inv.Charges {
 			r.charges[i] = p.packCharge(&inv.Charges[i], &ok)
-			sum = sum.plus(amount{coef: r.charges[i].amount, exp: int32(r.charges[i].exps[2])})
 		}
 		// The exponent, a charge's, fits an int8.
+		sum := r.chargesSum()
 		r.subtotal, r.subtotalExp, r.subtotalWide = sum.coef, int8(sum.exp), sum.wide
 	}
 	if len(inv.PaymentSchedules) > 0 {
@@ -334,6 +333,15 @@ func (r *invoiceRecord) invoice() *seed.Invoice {
 		}
 	}
 	return inv
+}
+
+// chargesSum is the sum of the amounts of r's packed charges.
+func (r *invoiceRecord) chargesSum() amount {
+	var sum amount
+	for i := range r.charges {
+		sum = sum.plus(amount{coef: r.charges[i].amount, exp: int32(r.charges[i].exps[2])})
+	}
+	return sum
 }
 
 func (r *invoiceRecord) amount(i int) decimal.Decimal {
