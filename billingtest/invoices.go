@@ -33,12 +33,12 @@ type invoiceStore interface {
 	// customer's, under the names of the list of all invoices, its
 	// filter checked already.
 	Query(ctx context.Context, q *filter.Request) filter.Page[filter.Hit]
-	// AppendListJSON appends invoice id as a list-all answer writes it:
-	// by appendJSON from the invoice, or written from the store's own
-	// form of it. version is the fake's (Server.mu.Version), under the
-	// lock the caller holds: what a store checked of the fake's state at
-	// one version holds for all of it.
-	AppendListJSON(dst []byte, id int64, version uint64, appendJSON func(dst []byte, inv *Invoice) ([]byte, error)) ([]byte, error)
+	// AppendListJSON appends the invoices of hits, separated by commas,
+	// as a list-all answer writes them: by appendJSON from the invoice,
+	// or written from the store's own form of it. version is the fake's
+	// (Server.mu.Version), under the lock the caller holds: what a store
+	// checked of the fake's state at one version holds for all of it.
+	AppendListJSON(dst []byte, hits []filter.Hit, version uint64, appendJSON func(dst []byte, inv *Invoice) ([]byte, error)) ([]byte, error)
 }
 
 // invoiceTable is the store's invoices: the store that keeps them, and
@@ -124,9 +124,18 @@ func (p *plainInvoices) Delete(id int64) bool {
 	return ok
 }
 
-func (p *plainInvoices) AppendListJSON(dst []byte, id int64, _ uint64, appendJSON func([]byte, *Invoice) ([]byte, error)) ([]byte, error) {
-	i, _ := p.find(id)
-	return appendJSON(dst, &p.invs[i])
+func (p *plainInvoices) AppendListJSON(dst []byte, hits []filter.Hit, _ uint64, appendJSON func([]byte, *Invoice) ([]byte, error)) ([]byte, error) {
+	var err error
+	for k, hit := range hits {
+		if k > 0 {
+			dst = append(dst, ',')
+		}
+		i, _ := p.find(hit.ID)
+		if dst, err = appendJSON(dst, &p.invs[i]); err != nil {
+			return dst, err
+		}
+	}
+	return dst, nil
 }
 
 func (p *plainInvoices) Query(ctx context.Context, q *filter.Request) filter.Page[filter.Hit] {

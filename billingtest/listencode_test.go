@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/internal/filter"
 	"github.com/billingapi/billing-go/billingtest/internal/ledger"
 	"github.com/billingapi/billing-go/billingtest/internal/scale"
 	"github.com/billingapi/billing-go/internal/jsonwire"
@@ -61,7 +63,7 @@ func checkListInvoice(tb testing.TB, name string, inv *Invoice, cust *Customer) 
 	}
 	sc := scale.New(customerGetters, func(int64) *Customer { return cust })
 	sc.Insert(inv)
-	fromRecord, err := sc.AppendListJSON(bytes.Clone(prefix), inv.ID, 0, st.appendListInvoiceJSON)
+	fromRecord, err := sc.AppendListJSON(bytes.Clone(prefix), hitsOf(inv.ID), 0, st.appendListInvoiceJSON)
 	if err != nil || !bytes.Equal(fromRecord, wantAll) {
 		tb.Errorf("%s: from the scale store's record: %s, %v\nwant %s%s\n%s", name, fromRecord, err, prefix, want, firstDiff(fromRecord[min(len(prefix), len(fromRecord)):], want))
 	}
@@ -110,6 +112,8 @@ func TestListInvoiceEncodingMatchesEngineOnGeneratedAccounts(t *testing.T) {
 					}
 				}
 				var settled, unsettled, writtenOff int
+				var ids []int64
+				var wants [][]byte
 				srv.mu.RLock()
 				defer srv.mu.RUnlock()
 				for i := range srv.store.invoices.Len() {
@@ -117,10 +121,12 @@ func TestListInvoiceEncodingMatchesEngineOnGeneratedAccounts(t *testing.T) {
 					if !checkListInvoice(t, fmt.Sprintf("invoice %d", inv.ID), inv, srv.store.customers[inv.CustomerID]) {
 						t.Errorf("invoice %d: generated, but not written directly", inv.ID)
 					}
-					got, err := srv.store.invoices.AppendListJSON(nil, inv.ID, srv.mu.Version(), srv.store.appendListInvoiceJSON)
-					if want := engineListJSON(t, inv, srv.store.customers[inv.CustomerID]); err != nil || !bytes.Equal(got, want) {
+					got, err := srv.store.invoices.AppendListJSON(nil, hitsOf(inv.ID), srv.mu.Version(), srv.store.appendListInvoiceJSON)
+					want := engineListJSON(t, inv, srv.store.customers[inv.CustomerID])
+					if err != nil || !bytes.Equal(got, want) {
 						t.Errorf("invoice %d: the store's AppendListJSON = %s, %v\nwant %s", inv.ID, got, err, want)
 					}
+					ids, wants = append(ids, inv.ID), append(wants, want)
 					switch {
 					case inv.TotalWriteoffs.IsPositive():
 						writtenOff++
@@ -132,6 +138,10 @@ func TestListInvoiceEncodingMatchesEngineOnGeneratedAccounts(t *testing.T) {
 				}
 				if settled == 0 || unsettled == 0 || writtenOff == 0 {
 					t.Errorf("%d settled, %d unsettled, %d written-off invoices: want some of each", settled, unsettled, writtenOff)
+				}
+				page, err := srv.store.invoices.AppendListJSON(nil, hitsOf(ids...), srv.mu.Version(), srv.store.appendListInvoiceJSON)
+				if want := bytes.Join(wants, []byte(",")); err != nil || !bytes.Equal(page, want) {
+					t.Errorf("every invoice at once: the store's AppendListJSON = %s, %v\nwant %s", page, err, want)
 				}
 			})
 		}
@@ -330,12 +340,10 @@ func TestListInvoiceEncodingDoesNotAllocate(t *testing.T) { // not parallel: All
 		ids[i] = st.invoices.At(i).ID
 	}
 	appendJSON := st.appendListInvoiceJSON // one method value, as the handler makes
+	hits := hitsOf(ids...)
 	allocs := testing.AllocsPerRun(10, func() {
-		buf = buf[:0]
-		for _, id := range ids {
-			if buf, err = st.invoices.AppendListJSON(buf, id, srv.mu.Version(), appendJSON); err != nil {
-				t.Fatal(err)
-			}
+		if buf, err = st.invoices.AppendListJSON(buf[:0], hits, srv.mu.Version(), appendJSON); err != nil {
+			t.Fatal(err)
 		}
 	})
 	if allocs != 0 {
@@ -431,10 +439,11 @@ func BenchmarkListInvoiceEncoding(b *testing.B) {
 	encoded := make([][]byte, n)
 	for i := range ids {
 		ids[i] = st.invoices.At(i).ID
-		if encoded[i], err = st.invoices.AppendListJSON(nil, ids[i], srv.mu.Version(), st.appendListInvoiceJSON); err != nil {
+		if encoded[i], err = st.invoices.AppendListJSON(nil, hitsOf(ids[i]), srv.mu.Version(), st.appendListInvoiceJSON); err != nil {
 			b.Fatal(err)
 		}
 	}
+	hits := hitsOf(ids...)
 	buf := make([]byte, 0, 4<<20)
 	for _, bc := range []struct {
 		name  string
@@ -446,7 +455,7 @@ func BenchmarkListInvoiceEncoding(b *testing.B) {
 		}},
 		{"unpacked", func(i int) ([]byte, error) { return st.appendListInvoiceJSON(buf, st.invoices.Get(ids[i])) }},
 		{"record", func(i int) ([]byte, error) {
-			return st.invoices.AppendListJSON(buf, ids[i], srv.mu.Version(), st.appendListInvoiceJSON)
+			return st.invoices.AppendListJSON(buf, hits[i:i+1], srv.mu.Version(), st.appendListInvoiceJSON)
 		}},
 		{"copy", func(i int) ([]byte, error) { return append(buf, encoded[i]...), nil }},
 	} {
@@ -500,7 +509,7 @@ func TestScaleStoreListsTheCustomerStoredNow(t *testing.T) {
 			customers[inv.CustomerID] = step.cust
 		}
 		want := engineListJSON(t, inv, step.cust)
-		got, err := sc.AppendListJSON(nil, inv.ID, uint64(version), st.appendListInvoiceJSON)
+		got, err := sc.AppendListJSON(nil, hitsOf(inv.ID), uint64(version), st.appendListInvoiceJSON)
 		if err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("%s: %s, %v\nwant %s\n%s", step.name, got, err, want, firstDiff(got, want))
 		}
@@ -533,11 +542,71 @@ func TestScaleStoreEncodesCustomersConcurrently(t *testing.T) {
 	for range 8 {
 		wg.Go(func() {
 			for id, w := range want {
-				if got, err := sc.AppendListJSON(nil, id, 0, st.appendListInvoiceJSON); err != nil || !bytes.Equal(got, w) {
+				if got, err := sc.AppendListJSON(nil, hitsOf(id), 0, st.appendListInvoiceJSON); err != nil || !bytes.Equal(got, w) {
 					t.Errorf("invoice %d: %s, %v\nwant %s", id, got, err, w)
 				}
 			}
 		})
 	}
 	wg.Wait()
+}
+
+// hitsOf is the hits of a page of the invoices ids, in that order.
+func hitsOf(ids ...int64) []filter.Hit {
+	hits := make([]filter.Hit, len(ids))
+	for i, id := range ids {
+		hits[i] = filter.Hit{ID: id}
+	}
+	return hits
+}
+
+// TestScaleStoreWritesPagesAsItsInvoices lists pages of every length from
+// every start over invoices of three customers, every third of them kept
+// whole (a time outside UTC does not pack): a page is its invoices, each
+// as the engine writes it, joined by commas, however its length compares
+// with how far ahead AppendListJSON reads.
+func TestScaleStoreWritesPagesAsItsInvoices(t *testing.T) {
+	t.Parallel()
+	inv, cust := listEdgeInvoice()
+	customers := map[int64]*Customer{}
+	sc := scale.New(customerGetters, func(id int64) *Customer { return customers[id] })
+	st := &store{customers: customers}
+	var ids []int64
+	var want [][]byte
+	whole := map[int64]bool{}
+	for i := range int64(7) {
+		c, v := *cust, *inv
+		c.ID, c.FirstName = 100+i%3, fmt.Sprint("Ada ", i%3)
+		v.ID, v.CustomerID = 1000+i, c.ID
+		if i%3 == 1 {
+			v.PostedTimestamp = v.PostedTimestamp.In(time.FixedZone("UTC+2", 2*60*60))
+			whole[v.ID] = true
+		}
+		customers[c.ID] = &c
+		sc.Insert(&v)
+		ids = append(ids, v.ID)
+		want = append(want, engineListJSON(t, &v, &c))
+	}
+	for start := range len(ids) + 1 {
+		for end := start; end <= len(ids); end++ {
+			var fromWhole []int64 // the invoices appendJSON wrote
+			appendJSON := func(dst []byte, inv *Invoice) ([]byte, error) {
+				fromWhole = append(fromWhole, inv.ID)
+				return st.appendListInvoiceJSON(dst, inv)
+			}
+			got, err := sc.AppendListJSON([]byte("["), hitsOf(ids[start:end]...), 0, appendJSON)
+			if w := append([]byte("["), bytes.Join(want[start:end], []byte(","))...); err != nil || !bytes.Equal(got, w) {
+				t.Errorf("invoices %d to %d: %s, %v\nwant %s", start, end, got, err, w)
+			}
+			var wantWhole []int64
+			for _, id := range ids[start:end] {
+				if whole[id] {
+					wantWhole = append(wantWhole, id)
+				}
+			}
+			if !slices.Equal(fromWhole, wantWhole) {
+				t.Errorf("invoices %d to %d: written whole %v, want %v", start, end, fromWhole, wantWhole)
+			}
+		}
+	}
 }

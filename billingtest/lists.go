@@ -279,18 +279,12 @@ func (s *Server) handleListInvoices(w http.ResponseWriter, r *http.Request) {
 	defer s.pageBuffers.Put(body)
 	*body = append(*body, '[')
 	appendJSON := s.store.appendListInvoiceJSON // a method value allocates: one a page
-	version := s.mu.Version()
-	for i, hit := range page.Items {
-		if i > 0 {
-			*body = append(*body, ',')
-		}
-		if *body, err = s.store.invoices.AppendListJSON(*body, hit.ID, version, appendJSON); err != nil {
-			s.mu.RUnlock()
-			s.writeError(w, http.StatusInternalServerError, errorKeyAPI, "encoding the answer: "+err.Error())
-			return
-		}
-	}
+	*body, err = s.store.invoices.AppendListJSON(*body, page.Items, s.mu.Version(), appendJSON)
 	s.mu.RUnlock()
+	if err != nil {
+		s.writeError(w, http.StatusInternalServerError, errorKeyAPI, "encoding the answer: "+err.Error())
+		return
+	}
 	if r.Context().Err() != nil {
 		return // the client has gone, and the page may be incomplete
 	}
