@@ -278,8 +278,7 @@ func (s *Server) handleListInvoices(w http.ResponseWriter, r *http.Request) {
 	body := s.pageBuffers.Get(0) // grown by append; kept at its size
 	defer s.pageBuffers.Put(body)
 	*body = append(*body, '[')
-	appendJSON := s.store.appendListInvoiceJSON // a method value allocates: one a page
-	*body, err = s.store.invoices.AppendListJSON(*body, page.Items, s.mu.Version(), appendJSON)
+	*body, err = s.store.invoices.AppendListJSON(*body, page.Items, s.mu.Version(), s.store.appendListInvoiceJSON)
 	s.mu.RUnlock()
 	if err != nil {
 		s.writeError(w, http.StatusInternalServerError, errorKeyAPI, "encoding the answer: "+err.Error())

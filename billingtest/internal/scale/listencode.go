@@ -104,7 +104,8 @@ func (s *Store) AppendListJSON(dst []byte, hits []filter.Hit, version uint64, ap
 
 // prefetchAhead is how many invoices ahead of the one it writes
 // AppendListJSON reads records and prefetches customers: writing one
-// takes a few microseconds, far longer than a miss, so two suffice.
+// takes a few microseconds, far longer than a miss, so one would do and
+// two leave a margin.
 const prefetchAhead = 2
 
 // lookAhead returns the record of invoice id, which is in the store, and
