@@ -11,3 +11,26 @@
 // changes no memory, so a wrong or stale address costs a wasted read and
 // nothing else.
 package prefetch
+
+// Lines asks for every cache line that holds a byte of the n bytes from
+// addr (see Line), which must not run past the top of the address space:
+// an object's bytes, or part of them.
+func Lines(addr, n uintptr) { eachLine(addr, n, Line) }
+
+// eachLine calls do with the address of each cache line that holds a byte
+// of the n bytes from addr, in order.
+func eachLine(addr, n uintptr, do func(uintptr)) {
+	if n == 0 {
+		return
+	}
+	last := (addr + n - 1) &^ (cacheLine - 1)
+	for a := addr &^ (cacheLine - 1); ; a += cacheLine {
+		do(a)
+		if a == last {
+			return
+		}
+	}
+}
+
+// cacheLine is the size of a line of the CPU's caches on amd64 and arm64.
+const cacheLine = 64

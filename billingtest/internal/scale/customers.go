@@ -171,14 +171,9 @@ func (c *customerCache) get(slot int32, id int64, version uint64, customer func(
 // of it, so that get finds it in the caches when the invoice that names
 // it comes to be written (see Store.AppendListJSON).
 func (c *customerCache) prefetch(slot int32) {
-	b := uintptr(unsafe.Pointer(&c.chunks[slot/customerChunkLen].blocks[slot%customerChunkLen]))
-	for off := uintptr(0); off < unsafe.Sizeof(customerBlock{}); off += cacheLine {
-		prefetch.Line(b + off)
-	}
+	b := &c.chunks[slot/customerChunkLen].blocks[slot%customerChunkLen]
+	prefetch.Lines(uintptr(unsafe.Pointer(b)), unsafe.Sizeof(*b))
 }
-
-// cacheLine is the size of a line of the CPU's caches on amd64 and arm64.
-const cacheLine = 64
 
 // fill encodes cust into b and then publishes it. The caller holds the
 // chunk's mutex.

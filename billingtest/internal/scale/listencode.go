@@ -7,9 +7,11 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	billing "github.com/billingapi/billing-go"
 	"github.com/billingapi/billing-go/billingtest/internal/filter"
+	"github.com/billingapi/billing-go/billingtest/internal/prefetch"
 	"github.com/billingapi/billing-go/billingtest/seed"
 	"github.com/billingapi/billing-go/internal/jsonwire"
 	"github.com/shopspring/decimal"
@@ -109,14 +111,31 @@ func (s *Store) AppendListJSON(dst []byte, hits []filter.Hit, version uint64, ap
 const prefetchAhead = 2
 
 // lookAhead returns the record of invoice id, which is in the store, and
-// prefetches its customer's block.
+// prefetches its customer's block and its texts.
 func (s *Store) lookAhead(id int64) *invoiceRecord {
 	r := s.table.get(id)
 	if r.whole == nil {
 		s.customers.prefetch(r.customerSlot)
+		r.prefetchText()
 	}
 	return r
 }
+
+// prefetchText asks the CPU to start reading r's texts, up to
+// maxPrefetchText bytes of them. Records lie in id order, a stream the
+// CPU's own prefetcher follows in a sweep, but each text is an allocation
+// of its own, placed wherever its size class had room when the invoice
+// was stored. At a million invoices, pages written with and without this
+// prefetch in turn in one sequential sweep took 0.03 to 0.07 µs an
+// invoice less with it, of some 1.6 (BENCHMARKS.md, "The fake at scale").
+func (r *invoiceRecord) prefetchText() {
+	prefetch.Lines(uintptr(unsafe.Pointer(unsafe.StringData(r.text))), uintptr(min(len(r.text), maxPrefetchText)))
+}
+
+// maxPrefetchText bounds the bytes of text prefetchText asks for: a
+// generated invoice's texts take a few dozen, and a long note is read
+// while it is written anyway.
+const maxPrefetchText = 256
 
 // listing is what the list of all invoices shows of an invoice, read from
 // a record or from a seed.Invoice without copying either.
