@@ -14,7 +14,15 @@
 // speed of a shared host drifts within minutes, so the first size is
 // measured just before and just after each larger one, on a fake of its
 // own that runs beside it, and a ratio is taken against the mean of the
-// two; every fake is warmed up first (see start). With -rev
+// two; every fake is warmed up first (see start). Each sweep adds a
+// parameter of its own to its requests, sweep=N, which the fake ignores
+// (as the service does an unknown one), so that no sweep is answered from
+// pages the fake's page cache kept from an earlier sweep: it keeps a
+// few pages asked for twice (a Prefetch(8) sweep asks for some twice),
+// which at ten thousand invoices are a third or more of the account's ten
+// pages and at a million a few of a thousand, so that the smaller
+// account's figures would count cache hits the larger cannot have.
+// -tag-sweeps=false sends the same requests every sweep. With -rev
 // before=<commit> it also builds billing-fake at that commit (in a
 // temporary git worktree) and measures the two fakes in turn, -rounds
 // times (A B A B), with this tree's SDK as the client.
@@ -32,6 +40,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	billing "github.com/billingapi/billing-go"
@@ -45,8 +54,9 @@ func main() {
 	rev := flag.String("rev", "", "name=commit: also measure billing-fake built at commit, e.g. before=bde6aeb")
 	rounds := flag.Int("rounds", 1, "times each fake is measured at each size, in turn")
 	minInvoices := flag.Int("min-invoices", 1_000_000, "repeat the sweeps of a smaller account until this many invoices are read, and average them: the CPU clock of /proc ticks in 10 ms")
+	tagSweeps := flag.Bool("tag-sweeps", true, "give each sweep's requests a parameter of their own (sweep=N), so that no sweep is answered from pages the fake kept from another")
 	flag.Parse()
-	if err := run(*sizes, *latency, *rev, *rounds, *minInvoices); err != nil {
+	if err := run(*sizes, *latency, *rev, *rounds, *minInvoices, *tagSweeps); err != nil {
 		fmt.Fprintln(os.Stderr, "fakescale:", err)
 		os.Exit(1)
 	}
@@ -63,24 +73,32 @@ func (s sweep) cpuPerInvoice() time.Duration { return s.fakeCPU / time.Duration(
 
 // sweeps sweeps all n invoices repeatedly, until minInvoices are read,
 // and returns the average sweep.
-func sweeps(ctx context.Context, client *billing.Client, pid, n, minInvoices int, opts ...billing.IterOption) (sweep, error) {
-	times := max(1, (minInvoices+n-1)/n)
+func sweeps(ctx context.Context, r *running, minInvoices int, opts ...billing.IterOption) (sweep, error) {
+	times := max(1, (minInvoices+r.n-1)/r.n)
 	var total sweep
 	for range times {
-		s, err := sweepAll(ctx, client, pid, n, opts...)
+		s, err := sweepAll(ctx, r, opts...)
 		if err != nil {
 			return sweep{}, err
 		}
 		total.wall += s.wall
 		total.fakeCPU += s.fakeCPU
 	}
-	return sweep{wall: total.wall / time.Duration(times), fakeCPU: total.fakeCPU / time.Duration(times), n: n}, nil
+	return sweep{wall: total.wall / time.Duration(times), fakeCPU: total.fakeCPU / time.Duration(times), n: r.n}, nil
 }
 
 // fake is a billing-fake binary to measure.
 type fake struct{ label, bin string }
 
-func run(sizesFlag string, latency time.Duration, rev string, rounds, minInvoices int) error {
+// settings are how each fake is measured.
+type settings struct {
+	sizes       []int
+	latency     time.Duration
+	minInvoices int
+	tagSweeps   bool
+}
+
+func run(sizesFlag string, latency time.Duration, rev string, rounds, minInvoices int, tagSweeps bool) error {
 	var sizes []int
 	for f := range strings.SplitSeq(sizesFlag, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
@@ -116,7 +134,7 @@ func run(sizesFlag string, latency time.Duration, rev string, rounds, minInvoice
 	fmt.Printf("%-8s %-9s %-10s %10s %14s %12s\n", "fake", "invoices", "sweep", "wall", "fake CPU/inv", "fake VmHWM")
 	for range rounds {
 		for _, f := range fakes {
-			cpu, err := measureAround(f, sizes, latency, minInvoices)
+			cpu, err := measureAround(f, settings{sizes, latency, minInvoices, tagSweeps})
 			fakesCPU += cpu
 			if err != nil {
 				return fmt.Errorf("%s: %w", f.label, err)
@@ -136,28 +154,28 @@ func run(sizesFlag string, latency time.Duration, rev string, rounds, minInvoice
 // measureAround measures fake f at every size, each larger size between
 // two measurements of the first, which runs as a fake of its own beside
 // it. It prints a line a sweep and returns the CPU its fakes used in all.
-func measureAround(f fake, sizes []int, latency time.Duration, minInvoices int) (cpu time.Duration, err error) {
-	base, err := start(f.bin, sizes[0], latency, minInvoices)
+func measureAround(f fake, set settings) (cpu time.Duration, err error) {
+	base, err := start(f.bin, set.sizes[0], set)
 	if err != nil {
 		return 0, err
 	}
 	defer func() { cpu += base.stop() }()
-	before, err := base.measure(minInvoices)
+	before, err := base.measure(set.minInvoices)
 	if err != nil {
 		return cpu, err
 	}
 	base.print(f.label, before, nil)
-	for _, n := range sizes[1:] {
-		big, err := start(f.bin, n, latency, minInvoices)
+	for _, n := range set.sizes[1:] {
+		big, err := start(f.bin, n, set)
 		if err != nil {
 			return cpu, err
 		}
-		got, err := big.measure(minInvoices)
+		got, err := big.measure(set.minInvoices)
 		cpu += big.stop()
 		if err != nil {
 			return cpu, err
 		}
-		after, err := base.measure(minInvoices)
+		after, err := base.measure(set.minInvoices)
 		if err != nil {
 			return cpu, err
 		}
@@ -229,6 +247,9 @@ type running struct {
 	client *billing.Client
 	cmd    *exec.Cmd
 	cancel context.CancelFunc
+	// sweep numbers the sweeps, for their requests' tag; nil when
+	// sweeps are not tagged.
+	sweep *atomic.Int64
 }
 
 // start starts bin with n generated invoices, waits for its URL and
@@ -237,7 +258,7 @@ type running struct {
 // 10,000 invoices the first hundred cost up to half as much again), and
 // a size measured cold against one measured warm would compare the two
 // states, not the two sizes.
-func start(bin string, n int, latency time.Duration, minInvoices int) (*running, error) {
+func start(bin string, n int, set settings) (*running, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, bin, "-addr", "127.0.0.1:0", "-generate", strconv.Itoa(n),
 		"-rate-limit-minute", "0", "-rate-limit-day", "0")
@@ -252,15 +273,18 @@ func start(bin string, n int, latency time.Duration, minInvoices int) (*running,
 		return nil, err
 	}
 	r := &running{n: n, pid: cmd.Process.Pid, cmd: cmd, cancel: cancel}
+	if set.tagSweeps {
+		r.sweep = new(atomic.Int64)
+	}
 	line, err := bufio.NewReader(stdout).ReadString('\n')
 	if err != nil {
 		r.stop()
 		return nil, fmt.Errorf("reading the fake's base URL: %w", err)
 	}
 	r.client, err = billing.NewClient(billingtest.DefaultAPIKey, billing.WithBaseURL(strings.TrimSpace(line)),
-		billing.WithHTTPClient(&http.Client{Transport: slowTransport{latency, http.DefaultTransport}}))
+		billing.WithHTTPClient(&http.Client{Transport: slowTransport{set.latency, r.sweep, http.DefaultTransport}}))
 	if err == nil {
-		_, err = sweeps(context.Background(), r.client, r.pid, n, minInvoices, billing.Prefetch(8))
+		_, err = sweeps(context.Background(), r, set.minInvoices, billing.Prefetch(8))
 	}
 	if err != nil {
 		r.stop()
@@ -282,47 +306,53 @@ func (r *running) stop() time.Duration {
 // its peak memory.
 func (r *running) measure(minInvoices int) (m measured, err error) {
 	ctx := context.Background()
-	if m.seq, err = sweeps(ctx, r.client, r.pid, r.n, minInvoices); err != nil {
+	if m.seq, err = sweeps(ctx, r, minInvoices); err != nil {
 		return m, err
 	}
-	if m.pre, err = sweeps(ctx, r.client, r.pid, r.n, minInvoices, billing.Prefetch(8)); err != nil {
+	if m.pre, err = sweeps(ctx, r, minInvoices, billing.Prefetch(8)); err != nil {
 		return m, err
 	}
 	m.hwmMiB, err = vmHWM(r.pid)
 	return m, err
 }
 
-// sweepAll pages through every invoice and checks that it saw n.
-func sweepAll(ctx context.Context, client *billing.Client, pid, n int, opts ...billing.IterOption) (sweep, error) {
-	cpu0, err := procstat.Process(pid)
+// sweepAll pages through every invoice of r and checks that it saw them
+// all.
+func sweepAll(ctx context.Context, r *running, opts ...billing.IterOption) (sweep, error) {
+	if r.sweep != nil {
+		r.sweep.Add(1)
+	}
+	cpu0, err := procstat.Process(r.pid)
 	if err != nil {
 		return sweep{}, err
 	}
 	start := time.Now()
 	params := &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: billingtest.MaxPageSize}}
 	seen := 0
-	for _, err := range client.Invoices.All(ctx, params, opts...) {
+	for _, err := range r.client.Invoices.All(ctx, params, opts...) {
 		if err != nil {
 			return sweep{}, err
 		}
 		seen++
 	}
 	wall := time.Since(start)
-	cpu1, err := procstat.Process(pid)
+	cpu1, err := procstat.Process(r.pid)
 	if err != nil {
 		return sweep{}, err
 	}
-	if seen != n {
-		return sweep{}, fmt.Errorf("the sweep saw %d invoices, want %d", seen, n)
+	if seen != r.n {
+		return sweep{}, fmt.Errorf("the sweep saw %d invoices, want %d", seen, r.n)
 	}
-	return sweep{wall: wall, fakeCPU: cpu1 - cpu0, n: n}, nil
+	return sweep{wall: wall, fakeCPU: cpu1 - cpu0, n: r.n}, nil
 }
 
 // slowTransport waits d before each request, as a service that takes d to
-// answer would; the wait costs no CPU.
+// answer would; the wait costs no CPU. When sweep is not nil it adds
+// sweep=<its value> to each request's query.
 type slowTransport struct {
-	d    time.Duration
-	next http.RoundTripper
+	d     time.Duration
+	sweep *atomic.Int64
+	next  http.RoundTripper
 }
 
 func (t slowTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -330,6 +360,15 @@ func (t slowTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	case <-time.After(t.d):
 	case <-req.Context().Done():
 		return nil, req.Context().Err()
+	}
+	if t.sweep != nil {
+		// A RoundTripper must not change the request it is given.
+		req = req.Clone(req.Context())
+		tag := "sweep=" + strconv.FormatInt(t.sweep.Load(), 10)
+		if req.URL.RawQuery != "" {
+			tag = "&" + tag
+		}
+		req.URL.RawQuery += tag
 	}
 	return t.next.RoundTrip(req)
 }
