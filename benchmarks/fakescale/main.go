@@ -15,13 +15,15 @@
 // measured just before and just after each larger one, on a fake of its
 // own that runs beside it, and a ratio is taken against the mean of the
 // two; every fake is warmed up first (see start). Each sweep adds a
-// parameter of its own to its requests, sweep=N, which the fake ignores
-// (as the service does an unknown one), so that no sweep is answered from
-// pages the fake's page cache kept from an earlier sweep: it keeps a
-// few pages asked for twice (a Prefetch(8) sweep asks for some twice),
-// which at ten thousand invoices are a third or more of the account's ten
-// pages and at a million a few of a thousand, so that the smaller
-// account's figures would count cache hits the larger cannot have.
+// parameter of its own to its requests, sweep=N, which the fake ignores,
+// so that no sweep is answered from pages the fake's page cache kept
+// from an earlier sweep. The cache keeps a page asked for again within
+// four requests, and a Prefetch(8) sweep's requests reach the fake in
+// any order, so a page asked for at the end of one sweep may come again
+// early in the next: at ten thousand invoices four of the account's ten
+// pages came to be answered from the cache on every sweep, at a million
+// a few of a thousand, so that the smaller account's figures counted
+// cache hits the larger cannot have.
 // -tag-sweeps=false sends the same requests every sweep. With -rev
 // before=<commit> it also builds billing-fake at that commit (in a
 // temporary git worktree) and measures the two fakes in turn, -rounds

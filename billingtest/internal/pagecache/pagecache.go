@@ -25,10 +25,13 @@
 //     comes back within RingSize lookups belongs to a cycle of at most
 //     RingSize answers, each at most a quarter of maxBytes, so the whole
 //     cycle fits and least-recently-used eviction keeps it. A longer
-//     cycle (the same sweep run again and again) is never admitted: with
-//     a long memory it was, and each of its pages was copied in only to
-//     be evicted before its turn came back, a quarter more CPU a page
-//     for no hit.
+//     cycle (the same sequential sweep run again and again) is never
+//     admitted: with a long memory it was, and each of its pages was
+//     copied in only to be evicted before its turn came back, a quarter
+//     more CPU a page for no hit. Sweeps with concurrent requests, whose
+//     pages arrive in any order, can ask for a page at the end of one
+//     sweep and again at the start of the next: a small account's page
+//     may then be kept, and serves later sweeps.
 //   - Bounded. At most maxEntries answers and maxBytes of bodies and
 //     headers, the least recently used evicted; an answer larger than a
 //     quarter of maxBytes is never kept, so that one answer cannot push
