@@ -117,7 +117,7 @@ func setPageHeaders[T any](h http.Header, lr listRequest, p filter.Page[T]) {
 	size, offset := cmp.Or(lr.headerSize, lr.Size), cmp.Or(lr.OffsetSize, lr.Size)
 	pages := (p.Count + offset - 1) / offset
 	next, prev := -1, lr.Page-1
-	if lr.Page+1 < pages {
+	if lr.Page < pages-1 { // not lr.Page+1, which overflows an int32 page number where ints are 32 bits
 		next = lr.Page + 1
 	}
 	maxIndex := pages

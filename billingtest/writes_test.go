@@ -608,7 +608,7 @@ func TestReplaceCreditCardErrors(t *testing.T) {
 		{"empty body", "", 400, "JSON body is required"},
 		{"malformed JSON", `{"id":` + fmt.Sprint(card) + `,"cardNumber":"` + wtCardNumber, 400, "malformed JSON"},
 		{"id as a string that is not a number", wtCardBody(card, map[string]any{"id": "card-" + fmt.Sprint(card)}), 400, "id must be an integer"},
-		{"cardNumber as an object", wtCardBody(card, map[string]any{"cardNumber": map[string]any{"n": 4242424242424242}}), 400, "cardNumber must be a string"},
+		{"cardNumber as an object", wtCardBody(card, map[string]any{"cardNumber": map[string]any{"n": int64(4242424242424242)}}), 400, "cardNumber must be a string"},
 		{"expirationMonth overflows", strings.Replace(wtCardBody(card, nil), `"expirationMonth":12`, `"expirationMonth":4242424242424242424242`, 1), 400, "expirationMonth must be an integer"},
 		{"missing id", wtCardBody(card, map[string]any{"id": nil}), 400, "id is required"},
 		{"zero id", wtCardBody(0, nil), 400, "id is required"},

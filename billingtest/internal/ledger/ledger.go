@@ -11,8 +11,10 @@ package ledger
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"reflect"
 	"slices"
 	"strconv"
@@ -316,14 +318,20 @@ func Invoice(inv *seed.Invoice) error {
 	return nil
 }
 
-// TermsDays reads "Net30" as 30; anything else is 30 days. It does not
-// allocate: every invoice added reads its terms.
+// TermsDays reads "Net30" as 30; anything else is 30 days. A number of
+// days beyond an int reads as maxTermsDays+1, so that Invoice refuses it
+// as too many days on every platform instead of reading it as the
+// default. It does not allocate: every invoice added reads its terms.
 func TermsDays(terms string) int {
 	if len(terms) >= 3 && strings.EqualFold(terms[:3], "net") {
 		terms = terms[3:]
 	}
-	if n, err := strconv.Atoi(terms); err == nil && n >= 0 {
-		return n
+	n, err := strconv.ParseInt(terms, 10, 64)
+	switch {
+	case err == nil && n >= 0 && n <= math.MaxInt:
+		return int(n)
+	case err == nil && n > 0, errors.Is(err, strconv.ErrRange) && n > 0:
+		return maxTermsDays + 1
 	}
 	return 30
 }

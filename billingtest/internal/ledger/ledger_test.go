@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +19,8 @@ func TestTermsDays(t *testing.T) {
 	t.Parallel()
 	for terms, want := range map[string]int{
 		"Net30": 30, "net45": 45, "NET0": 0, "Net": 30, "": 30, "15": 15, "Net-5": 30, "Due on receipt": 30,
-		"Net99999999999999999999": 30, // beyond an int: anything else
+		"Net3652059": 3_652_059, "Net2147483647": math.MaxInt32,
+		"Net99999999999999999999": maxTermsDays + 1, // beyond an int: too many days, not the default
 	} {
 		if got := TermsDays(terms); got != want {
 			t.Errorf("TermsDays(%q) = %d, want %d", terms, got, want)
