@@ -330,7 +330,7 @@ func TermsDays(terms string) int {
 	switch {
 	case err == nil && n >= 0 && n <= math.MaxInt:
 		return int(n)
-	case err == nil && n > 0, errors.Is(err, strconv.ErrRange) && n > 0:
+	case (err == nil || errors.Is(err, strconv.ErrRange)) && n > 0: // more than an int holds
 		return maxTermsDays + 1
 	}
 	return 30

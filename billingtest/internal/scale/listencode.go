@@ -73,10 +73,10 @@ func AppendListInvoice(dst []byte, inv *seed.Invoice, cust *seed.Customer) ([]by
 // so reading it stalled the writer on a miss of the caches and the TLB
 // per invoice: the largest single part of what a sequential sweep of a
 // million paid more an invoice than one of ten thousand (BENCHMARKS.md,
-// "The fake at scale"). So the records are looked up
-// prefetchAhead invoices ahead of the one being written, and their
-// customers' blocks prefetched: the misses then overlap with writing the
-// invoices before them.
+// "The fake at scale"). So the records are looked up prefetchAhead
+// invoices ahead of the one being written, and their customers' blocks
+// and their texts prefetched (lookAhead): the misses then overlap with
+// writing the invoices before them.
 func (s *Store) AppendListJSON(dst []byte, hits []filter.Hit, version uint64, appendJSON func([]byte, *seed.Invoice) ([]byte, error)) ([]byte, error) {
 	var ahead [prefetchAhead]*invoiceRecord // the records of hits[i] to hits[i+prefetchAhead-1], by index mod prefetchAhead
 	for i := range min(prefetchAhead, len(hits)) {
