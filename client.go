@@ -53,7 +53,11 @@ type clientConfig struct {
 	// pointer inside a struct as an address, whatever the verb, so no way
 	// of printing the client can reach the key.
 	authorization *string
-	baseURL       *url.URL
+	// keyRun is the key's longest run of letters and digits
+	// (longestPlainRun), which every answer is searched for
+	// (scrubEchoes); behind a pointer for the same reason.
+	keyRun  *string
+	baseURL *url.URL
 	// transport is defaultTransport or, with WithHTTPClient,
 	// callerTransport: both choose the transport when each request goes
 	// out, never when the client is built. Each call's http.Client is
@@ -108,8 +112,10 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 		return nil, optionError(errors.New("apiKey contains white space or control characters"))
 	}
 	header := "Basic " + apiKey
+	keyRun := longestPlainRun(apiKey)
 	cfg := &clientConfig{
 		authorization: &header,
+		keyRun:        &keyRun,
 		retry:         DefaultRetryPolicy(),
 		logger:        slog.New(slog.DiscardHandler),
 		now:           time.Now,

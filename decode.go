@@ -129,11 +129,12 @@ func decodeList[T any](r io.Reader, items *[]T, limit int) error {
 // decodes it into items, then closes the body.
 // Reading first keeps a page's memory bounded by the limit, whatever a
 // single value in it would make the tokenizer buffer, and at most
-// maxItems items are decoded (see pageItemLimit). A pipeline's slot, if
+// maxItems items are decoded (see pageItemLimit), then scrubbed of what
+// the answer echoes (see Client.scrubEchoes). A pipeline's slot, if
 // the request holds one, is given back once the body is read. The body is read into a
 // buffer from bodies, given back once decoded: the decoders copy whatever
 // they keep.
-func decodeListAnswer[T any](resp *http.Response, items *[]T, maxItems int, limit int64, bodies *bodyPool, claim *pager.Claim) error {
+func decodeListAnswer[T any](resp *http.Response, items *[]T, maxItems int, limit int64, bodies *bodyPool, claim *pager.Claim, scrub func(body []byte, out any)) error {
 	defer drainAndClose(resp.Body)
 	body, text, err := readJSONAnswer(resp, bodies.get(), limit)
 	if err != nil {
@@ -142,7 +143,11 @@ func decodeListAnswer[T any](resp *http.Response, items *[]T, maxItems int, limi
 	claim.Release() // the request is done; decoding is ours
 	defer claim.Decode()()
 	defer bodies.put(body)
-	return decodeList(bytes.NewBuffer(text), items, maxItems) // a Buffer: read in place
+	if err := decodeList(bytes.NewBuffer(text), items, maxItems); err != nil { // a Buffer: read in place
+		return err
+	}
+	scrub(text, items)
+	return nil
 }
 
 // bodyPool recycles the buffers that list answers are read into. A page

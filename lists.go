@@ -1,6 +1,7 @@
 package billing
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -181,7 +182,12 @@ func listPage[T any](ctx context.Context, c *Client, lc listCall, q url.Values, 
 			return err
 		}
 		p.Response = c.response(cl, resp)
-		if err := decodeListAnswer(resp, &p.Items, pageItemLimit(size, p.PageSize), c.cfg.maxResponseBytes, &c.cfg.listBodies, r.Claim); err != nil {
+		scrub := func(body []byte, out any) {
+			if bytes.Contains(body, []byte(*c.cfg.keyRun)) { // see scrubEchoes
+				c.scrubEchoes(cl, body, out)
+			}
+		}
+		if err := decodeListAnswer(resp, &p.Items, pageItemLimit(size, p.PageSize), c.cfg.maxResponseBytes, &c.cfg.listBodies, r.Claim, scrub); err != nil {
 			return err
 		}
 		page = p

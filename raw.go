@@ -74,7 +74,7 @@ func (c *Client) Do(ctx context.Context, req *Request, out any, opts ...RequestO
 			drainAndClose(&limitedBody{body: resp.Body, remaining: c.cfg.maxResponseBytes})
 			return nil
 		}
-		return c.decodeJSON(resp, out)
+		return c.decodeJSON(cl, resp, out)
 	}
 	resp, err := c.do(ctx, cl, opts)
 	if err != nil {

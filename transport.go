@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
+	"reflect"
 	"slices"
 	"strings"
 	"syscall"
@@ -306,7 +307,7 @@ func (c *Client) handleResponse(cl *call) retryablehttp.ResponseHandlerFunc {
 		case cl.read != nil:
 			err = cl.read(resp)
 		case cl.out != nil:
-			if err = c.decodeJSON(resp, cl.out); err == nil && cl.answer != nil {
+			if err = c.decodeJSON(cl, resp, cl.out); err == nil && cl.answer != nil {
 				err = cl.answer()
 			}
 		default:
@@ -601,13 +602,39 @@ func (c *Client) scrub(cl *call, s string) string {
 	return cl.secrets.scrub(c.scrubKey(s))
 }
 
-// scrubKey removes the API key from s, wherever it appears.
+// scrubKey removes the API key from s, wherever it appears, as sent or
+// escaped (see indexEscaped).
 func (c *Client) scrubKey(s string) string {
-	key := strings.TrimPrefix(*c.cfg.authorization, "Basic ")
-	if key != "" && strings.Contains(s, key) {
-		s = strings.ReplaceAll(s, key, redacted)
+	if key := c.apiKey(); key != "" && (strings.Contains(s, key) || mayHoldEscapes(s)) {
+		s = replaceEscaped(s, key, redacted)
 	}
 	return s
+}
+
+// apiKey is the key as the Authorization header sends it.
+func (c *Client) apiKey() string {
+	return strings.TrimPrefix(*c.cfg.authorization, "Basic ")
+}
+
+// scrubEchoes scrubs a decoded 2xx answer, out, of the secrets a server
+// may have echoed into body, as errors are scrubbed (see scrubDecoded):
+// the API key, as sent or with the bytes that are not letters or digits
+// escaped (as JSON encoders, percent-encoding and HTML escape them), and
+// the call's card number in any grouping and CVV where it stands as a
+// whole number, from every string, member name and unmodelled member
+// (Extra). A modelled number keeps its value even where it equals the
+// CVV: it is the server's id or count, matching by chance.
+//
+// Its callers (decodeJSON, listPage) call it only when the call sent a
+// card or body holds the key's longest run of letters and digits
+// (clientConfig.keyRun), which no encoder escapes: that one search is
+// all that an answer without a secret, the common case, costs, and it is
+// written out at each of them to keep a function off every call's path.
+func (c *Client) scrubEchoes(cl *call, body []byte, out any) {
+	if indexEscapedStart(body, c.apiKey()) < 0 && cl.secrets.card == nil && cl.secrets.cvv == "" {
+		return
+	}
+	scrubDecoded(reflect.ValueOf(out), func(s string) string { return c.scrub(cl, s) })
 }
 
 // excerpt returns at most n bytes of b as valid UTF-8, with white space
@@ -627,13 +654,19 @@ func excerpt(b []byte, n int) string {
 // out. Reading first keeps the memory of a single resource bounded by the
 // limit, whatever the decoder buffers. A body read to its end is closed
 // here; on an error the caller drains and closes it (handleResponse).
-func (c *Client) decodeJSON(resp *http.Response, out any) error {
+func (c *Client) decodeJSON(cl *call, resp *http.Response, out any) error {
 	_, text, err := readJSONAnswer(resp, nil, c.cfg.maxResponseBytes)
 	if err != nil {
 		return err
 	}
 	_ = resp.Body.Close()
-	return decodeValue(bytes.NewBuffer(text), out) // a Buffer: the decoder reads it in place
+	if err := decodeValue(bytes.NewBuffer(text), out); err != nil { // a Buffer: the decoder reads it in place
+		return err
+	}
+	if bytes.Contains(text, []byte(*c.cfg.keyRun)) || cl.secrets.card != nil || cl.secrets.cvv != "" {
+		c.scrubEchoes(cl, text, out)
+	}
+	return nil
 }
 
 // sameResource checks that an answer names the resource that was asked
