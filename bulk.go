@@ -74,15 +74,28 @@ type bulkFilterOptionsWire struct {
 	SubscriptionCreatedDateRangeEndDate   Timestamp `json:"subscriptionCreatedDateRangeEndDate,omitzero"`
 	NextBillingDateRangeStartDate         Timestamp `json:"nextBillingDateRangeStartDate,omitzero"`
 	NextBillingDateRangeEndDate           Timestamp `json:"nextBillingDateRangeEndDate,omitzero"`
-	CustomerStatuses                      string    `json:"customerStatuses,omitempty"`
-	SubscriptionStatuses                  string    `json:"subscriptionStatuses,omitempty"`
-	Intervals                             string    `json:"intervals,omitempty"`
-	ExcludedProducts                      string    `json:"excludedProducts,omitempty"`
-	Code1                                 string    `json:"code1,omitempty"`
-	Code2                                 string    `json:"code2,omitempty"`
-	Code3                                 string    `json:"code3,omitempty"`
-	Code4                                 string    `json:"code4,omitempty"`
-	Code5                                 string    `json:"code5,omitempty"`
+	CustomerStatuses                      listText  `json:"customerStatuses,omitempty"`
+	SubscriptionStatuses                  listText  `json:"subscriptionStatuses,omitempty"`
+	Intervals                             listText  `json:"intervals,omitempty"`
+	ExcludedProducts                      listText  `json:"excludedProducts,omitempty"`
+	Code1                                 listText  `json:"code1,omitempty"`
+	Code2                                 listText  `json:"code2,omitempty"`
+	Code3                                 listText  `json:"code3,omitempty"`
+	Code4                                 listText  `json:"code4,omitempty"`
+	Code5                                 listText  `json:"code5,omitempty"`
+}
+
+// listText is a comma-separated list on the wire. It reads a JSON number
+// too, as the service's binder turns one into its text (code1: 500).
+type listText string
+
+// UnmarshalJSON reads a JSON string, or a number as its text.
+func (l *listText) UnmarshalJSON(b []byte) error {
+	if isJSONNumber(string(b)) {
+		*l = listText(b)
+		return nil
+	}
+	return jsonwire.Unmarshal(b, (*string)(l))
 }
 
 // MarshalJSON writes the lists comma-separated, as the API expects.
@@ -94,15 +107,15 @@ func (o BulkFilterOptions) MarshalJSON() ([]byte, error) {
 		SubscriptionCreatedDateRangeEndDate:   NewTimestamp(o.SubscriptionCreatedDateRangeEndDate),
 		NextBillingDateRangeStartDate:         NewTimestamp(o.NextBillingDateRangeStartDate),
 		NextBillingDateRangeEndDate:           NewTimestamp(o.NextBillingDateRangeEndDate),
-		CustomerStatuses:                      joinStrings(o.CustomerStatuses),
-		SubscriptionStatuses:                  joinStrings(o.SubscriptionStatuses),
-		Intervals:                             joinStrings(o.Intervals),
-		ExcludedProducts:                      joinStrings(o.ExcludedProducts),
-		Code1:                                 joinInts(o.Code1),
-		Code2:                                 joinInts(o.Code2),
-		Code3:                                 joinInts(o.Code3),
-		Code4:                                 joinInts(o.Code4),
-		Code5:                                 joinInts(o.Code5),
+		CustomerStatuses:                      listText(joinStrings(o.CustomerStatuses)),
+		SubscriptionStatuses:                  listText(joinStrings(o.SubscriptionStatuses)),
+		Intervals:                             listText(joinStrings(o.Intervals)),
+		ExcludedProducts:                      listText(joinStrings(o.ExcludedProducts)),
+		Code1:                                 listText(joinInts(o.Code1)),
+		Code2:                                 listText(joinInts(o.Code2)),
+		Code3:                                 listText(joinInts(o.Code3)),
+		Code4:                                 listText(joinInts(o.Code4)),
+		Code5:                                 listText(joinInts(o.Code5)),
 	})
 }
 
@@ -119,15 +132,15 @@ func (o *BulkFilterOptions) UnmarshalJSON(b []byte) error {
 		SubscriptionCreatedDateRangeEndDate:   w.SubscriptionCreatedDateRangeEndDate.Time,
 		NextBillingDateRangeStartDate:         w.NextBillingDateRangeStartDate.Time,
 		NextBillingDateRangeEndDate:           w.NextBillingDateRangeEndDate.Time,
-		CustomerStatuses:                      splitStrings[CustomerStatus](w.CustomerStatuses),
-		SubscriptionStatuses:                  splitStrings[SubscriptionStatus](w.SubscriptionStatuses),
-		Intervals:                             splitStrings[Interval](w.Intervals),
-		ExcludedProducts:                      splitStrings[string](w.ExcludedProducts),
+		CustomerStatuses:                      splitStrings[CustomerStatus](string(w.CustomerStatuses)),
+		SubscriptionStatuses:                  splitStrings[SubscriptionStatus](string(w.SubscriptionStatuses)),
+		Intervals:                             splitStrings[Interval](string(w.Intervals)),
+		ExcludedProducts:                      splitStrings[string](string(w.ExcludedProducts)),
 	}
 	for i, pair := range []struct {
 		dst *[]int64
 		src string
-	}{{&out.Code1, w.Code1}, {&out.Code2, w.Code2}, {&out.Code3, w.Code3}, {&out.Code4, w.Code4}, {&out.Code5, w.Code5}} {
+	}{{&out.Code1, string(w.Code1)}, {&out.Code2, string(w.Code2)}, {&out.Code3, string(w.Code3)}, {&out.Code4, string(w.Code4)}, {&out.Code5, string(w.Code5)}} {
 		ids, err := splitInts(pair.src)
 		if err != nil {
 			return fmt.Errorf("billing: filterOptions.code%d: %w", i+1, err)

@@ -157,6 +157,21 @@ func TestBulkFilterOptionsJSONRoundTrip(t *testing.T) {
 			t.Errorf("decoded %+v, want an error", o)
 		}
 	})
+	t.Run("a list given as a number reads as its text", func(t *testing.T) {
+		var o billing.BulkFilterOptions
+		if err := json.Unmarshal([]byte(`{"code1":500,"excludedProducts":103}`), &o); err != nil {
+			t.Fatal(err)
+		}
+		if d := diff(billing.BulkFilterOptions{Code1: []int64{500}, ExcludedProducts: []string{"103"}}, o); d != "" {
+			t.Errorf("decoded (-want +got):\n%s", d)
+		}
+	})
+	t.Run("a list given as a boolean rejected", func(t *testing.T) {
+		var o billing.BulkFilterOptions
+		if err := json.Unmarshal([]byte(`{"intervals":true}`), &o); err == nil {
+			t.Errorf("decoded %+v, want an error", o)
+		}
+	})
 }
 
 func TestPreviewPriceChangeDecodesResponse(t *testing.T) {

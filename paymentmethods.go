@@ -4,7 +4,7 @@ import (
 	"context"
 	"net/http"
 	"regexp"
-	"unicode/utf8"
+	"unicode/utf16"
 
 	"github.com/shopspring/decimal"
 )
@@ -27,6 +27,10 @@ type PaymentCollectOptions struct {
 // card needs the full CardNumber and CVV from the card holder. Both are
 // masked in every fmt verb and in slog (see Format and LogValue); only the
 // request body carries them.
+//
+// Lengths are in characters as the service counts them, in UTF-16 code
+// units: "Müller" is 6, and a character beyond U+FFFF (an emoji, say) is
+// 2.
 type ReplaceCreditCardParams struct {
 	// ID is the payment method to replace. Required.
 	ID int64 `json:"id"`
@@ -73,6 +77,16 @@ var cardFieldLimits = []struct {
 	{"postalZip", 10, func(p *ReplaceCreditCardParams) string { return p.PostalZip }},
 }
 
+// utf16Len is the length of s as the service (.NET) counts characters:
+// in UTF-16 code units.
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n += max(utf16.RuneLen(r), 1)
+	}
+	return n
+}
+
 func (p *ReplaceCreditCardParams) validate() error {
 	if p == nil {
 		return invalid("ReplaceCreditCardParams", "required")
@@ -92,7 +106,7 @@ func (p *ReplaceCreditCardParams) validate() error {
 		return invalid("expirationYear", "must be a two-digit year (0 to 99), got %d", p.ExpirationYear)
 	}
 	for _, l := range cardFieldLimits {
-		if n := utf8.RuneCountInString(l.get(p)); n > l.max {
+		if n := utf16Len(l.get(p)); n > l.max {
 			return invalid(l.field, "at most %d characters, got %d", l.max, n)
 		}
 	}

@@ -294,6 +294,8 @@ func TestReplaceCreditCardValidation(t *testing.T) {
 		{"firstName 50 é (100 bytes) accepted", func(p *billing.ReplaceCreditCardParams) { p.FirstName = long(50, "é") }, ""},
 		{"city 50 é (100 bytes) accepted", func(p *billing.ReplaceCreditCardParams) { p.City = long(50, "é") }, ""},
 		{"postalZip 10 é (20 bytes) accepted", func(p *billing.ReplaceCreditCardParams) { p.PostalZip = long(10, "é") }, ""},
+		{"firstName 26 emoji (52 UTF-16 units)", func(p *billing.ReplaceCreditCardParams) { p.FirstName = long(26, "😀") }, "firstName"},
+		{"firstName 25 emoji (50 UTF-16 units) accepted", func(p *billing.ReplaceCreditCardParams) { p.FirstName = long(25, "😀") }, ""},
 		{"expiration month 0", func(p *billing.ReplaceCreditCardParams) { p.ExpirationMonth = 0 }, "expirationMonth"},
 		{"expiration month 13", func(p *billing.ReplaceCreditCardParams) { p.ExpirationMonth = 13 }, "expirationMonth"},
 		{"expiration month 1 accepted", func(p *billing.ReplaceCreditCardParams) { p.ExpirationMonth = 1 }, ""},

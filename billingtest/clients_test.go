@@ -95,7 +95,7 @@ func TestClientsReadPathsInAnyCasing(t *testing.T) {
 	}{
 		{"/v1/Invoices?pageSize=2", []string{"/v1/invoices?pageSize=2", "/V1/INVOICES?pageSize=2", "/v1/Invoices/?pageSize=2", "/v1/invoices/?PageSize=2"}},
 		{"/v1/Customers/7/Invoices/", []string{"/v1/Customers/7/Invoices", "/v1/customers/7/invoices", "/v1/customers/7/invoices/", "/V1/CUSTOMERS/7/INVOICES"}},
-		{"/v1/Invoices/42", []string{"/v1/invoices/42", "/v1/Invoices/42/", "/v1/INVOICES/42?groupCharges=false"}},
+		{"/v1/Invoices/42", []string{"/v1/invoices/42", "/v1/Invoices/42/", "/v1/INVOICES/42?groupCharges=false", `/v1\Invoices\42`, `/v1/Invoices\42\`, "/v1%5CInvoices%5c42"}},
 		{"/v1/Invoices/42?groupCharges=true", []string{"/v1/invoices/42/?groupcharges=True", "/v1/Invoices/42?GroupCharges=TRUE"}},
 		{"/v1/customers/7/invoiceSummaries", []string{"/v1/Customers/7/InvoiceSummaries", "/v1/customers/7/invoicesummaries/", "/v1/CUSTOMERS/7/INVOICESUMMARIES"}},
 		{"/v1/subscriptionProducts/21/items", []string{"/v1/subscriptionproducts/21/items", "/v1/SubscriptionProducts/21/Items/", "/v1/subscriptionProducts/21/items?unknownParam=1"}},
@@ -139,6 +139,11 @@ func TestClientsWritePathsInAnyCasing(t *testing.T) {
 		{"POST", "/v1/subscribers/9/previewbulkpricechange/", `{"planProductIds":[],"selectAll":true}`},
 		{"POST", "/v1/bulkapi/process", `{"id":910602}`},
 		{"POST", "/v1/BULKAPI/PROCESS/", `{"id":910602}`},
+		{"POST", `/v1\bulkapi\process`, `{"id":910602}`},
+		// A body may start with a byte-order mark, as a .NET client's does.
+		{"POST", "/v1/Invoices/writeoff", "\uFEFF" + `{"invoiceId":43,"amount":20}`},
+		{"POST", "/v1/salestrackingcodes", "\uFEFF" + `{"type":"Sales Tracking Code 1","code":"B","name":"Marked"}`},
+		{"POST", "/v1/bulkapi/process", "\uFEFF" + `{"id":910602}`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.method+" "+tc.path, func(t *testing.T) {

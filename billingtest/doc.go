@@ -24,9 +24,10 @@
 //
 // # Requests as clients send them
 //
-// Paths match as the service matches them: without regard to case and
-// with or without one trailing slash, so /v1/invoices/42,
-// /v1/Invoices/42/ and /V1/INVOICES/42 are the same request. A literal
+// Paths match as the service matches them: without regard to case and with
+// or without one trailing slash, and with \ (or %5C) separating segments
+// as / does, as IIS reads it, so /v1/invoices/42, /v1/Invoices/42/,
+// /V1/INVOICES/42 and /v1\Invoices\42 are the same request. A literal
 // segment wins over the wallet's provider segment: POST /v1/invoices is a
 // 405 (Allow: GET), never a billing agreement. A path that exists for
 // another method is 405 with Allow; any other path, including ones with
@@ -36,13 +37,15 @@
 // part of its value (?query=name:Seat*;status:Deleted is one filter of two
 // pairs); + is a space and %XX escapes are decoded. Parameter names are
 // compared without regard to case (?PageSize=10); unknown parameters are
-// ignored. A boolean parameter (showTrackedItems, groupCharges) is true
-// or false in any case; absent is false; any other value, 1, 0 and an
-// empty value included, is 400 on every route, as the service's binder
-// knows no other spelling.
+// ignored. pageSize and pageNumber may have white space around the number,
+// as the service's integer binder allows. A boolean parameter
+// (showTrackedItems, groupCharges) is true or false in any case; absent is
+// false; any other value, 1, 0 and an empty value included, is 400 on
+// every route, as the service's binder knows no other spelling.
 //
-// JSON bodies bind as the service's binder binds them: keys without
-// regard to case, unknown keys ignored, numbers sent as strings converted
+// JSON bodies bind as the service's binder binds them: a leading UTF-8
+// byte-order mark skipped, keys without regard to case, unknown keys
+// ignored, numbers sent as strings converted
 // ({"invoiceId":"910104","amount":"20.00"}), numbers accepted where a
 // string is expected (a wallet token), and booleans sent as "true",
 // "False" or a number. An empty string for a number is no value. A value

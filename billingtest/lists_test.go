@@ -580,6 +580,7 @@ func TestPageHeaders(t *testing.T) {
 	}{
 		{"first", []string{"pageSize", "3"}, 3, headers{"7", "7", "0", "1", "-1", "3", "3", "Ascending", "id"}},
 		{"middle", []string{"pageSize", "3", "pageNumber", "1"}, 3, headers{"7", "7", "1", "2", "0", "3", "3", "Ascending", "id"}},
+		{"numbers in white space", []string{"pageSize", " 3", "pageNumber", "1 "}, 3, headers{"7", "7", "1", "2", "0", "3", "3", "Ascending", "id"}},
 		{"last", []string{"pageSize", "3", "pageNumber", "2"}, 1, headers{"7", "7", "2", "-1", "1", "3", "3", "Ascending", "id"}},
 		{"out of range", []string{"pageSize", "3", "pageNumber", "5"}, 0, headers{"7", "7", "5", "-1", "4", "3", "3", "Ascending", "id"}},
 		{"far out of range", []string{"pageNumber", "2147483647"}, 0, headers{"7", "7", "2147483647", "-1", "2147483646", "100", "1", "Ascending", "id"}},

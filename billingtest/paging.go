@@ -45,13 +45,14 @@ func param(q url.Values, name string) (string, bool) {
 	return v[0], true
 }
 
-// pagingInt reads pageNumber or pageSize; absent reads as 0.
+// pagingInt reads pageNumber or pageSize; absent reads as 0. White space
+// around the number is ignored, as the service's integer binder ignores it.
 func pagingInt(q url.Values, name string) (int, error) {
 	v, ok := param(q, name)
 	if !ok {
 		return 0, nil
 	}
-	n, err := strconv.ParseInt(v, 10, 32)
+	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 32)
 	if err != nil {
 		return 0, badRequest("%s %q is not an integer", name, v)
 	}

@@ -30,8 +30,10 @@ import (
 // number is no value, as null is.
 
 // JSON decodes data into v, a pointer, with the service's
-// conversions. Its errors are in the API's words.
+// conversions. Its errors are in the API's words. A UTF-8 byte-order mark
+// before the value is skipped, as the service's reader skips it.
 func JSON(data []byte, v any) error {
+	data = bytes.TrimPrefix(data, []byte(utf8BOM))
 	if len(bytes.TrimSpace(data)) == 0 {
 		return errors.New("a JSON body is required")
 	}
@@ -76,6 +78,9 @@ func syntaxError(err error) error {
 	}
 	return errors.New("malformed JSON body")
 }
+
+// utf8BOM is the UTF-8 byte-order mark.
+const utf8BOM = "\xEF\xBB\xBF"
 
 var (
 	decimalType     = reflect.TypeFor[decimal.Decimal]()

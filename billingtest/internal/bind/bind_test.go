@@ -58,6 +58,9 @@ func TestJSON(t *testing.T) {
 		{"a syntax error", `{"id":1,}`, body{}, "malformed JSON body: syntax error at offset"},
 		{"cut short", `{"id":1`, body{}, "malformed JSON body"},
 		{"trailing data", `{"id":1} {}`, body{}, "more data after the JSON value"},
+		{"a byte-order mark first", "\uFEFF" + `{"id":1}`, body{ID: 1}, ""},
+		{"a byte-order mark alone", "\uFEFF ", body{}, "a JSON body is required"},
+		{"two byte-order marks", "\uFEFF\uFEFF" + `{"id":1}`, body{}, "malformed JSON body"},
 	}
 	for _, tc := range tests {
 		var got body

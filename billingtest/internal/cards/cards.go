@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
+	"unicode/utf16"
 
 	billing "github.com/billingapi/billing-go"
 )
@@ -22,7 +22,7 @@ func Check(p *billing.ReplaceCreditCardParams) (string, error) {
 		return "", errors.New("customerId must be a positive id")
 	}
 	// The field length limits of the reference's section 8, in characters
-	// (runes, not bytes: "Müller" is 6).
+	// as .NET counts them, UTF-16 code units: "Müller" is 6, an emoji 2.
 	for _, l := range []struct {
 		field, value string
 		max          int
@@ -30,7 +30,7 @@ func Check(p *billing.ReplaceCreditCardParams) (string, error) {
 		{"firstName", p.FirstName, 50}, {"lastName", p.LastName, 50}, {"address1", p.Address1, 50},
 		{"address2", p.Address2, 50}, {"city", p.City, 50}, {"postalZip", p.PostalZip, 10},
 	} {
-		if n := utf8.RuneCountInString(l.value); n > l.max {
+		if n := utf16Len(l.value); n > l.max {
 			return "", fmt.Errorf("%s is at most %d characters, got %d", l.field, l.max, n)
 		}
 	}
@@ -77,4 +77,13 @@ func Type(digits string) string {
 		return "Discover"
 	}
 	return "Unknown"
+}
+
+// utf16Len is the length of s in UTF-16 code units.
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n += max(utf16.RuneLen(r), 1)
+	}
+	return n
 }

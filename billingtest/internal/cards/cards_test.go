@@ -32,6 +32,8 @@ func TestCheck(t *testing.T) {
 		{"negative customer", func(p *billing.ReplaceCreditCardParams) { p.CustomerID = -1 }, "", "customerId must be a positive id"},
 		{"51 runes", func(p *billing.ReplaceCreditCardParams) { p.LastName = strings.Repeat("ü", 51) }, "", "lastName is at most 50 characters, got 51"},
 		{"50 runes of 100 bytes", func(p *billing.ReplaceCreditCardParams) { p.City = strings.Repeat("ü", 50) }, "4111111111111111", ""},
+		{"26 emoji are 52 UTF-16 units", func(p *billing.ReplaceCreditCardParams) { p.FirstName = strings.Repeat("😀", 26) }, "", "firstName is at most 50 characters, got 52"},
+		{"25 emoji are 50 UTF-16 units", func(p *billing.ReplaceCreditCardParams) { p.FirstName = strings.Repeat("😀", 25) }, "4111111111111111", ""},
 		{"postal code of 11", func(p *billing.ReplaceCreditCardParams) { p.PostalZip = "12345678901" }, "", "postalZip is at most 10 characters, got 11"},
 		{"no number", func(p *billing.ReplaceCreditCardParams) { p.CardNumber = "" }, "", "cardNumber is required"},
 		{"a letter", func(p *billing.ReplaceCreditCardParams) { p.CardNumber = "4111x11111111111" }, "", "cardNumber must hold digits only"},

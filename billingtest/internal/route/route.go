@@ -69,20 +69,29 @@ func SameShape(a, b []string) bool {
 
 // SplitPath returns the unescaped segments of the escaped path p, or false
 // for a path the service knows not: one not starting with "/", or with
-// empty, "." or ".." segments.
+// empty, "." or ".." segments. A backslash, as sent or escaped (%5C),
+// separates segments as "/" does: IIS reads it so.
 func SplitPath(p string) ([]string, bool) {
 	if !strings.HasPrefix(p, "/") {
 		return nil, false
 	}
-	parts := strings.Split(strings.TrimSuffix(strings.TrimPrefix(p, "/"), "/"), "/")
-	for i, part := range parts {
+	var segs []string
+	for part := range strings.SplitSeq(p[1:], "/") {
 		seg, err := url.PathUnescape(part)
-		if err != nil || seg == "" || seg == "." || seg == ".." {
+		if err != nil {
 			return nil, false
 		}
-		parts[i] = seg
+		segs = append(segs, strings.Split(seg, `\`)...)
 	}
-	return parts, true
+	if n := len(segs); n > 1 && segs[n-1] == "" {
+		segs = segs[:n-1] // one trailing separator is optional
+	}
+	for _, seg := range segs {
+		if seg == "" || seg == "." || seg == ".." {
+			return nil, false
+		}
+	}
+	return segs, true
 }
 
 // Match matches parts against a pattern's segments. mask has a bit per

@@ -29,6 +29,12 @@ func TestMatch(t *testing.T) {
 		{"empty segment", "v1/x/{id}", "/v1//x", nil, nil, 0, false},
 		{"dot dot", "v1/{a}/{b}", "/v1/../x", nil, nil, 0, false},
 		{"no leading slash", "v1/Invoices", "v1/Invoices", nil, nil, 0, false},
+		{"backslashes separate", "v1/Invoices/{invoiceId}", `/v1\Invoices\42`, nil, map[string]string{"invoiceId": "42"}, 0b110, true},
+		{"escaped backslash separates", "v1/Invoices/{invoiceId}", "/v1%5CInvoices/42%5c", nil, map[string]string{"invoiceId": "42"}, 0b110, true},
+		{"mixed separators, trailing backslash", "v1/Invoices", `/v1\Invoices\`, nil, nil, 0b11, true},
+		{"two trailing separators", "v1/Invoices", `/v1/Invoices/\`, nil, nil, 0, false},
+		{"empty segment between backslashes", "v1/x/{id}", `/v1\\x`, nil, nil, 0, false},
+		{"dot dot behind a backslash", "v1/{a}/{b}", `/v1\..\x`, nil, nil, 0, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
