@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/billingapi/billing-go/internal/httpheader"
 	"github.com/billingapi/billing-go/internal/throttle"
 )
 
@@ -98,16 +99,17 @@ type service struct {
 // checked here, and the first bad one is returned as an error that names it.
 //
 // The transport is chosen when each request goes out, not here: a test
-// double installed with httpmock.Activate (or by replacing
-// http.DefaultTransport otherwise) or httpmock.ActivateNonDefault(hc) on
-// the client given to [WithHTTPClient] takes every request that follows,
-// whether it was installed before or after NewClient. See
-// [WithHTTPClient] for which transport is used.
+// double installed with httpmock.Activate (or any other RoundTripper that
+// is not a *http.Transport put in http.DefaultTransport) or with
+// httpmock.ActivateNonDefault(hc) on the client given to [WithHTTPClient]
+// takes every request that follows, whether it was installed before or
+// after NewClient. A *http.Transport put in http.DefaultTransport is not
+// used: the client keeps its own pool (see [WithHTTPClient]).
 func NewClient(apiKey string, opts ...Option) (*Client, error) {
 	if apiKey == "" {
 		return nil, optionError(errors.New("apiKey is empty"))
 	}
-	if strings.ContainsAny(apiKey, "\r\n\x00") || strings.TrimSpace(apiKey) != apiKey {
+	if !httpheader.ValidValue(apiKey) || strings.TrimSpace(apiKey) != apiKey {
 		// Said without echoing the key: it must never reach an error string.
 		return nil, optionError(errors.New("apiKey contains white space or control characters"))
 	}

@@ -42,6 +42,10 @@ func TestNewClientOptions(t *testing.T) {
 		{"nil logger", testKey, []billing.Option{billing.WithBaseURL(testBaseURL), billing.WithLogger(nil)}, "WithLogger"},
 		{"empty user agent", testKey, []billing.Option{billing.WithBaseURL(testBaseURL), billing.WithUserAgent(" ")}, "WithUserAgent"},
 		{"user agent with newline", testKey, []billing.Option{billing.WithBaseURL(testBaseURL), billing.WithUserAgent("a\nb")}, "WithUserAgent"},
+		{"user agent with a control character", testKey, []billing.Option{billing.WithBaseURL(testBaseURL), billing.WithUserAgent("app\x1b/1")}, "WithUserAgent"},
+		{"key with a control character", "key\x01x", []billing.Option{billing.WithBaseURL(testBaseURL)}, "apiKey contains"},
+		{"key with DEL", "key\x7fx", []billing.Option{billing.WithBaseURL(testBaseURL)}, "apiKey contains"},
+		{"user agent beyond ASCII", testKey, []billing.Option{billing.WithBaseURL(testBaseURL), billing.WithUserAgent("Müller-sync/1")}, ""},
 		{"nil option", testKey, []billing.Option{billing.WithBaseURL(testBaseURL), nil}, "nil Option"},
 	}
 	for _, tt := range tests {
@@ -178,6 +182,10 @@ func TestRequestOptionErrorsSendNothing(t *testing.T) {
 		{"content type override", billing.WithHeader("content-type", "text/plain")},
 		{"header injection", billing.WithHeader("X-A", "1\r\nX-B: 2")},
 		{"bad header name", billing.WithHeader("X A", "1")},
+		{"separator in a header name", billing.WithHeader("X(Y", "1")},
+		{"non-ASCII header name", billing.WithHeader("X-Ü", "1")},
+		{"control character in a header value", billing.WithHeader("X-Y", "a\x01b")},
+		{"DEL in a header value", billing.WithHeader("X-Y", "a\x7fb")},
 		{"nil capture", billing.CaptureResponse(nil)},
 		{"negative retries", billing.WithRetries(billing.RetryPolicy{MaxRetries: -2})},
 		{"nil option", nil},

@@ -3,6 +3,7 @@ package billing_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/query"
 	"github.com/shopspring/decimal"
 )
 
@@ -177,5 +179,39 @@ func TestEscapedKeyIsScrubbedFromErrorsAndCapturedResponses(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A transport error that quotes the key (a malformed status line echoing
+// Authorization) is scrubbed, and its message still leaves out the URL
+// and its query string, as every RequestError's does.
+func TestRequestErrorEchoingTheKeyHoldsNoQuery(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, buf, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			return
+		}
+		defer conn.Close()
+		fmt.Fprintf(buf, "HTTP/1.1 200 OK\r\nbroken %s\r\n\r\n", r.Header.Get("Authorization"))
+		_ = buf.Flush()
+	}))
+	t.Cleanup(srv.Close)
+	const private = "PO-PRIVATE-QUARTZ"
+	p := &billing.ListInvoicesParams{Filter: billing.InvoiceFilter{PoNumber: query.Equals(private)}}
+	_, err := echoClient(t, srv.URL).Invoices.List(context.Background(), p)
+	var re *billing.RequestError
+	if !errors.As(err, &re) {
+		t.Fatalf("err = %T %v, want a *RequestError", err, err)
+	}
+	for _, verb := range []string{"%v", "%+v", "%s"} {
+		out := fmt.Sprintf(verb, err)
+		assertNoEcho(t, verb+" of the error", out)
+		if strings.Contains(out, private) || strings.Contains(out, "query=") {
+			t.Errorf("%s of the error holds the query string: %s", verb, out)
+		}
+	}
+	if !strings.Contains(err.Error(), "[REDACTED]") {
+		t.Errorf("err = %v, want the echoed key shown as [REDACTED]", err)
 	}
 }

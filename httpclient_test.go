@@ -3,10 +3,14 @@ package billing_test
 import (
 	"context"
 	"errors"
+	"io"
+	"maps"
 	"net/http"
 	"net/http/cookiejar"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -193,5 +197,35 @@ func TestAMockWithNoResponderFailsAtOnce(t *testing.T) {
 	}
 	if attempts != 1 {
 		t.Errorf("%d attempts, want 1", attempts)
+	}
+}
+
+// A responder that hands every call the same header map (httpmock's
+// JSON responders do) is shared safely by calls running at once: the
+// SDK files and scrubs the headers of its own copy. Run with -race.
+func TestAResponderSharingItsHeaderMapServesConcurrentCalls(t *testing.T) {
+	t.Parallel()
+	mt := httpmock.NewMockTransport()
+	shared := http.Header{"Content-Type": {"application/json"}, "x-count": {"1"}, "X-Echo": {"Basic " + testKey}}
+	mt.RegisterRegexpResponder(http.MethodGet, regexp.MustCompile(`/v1/Invoices`), func(*http.Request) (*http.Response, error) {
+		return &http.Response{StatusCode: 200, Header: shared, Body: io.NopCloser(strings.NewReader(`[{"id":1}]`))}, nil
+	})
+	c := newClientOn(t, &http.Client{Transport: mt})
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for range 20 {
+				var captured billing.Response
+				page, err := c.Invoices.List(context.Background(), nil, billing.CaptureResponse(&captured))
+				if err != nil || len(page.Items) != 1 || page.Count != 1 || captured.Header.Get("X-Echo") != "Basic [REDACTED]" {
+					t.Errorf("List = %+v, %v; captured %v", page, err, captured.Header)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if want := (http.Header{"Content-Type": {"application/json"}, "x-count": {"1"}, "X-Echo": {"Basic " + testKey}}); !maps.EqualFunc(shared, want, slices.Equal) {
+		t.Errorf("the responder's header map became %v, want it untouched", shared)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/billingapi/billing-go/internal/httpheader"
 )
 
 // Option configures a [Client]. Options are checked by [NewClient].
@@ -139,7 +141,7 @@ func WithUserAgent(product string) Option {
 		if strings.TrimSpace(product) == "" {
 			return fmt.Errorf("WithUserAgent: empty user agent")
 		}
-		if strings.ContainsAny(product, "\r\n\x00") {
+		if !httpheader.ValidValue(product) {
 			return fmt.Errorf("WithUserAgent: user agent contains control characters")
 		}
 		c.userAgentExtra = strings.TrimSpace(product)

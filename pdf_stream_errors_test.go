@@ -22,14 +22,16 @@ import (
 const pdfHead = "%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n"
 
 // stallingPDFServer sends pdfHead of a PDF that says it is 4096 bytes
-// long, then either cuts the connection (cut) or sends nothing more until
-// the test ends.
-func stallingPDFServer(t *testing.T, cut bool) *httptest.Server {
+// long (or, chunked, says nothing of its length), then either cuts the
+// connection (cut) or sends nothing more until the test ends.
+func stallingPDFServer(t *testing.T, cut, chunked bool) *httptest.Server {
 	t.Helper()
 	done := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/pdf")
-		w.Header().Set("Content-Length", "4096")
+		if !chunked {
+			w.Header().Set("Content-Length", "4096")
+		}
 		_, _ = io.WriteString(w, pdfHead)
 		w.(http.Flusher).Flush()
 		if cut {
@@ -53,10 +55,14 @@ func stallingPDFServer(t *testing.T, cut bool) *httptest.Server {
 
 func TestDraftPDFStreamFailureIsADecodeError(t *testing.T) {
 	t.Parallel()
+	// The head is exactly the client's limit: what comes after it decides
+	// whether the answer was whole.
+	atLimit := billing.WithMaxResponseBytes(int64(len(pdfHead)))
 	tests := []struct {
-		name string
-		cut  bool
-		opts []billing.Option
+		name    string
+		cut     bool
+		chunked bool
+		opts    []billing.Option
 		// cancel, when set, is called once the head has been read.
 		cancel bool
 		cause  error
@@ -64,11 +70,13 @@ func TestDraftPDFStreamFailureIsADecodeError(t *testing.T) {
 		{name: "connection cut", cut: true, cause: io.ErrUnexpectedEOF},
 		{name: "context cancelled", cancel: true, cause: context.Canceled},
 		{name: "per-attempt timeout", opts: []billing.Option{billing.WithTimeout(300 * time.Millisecond)}, cause: context.DeadlineExceeded},
+		{name: "connection cut at the limit", cut: true, chunked: true, opts: []billing.Option{atLimit}, cause: io.ErrUnexpectedEOF},
+		{name: "per-attempt timeout at the limit", chunked: true, opts: []billing.Option{atLimit, billing.WithTimeout(300 * time.Millisecond)}, cause: context.DeadlineExceeded},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			srv := stallingPDFServer(t, tt.cut)
+			srv := stallingPDFServer(t, tt.cut, tt.chunked)
 			c := newLoopbackClient(t, srv.URL, tt.opts...)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"reflect"
 	"regexp"
 	"strings"
 	"unicode"
@@ -53,8 +54,9 @@ type Request struct {
 // the body is discarded. The returned Response holds the answer's status
 // and headers; its Page method reads the paging headers of a list.
 //
-// Before sending anything, a nil req, a method other than those above or a
-// path outside /v1 (or with a query, a fragment, dot segments or unescaped
+// Before sending anything, a nil req, an out that is not a nil interface
+// or a non-nil pointer, a method other than those above or a path outside
+// /v1 (or with a query, a fragment, dot segments or unescaped
 // characters) is a [*ValidationError] matching [ErrInvalidParams]. Dot
 // segments are looked for as the live stack (ASP.NET on IIS) and proxies
 // may read the path: escaped once or more (%2e%2e, %252e%252e), with `\`
@@ -65,6 +67,10 @@ type Request struct {
 func (c *Client) Do(ctx context.Context, req *Request, out any, opts ...RequestOption) (*Response, error) {
 	if err := req.validate(); err != nil {
 		return nil, err
+	}
+	if v := reflect.ValueOf(out); out != nil && (v.Kind() != reflect.Pointer || v.IsNil()) {
+		// Decoding into it could only fail, after the server acted.
+		return nil, invalid("out", "must be nil or a non-nil pointer, got %T", out)
 	}
 	cl := &call{op: Operation{Name: "Client.Do", Method: req.Method, PathTemplate: req.PathTemplate},
 		method: req.Method, path: req.Path, query: req.Query, body: req.Body,
@@ -174,8 +180,8 @@ func serverSegments(escaped string) []string {
 	for _, raw := range strings.Split(strings.TrimSuffix(escaped, "/"), "/")[1:] {
 		seg, settled := raw, false
 		for range maxUnescapes {
-			next, err := url.PathUnescape(seg)
-			if settled = err != nil || next == seg; settled {
+			next := unescapeLeniently(seg)
+			if settled = next == seg; settled {
 				break
 			}
 			seg = next
@@ -190,4 +196,24 @@ func serverSegments(escaped string) []string {
 		}
 	}
 	return segs
+}
+
+// unescapeLeniently decodes every %XX escape of s and leaves a % that
+// starts none as it is, as lenient servers read a path: one bad escape in
+// a segment must not keep the others, a disguised "..", from being read.
+func unescapeLeniently(s string) string {
+	if !strings.Contains(s, "%") {
+		return s
+	}
+	b := []byte(s)
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		if v, n := hexValue(b[i+1:], 2); b[i] == '%' && n == 2 {
+			out = append(out, byte(v))
+			i += 2
+			continue
+		}
+		out = append(out, b[i])
+	}
+	return string(out)
 }

@@ -157,6 +157,9 @@ func TestDoValidatesBeforeSending(t *testing.T) {
 		{"dot dot and a space", &billing.Request{Method: "GET", Path: "/v1/..%20/admin"}},
 		{"dot dot and a dot", &billing.Request{Method: "GET", Path: "/v1/..%2e/admin"}},
 		{"doubly escaped dot dot", &billing.Request{Method: "GET", Path: "/v1/%252e%252e/admin"}},
+		{"doubly escaped dot dot beside a bad escape", &billing.Request{Method: "GET", Path: "/v1/%252e%252e;%25zz/admin"}},
+		{"doubly escaped dot dot and backslash beside a bad escape", &billing.Request{Method: "GET", Path: "/v1/%252e%252e%255c%25zz"}},
+		{"doubly escaped dot dot and slash beside a bad escape", &billing.Request{Method: "GET", Path: "/v1/%252e%252e%252f%25zz"}},
 		{"doubly escaped backslash", &billing.Request{Method: "GET", Path: "/v1/..%255Cadmin"}},
 		{"escaped too deeply to read", &billing.Request{Method: "GET", Path: "/v1/%252525252e%252525252e/admin"}},
 		{"escaped slash, empty segment", &billing.Request{Method: "GET", Path: "/v1/Customers%2F%2F42"}},
@@ -176,6 +179,24 @@ func TestDoValidatesBeforeSending(t *testing.T) {
 			}
 			if w.sent() != 0 {
 				t.Errorf("sent %d requests, want none", w.sent())
+			}
+		})
+	}
+}
+
+// An out that nothing could be decoded into is refused before a write is
+// sent, not after the server acted on it.
+func TestDoRefusesAnOutItCannotDecodeInto(t *testing.T) {
+	t.Parallel()
+	type result struct{ ID int64 }
+	for name, out := range map[string]any{"a struct": result{}, "a nil pointer": (*result)(nil), "a map": map[string]any{}} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w := newWire(t)
+			_, err := w.client.Do(context.Background(), &billing.Request{Method: "POST", Path: "/v1/Customers", Body: map[string]int{"a": 1}}, out)
+			var ve *billing.ValidationError
+			if !errors.As(err, &ve) || !errors.Is(err, billing.ErrInvalidParams) || w.sent() != 0 {
+				t.Errorf("err = %v, %d requests sent; want a *ValidationError matching ErrInvalidParams and none sent", err, w.sent())
 			}
 		})
 	}

@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/textproto"
-	"strings"
+
+	"github.com/billingapi/billing-go/internal/httpheader"
 )
 
 // RequestOption changes one call: [SuppressEvents], [WithHeader],
@@ -101,13 +102,13 @@ func SuppressEvents() RequestOption {
 func WithHeader(key, value string) RequestOption {
 	return func(rc *requestConfig) error {
 		canonical := textproto.CanonicalMIMEHeaderKey(key)
-		if key == "" || strings.ContainsAny(key, " \t\r\n:") {
+		if !httpheader.ValidName(key) {
 			return fmt.Errorf("WithHeader: invalid header name %q", key)
 		}
 		if reservedHeaders[canonical] {
 			return fmt.Errorf("WithHeader: %s is set by the client and cannot be overridden", canonical)
 		}
-		if strings.ContainsAny(value, "\r\n\x00") {
+		if !httpheader.ValidValue(value) {
 			return fmt.Errorf("WithHeader: value of %s contains control characters", canonical)
 		}
 		if rc.header == nil {

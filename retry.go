@@ -47,11 +47,13 @@ import (
 // backoff of the call that got it): one burst costs the account one 429,
 // not one per caller. That wait is not an attempt and spends no retry. A
 // pause longer than a call's MaxRetryAfter is not imposed on it: the call
-// goes out and gets the service's own answer. A pause that would end at
-// or after the call's context deadline fails the call at once, unsent,
-// with a [*RequestError] whose Err is a [*ThrottledError] (matching
-// [ErrRateLimited]); a context that ends while the call waits ends it at
-// once with the context's error, unsent too.
+// goes out and gets the service's own answer; of several pauses, a call
+// waits for the longest one its MaxRetryAfter allows, so that an hour's
+// Retry-After does not hide a minute's window asked for after it. A pause
+// that would end at or after the call's context deadline fails the call at
+// once, unsent, with a [*RequestError] whose Err is a [*ThrottledError]
+// (matching [ErrRateLimited]); a context that ends while the call waits
+// ends it at once with the context's error, unsent too.
 //
 // A field left zero keeps the value it had: for [WithRetryPolicy], the
 // client's so far ([DefaultRetryPolicy], or what an earlier option set);

@@ -252,6 +252,13 @@ func (c *Client) checkRetry(cl *call) retryablehttp.CheckRetry {
 			return false, nil
 		}
 		if resp != nil {
+			if !cl.attempt.handled {
+				// The answer's headers are the call's own from here on: a
+				// transport may hand one map to every call (httpmock's
+				// responders do), and the SDK files and scrubs them in
+				// place, while other goroutines read theirs.
+				resp.Header = resp.Header.Clone()
+			}
 			// Before anything reads a header by name (see
 			// canonicalizeHeader); doing it again changes nothing.
 			canonicalizeHeader(resp.Header)
@@ -416,12 +423,15 @@ type limitedBody struct {
 
 func (l *limitedBody) Read(p []byte) (int, error) {
 	if l.remaining <= 0 {
-		// One more byte tells an answer of exactly the limit from a longer one.
+		// One more byte tells an answer of exactly the limit from a longer
+		// one, and a failed read from its end: an answer cut or stalled
+		// right at the limit is not a whole one.
 		var probe [1]byte
-		if n, _ := l.body.Read(probe[:]); n > 0 {
+		n, err := l.body.Read(probe[:])
+		if n > 0 {
 			return 0, ErrResponseTooLarge
 		}
-		return 0, io.EOF
+		return 0, err // io.EOF: the whole answer; nil: probe again next time
 	}
 	if int64(len(p)) > l.remaining {
 		p = p[:l.remaining]
@@ -579,11 +589,14 @@ func (c *Client) decodeError(cl *call, resp *http.Response, err error) *DecodeEr
 // scrubError returns err, or when its message holds a secret (a server can
 // echo anything into a field it gets wrong, or into a malformed status
 // line), an error with the secret removed. That error keeps errors.Is
-// working but does not unwrap: the original would still print it.
+// working but does not unwrap: the original would still print it. Its
+// message is the innermost one (innermostMessage), so that, not
+// unwrapping, it does not bring back the URL and its query string that
+// RequestError leaves out.
 func (c *Client) scrubError(cl *call, err error) error {
 	msg := err.Error()
 	if clean := c.scrub(cl, msg); clean != msg {
-		return &scrubbedError{msg: clean, orig: err}
+		return &scrubbedError{msg: c.scrub(cl, innermostMessage(err)), orig: err}
 	}
 	return err
 }

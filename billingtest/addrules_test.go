@@ -40,7 +40,7 @@ func TestAddMethodsRefuseWhatFixturesRefuse(t *testing.T) {
 			_, err := s.AddDraftInvoice(DraftInvoice{CustomerID: 99})
 			return err
 		}},
-		{"card digits", `AddCreditCard: "42", want at least four digits`, func(s *Server) error {
+		{"card digits", `AddCreditCard: want at least four digits, and only digits, in last4`, func(s *Server) error {
 			_, err := s.AddCreditCard(CreditCard{CustomerID: 7, Last4: "42"})
 			return err
 		}},

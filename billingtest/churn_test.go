@@ -384,3 +384,31 @@ func TestChurnLogIsNilBeforeAChange(t *testing.T) {
 		t.Errorf("after a round: %+v, want one delete", log)
 	}
 }
+
+// Reset starts churn over: no changes logged, and the first list request
+// after it is churned as the first one after NewHandler was.
+func TestResetStartsChurnOver(t *testing.T) {
+	t.Parallel()
+	srv, err := NewHandler(WithClock(func() time.Time { return chNow }), WithGenerated(GenerateOptions{Seed: 3, Invoices: 50}),
+		WithChurn(Churn{Seed: 1, Inserts: 1, Deletes: 1, Modifies: 1}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := chGet(t, srv, "/v1/Invoices", "pageSize", "100").Body.String()
+	changes := srv.ChurnLog()
+	if len(changes) == 0 {
+		t.Fatal("the first list request made no change")
+	}
+	if err := srv.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	if log := srv.ChurnLog(); len(log) != 0 {
+		t.Errorf("after Reset the log holds %d changes, want none", len(log))
+	}
+	if again := chGet(t, srv, "/v1/Invoices", "pageSize", "100").Body.String(); again != first {
+		t.Errorf("the first list request after Reset answered\n%.300s\nwant what the first one did\n%.300s", again, first)
+	}
+	if again := srv.ChurnLog(); !reflect.DeepEqual(again, changes) {
+		t.Errorf("changes after Reset:\n%s\nwant those of the first request:\n%s", chFormat(again), chFormat(changes))
+	}
+}

@@ -78,7 +78,10 @@
 // 1 to 9999 (a due date from payment terms or from a late posting date
 // included; terms are at most Net3652058), and an amount of more than
 // 240 integer digits or 256 decimal places, which the SDK could not read
-// (it refuses runs of more than 256 digits).
+// (it refuses runs of more than 256 digits), the sums the fake derives for
+// an invoice's one instalment included. The Add methods also take an enum
+// value the reference does not list, which fixtures refuse as a typo: it
+// is served, but its dump does not load back.
 //
 // # Inspecting
 //

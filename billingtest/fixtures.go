@@ -72,6 +72,12 @@ func (s *Server) loadFixtures(data []byte) error {
 	defer s.mu.Unlock()
 	st := s.store
 	l := &fixtureLoader{s: s, lastID: st.lastID, names: st.categoryNames, codes: len(st.codes), added: map[string]map[int64]bool{}}
+	if len(doc.TrackingCodeCategoryNames) > 0 {
+		// A new name retypes the category's codes (setCategoryNameLocked).
+		for _, c := range st.codes {
+			l.types = append(l.types, c.Type)
+		}
+	}
 	if err := l.load(doc, maxID); err != nil {
 		l.undo()
 		return err
@@ -86,6 +92,7 @@ type fixtureLoader struct {
 	lastID int64
 	names  [5]string
 	codes  int
+	types  []billing.TrackingCodeType // of the codes before, when the document names categories
 	added  map[string]map[int64]bool
 	err    error // the first refusal
 }
@@ -102,7 +109,8 @@ func (l *fixtureLoader) load(doc *fixture.Document, maxID int64) error {
 		}
 	}
 	// Codes before the customers that name them; items after the
-	// subscriptions whose products they name.
+	// subscriptions whose products they name, and before the invoices
+	// whose charges name the products the items make known.
 	st.invoices.grow(len(doc.Invoices))
 	loadList(l, "salesTrackingCodes", doc.SalesTrackingCodes, nil, func(c SalesTrackingCode) (int64, error) {
 		return l.s.addSalesTrackingCodeLocked(c)
@@ -117,6 +125,12 @@ func (l *fixtureLoader) load(doc *fixture.Document, maxID int64) error {
 		}
 		return id, err
 	})
+	loadList(l, "subscriptionProductItems", doc.SubscriptionProductItems, nil, func(it SubscriptionProductItem) (int64, error) {
+		if !st.products[it.SubscriptionProductID] {
+			l.mark("products", it.SubscriptionProductID)
+		}
+		return l.s.addSubscriptionProductItemLocked(storeItem(it))
+	})
 	// The document is ours: its invoices may take their ids in place.
 	loadList(l, "invoices", doc.Invoices, nil, func(inv Invoice) (int64, error) {
 		if err := l.s.settleCharges(&inv); err != nil {
@@ -127,12 +141,6 @@ func (l *fixtureLoader) load(doc *fixture.Document, maxID int64) error {
 	loadList(l, "draftInvoices", doc.DraftInvoices, nil, l.s.addDraftInvoiceLocked)
 	loadList(l, "creditCards", doc.CreditCards, func(c *CreditCard) int64 { return c.OriginalPaymentMethodID }, l.s.addCreditCardLocked)
 	loadList(l, "walletMethods", doc.WalletMethods, nil, l.s.addWalletMethodLocked)
-	loadList(l, "subscriptionProductItems", doc.SubscriptionProductItems, nil, func(it SubscriptionProductItem) (int64, error) {
-		if !st.products[it.SubscriptionProductID] {
-			l.mark("products", it.SubscriptionProductID)
-		}
-		return l.s.addSubscriptionProductItemLocked(storeItem(it))
-	})
 	loadList(l, "bulkJobs", doc.BulkJobs, nil, l.s.addBulkJobLocked)
 	return l.err
 }
@@ -227,8 +235,8 @@ func refsFirst[T any](list []T, ref func(*T) int64) []int {
 	return order
 }
 
-// undo removes what load added and puts back the sequence and the
-// category names.
+// undo removes what load added and puts back the sequence, the category
+// names and the types of the codes they renamed.
 func (l *fixtureLoader) undo() {
 	st, added := l.s.store, l.added
 	for id := range added["invoices"] {
@@ -247,6 +255,9 @@ func (l *fixtureLoader) undo() {
 		st.items[p] = slices.DeleteFunc(items, func(it billing.SubscriptionProductItem) bool { return added["subscriptionProductItems"][it.ID] })
 	}
 	st.codes = st.codes[:l.codes]
+	for i, typ := range l.types {
+		st.codes[i].Type = typ
+	}
 	st.lastID, st.categoryNames = l.lastID, l.names
 }
 

@@ -1,6 +1,7 @@
 package billingtest
 
 import (
+	"bytes"
 	"reflect"
 	"strconv"
 	"strings"
@@ -190,7 +191,10 @@ func TestLoadFixturesErrors(t *testing.T) {
 		{"code in wrong slot", `{"trackingCodeCategoryNames": {"1": "Region"}, "salesTrackingCodes": [{"id": 3, "type": "region", "code": "N", "name": "North"}], "customers": [{"id": 1, "salesTrackingCodeIds": [0, 3]}]}`,
 			`customers[0] (id 1).salesTrackingCodeIds[1]: code 3 is of category 1, not 2`},
 		{"bad category key", `{"trackingCodeCategoryNames": {"6": "Region"}}`, `trackingCodeCategoryNames: key "6"`},
-		{"card digits", `{"customers": [` + cust + `], "creditCards": [{"id": 7, "customerId": 1, "last4": "42x2"}]}`, `creditCards[0] (id 7).last4: "42x2"`},
+		{"card digits", `{"customers": [` + cust + `], "creditCards": [{"id": 7, "customerId": 1, "last4": "42x2"}]}`, `creditCards[0] (id 7).last4: want at least four digits, and only digits, in last4`},
+		// A card number where the last four were asked for is never repeated.
+		{"a whole card number, grouped", `{"customers": [` + cust + `], "creditCards": [{"id": 7, "customerId": 1, "last4": "4111 1111 1111 1111"}]}`, `creditCards[0] (id 7).last4: want at least four digits, and only digits, in last4`},
+		{"a whole card number, as a number", `{"customers": [` + cust + `], "creditCards": [{"id": 7, "customerId": 1, "last4": 4111111111111111}]}`, `creditCards[0] (id 7).last4: want a string, got a number`},
 		{"processed not validated", `{"bulkJobs": [{"id": 9, "processed": true}]}`, `bulkJobs[0] (id 9).processed`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -205,6 +209,9 @@ func TestLoadFixturesErrors(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "LoadFixtures: ") {
 				t.Errorf("error %q\nwant it to contain %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), "4111") {
+				t.Errorf("error %q repeats a card number", err)
 			}
 			// Nothing is added when anything is wrong.
 			for kind, n := range srv.Counts() {
@@ -245,5 +252,87 @@ func TestWithFixtures(t *testing.T) {
 	defer srv.Close()
 	if srv.Counts()["invoices"] != 3 {
 		t.Error("NewServer(WithFixtures) did not load")
+	}
+}
+
+// A charge may name a subscription product that only an item of the same
+// document makes known, whatever the order of the lists, and such a state
+// dumps and loads back.
+func TestFixturesChargesNameProductsItemsMakeKnown(t *testing.T) {
+	t.Parallel()
+	const doc = `{"invoices": [{"id": 60, "customerId": 1, "charges": [{"name": "seat", "amount": 5, "subscriptionProductId": 900}]}],
+		"subscriptionProductItems": [{"id": 50, "subscriptionProductId": 900, "name": "seat"}],
+		"customers": [{"id": 1}]}`
+	srv, err := NewHandler()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.LoadFixtures(strings.NewReader(doc)); err != nil {
+		t.Fatal(err)
+	}
+	assertDumpLoadsBack(t, srv)
+}
+
+// assertDumpLoadsBack fails unless srv's dump loads into a fresh fake.
+func assertDumpLoadsBack(t *testing.T, srv *Server) {
+	t.Helper()
+	var dump bytes.Buffer
+	if err := srv.DumpFixtures(&dump); err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := NewHandler()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fresh.ReplaceFixtures(&dump); err != nil {
+		t.Errorf("the dump does not load back: %v", err)
+	}
+}
+
+// Renaming a category retypes its codes, so that the state still dumps
+// and loads back; a load that fails puts the types back with the names.
+func TestRenamingACategoryRetypesItsCodes(t *testing.T) {
+	t.Parallel()
+	srv, err := NewHandler()
+	if err != nil {
+		t.Fatal(err)
+	}
+	typeOf := func(id int64) billing.TrackingCodeType {
+		t.Helper()
+		code, ok := srv.SalesTrackingCode(id)
+		if !ok {
+			t.Fatalf("no code %d", id)
+		}
+		return code.Type
+	}
+	if err := srv.SetTrackingCodeCategoryName(1, "Region"); err != nil {
+		t.Fatal(err)
+	}
+	north, err := srv.AddSalesTrackingCode(SalesTrackingCode{Type: "region", Code: "N", Name: "North"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := srv.AddSalesTrackingCode(SalesTrackingCode{Type: "Sales Tracking Code 2", Code: "S", Name: "South"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.LoadFixtures(strings.NewReader(`{"trackingCodeCategoryNames": {"1": "Area"}}`)); err != nil {
+		t.Fatal(err)
+	}
+	if got := []billing.TrackingCodeType{typeOf(north), typeOf(other)}; !reflect.DeepEqual(got, []billing.TrackingCodeType{"Area", "Sales Tracking Code 2"}) {
+		t.Errorf("types after the rename: %q", got)
+	}
+	assertDumpLoadsBack(t, srv)
+	if err := srv.LoadFixtures(strings.NewReader(`{"trackingCodeCategoryNames": {"1": "Zone"}, "customers": [{"id": -1}]}`)); err == nil {
+		t.Fatal("a document with a negative id loaded")
+	}
+	if got := typeOf(north); got != "Area" {
+		t.Errorf("after a failed load that renamed the category: %q, want Area", got)
+	}
+	if err := srv.SetTrackingCodeCategoryName(1, ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := typeOf(north); got != "Sales Tracking Code 1" {
+		t.Errorf("after the custom name was taken away: %q, want Sales Tracking Code 1", got)
 	}
 }

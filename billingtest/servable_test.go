@@ -67,6 +67,12 @@ func TestWhatTheFakeAcceptsItCanServe(t *testing.T) {
 			_, err := srv.AddInvoice(Invoice{ID: 1_000_000, CustomerID: maxID, Charges: c})
 			return err
 		}},
+		{"two charges of 240 nines: an amount of 241 digits", "instalment", func() error {
+			nines := decimal.RequireFromString(strings.Repeat("9", 240))
+			c := []Charge{{ID: 1_000_001, Name: "x", Quantity: decimal.New(1, 0), UnitPrice: nines, Amount: nines}, {ID: 1_000_006, Name: "y", Quantity: decimal.New(1, 0), UnitPrice: nines, Amount: nines}}
+			_, err := srv.AddInvoice(Invoice{ID: 1_000_000, CustomerID: maxID, Charges: c})
+			return err
+		}},
 		{"customer created in year 10000", "CreatedTimestamp", func() error {
 			_, err := srv.AddCustomer(Customer{ID: 1_000_003, CreatedTimestamp: y10k})
 			return err
@@ -100,6 +106,7 @@ func TestWhatTheFakeAcceptsItCanServe(t *testing.T) {
 		{"a good customer, then an amount of 246 digits", `{"customers":[{"id":1000005,"firstName":"a"},{"id":1000003,"arBalance":1e245}]}`, "customers[1] (id 1000003): ArBalance"},
 		{"a good invoice, then an item created in year 10000", `{"invoices":[{"id":1000000,"customerId":9223372036854775807,"charges":[{"amount":5}]}],"subscriptionProductItems":[{"id":1000004,"subscriptionProductId":21,"createdDate":"9999-12-31T23:59:59-01:00"}]}`, "createdDate"},
 		{"charge amount 1e300", `{"invoices":[{"id":1000000,"customerId":9223372036854775807,"charges":[{"amount":1e300}]}]}`, "Amount"},
+		{"two charges of 240 nines", `{"invoices":[{"id":1000000,"customerId":9223372036854775807,"charges":[{"id":1000001,"amount":` + strings.Repeat("9", 240) + `},{"id":1000006,"amount":` + strings.Repeat("9", 240) + `}]}]}`, "instalment"},
 	}
 	for _, d := range docs {
 		r := ccDo(t, srv, http.MethodPost, "/_fake/fixtures", d.doc)

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	billing "github.com/billingapi/billing-go"
+	"github.com/billingapi/billing-go/billingtest/internal/churn"
 	"github.com/billingapi/billing-go/billingtest/internal/fixture"
 )
 
@@ -15,7 +16,11 @@ import (
 // [Server.LoadFixtures]): every entity with its id, as the writes have
 // left it, in id order. Loading the document into an empty fake gives the
 // same state; a test in any language reads it through the control API to
-// find the ids of generated data and to check what a write changed.
+// find the ids of generated data and to check what a write changed. The
+// one thing that does not load back is an enum value the reference does
+// not list (a customer's status "Frozen"): the Add methods take one, so
+// that a test can seed it, while fixtures refuse it as the typo it most
+// often is.
 func (s *Server) DumpFixtures(w io.Writer) error {
 	if err := s.dumpFixtures(w, func(string) bool { return true }); err != nil {
 		return fmt.Errorf("DumpFixtures: %w", err)
@@ -56,8 +61,10 @@ func (s *Server) ReplaceFixtures(r io.Reader) error {
 // Reset brings the fake back to how it started: the data of its seeding
 // options ([WithFixtures], [WithGenerated]) applied again to an empty
 // state (generated data is the same for the same seed; defaults of the
-// form "now" follow the clock), and no events, requests, pending faults
-// or throttling counts. When seeding fails the state is left as it was.
+// form "now" follow the clock), and no events, requests, pending faults,
+// throttling counts or changes of [WithChurn] (the next list request is
+// churned as the first one was). When seeding fails the state is left as
+// it was.
 func (s *Server) Reset() error {
 	fresh := &Server{cfg: s.cfg, store: newStore()}
 	for _, seed := range s.cfg.seed {
@@ -67,6 +74,11 @@ func (s *Server) Reset() error {
 	}
 	s.mu.Lock()
 	s.store = fresh.store
+	if s.churn != nil {
+		// Churn starts over too: its changes, and what the next list
+		// request gets, are as after NewServer.
+		s.churn = churn.New(churn.Settings(*s.cfg.churn))
+	}
 	s.mu.Unlock()
 	s.logMu.Lock()
 	s.requests, s.requestBytes, s.events = nil, 0, nil

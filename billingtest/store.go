@@ -213,6 +213,11 @@ func (s *Server) insertInvoiceLocked(inv *Invoice) (int64, error) {
 	}
 	if inv.PaymentSchedules == nil {
 		inv.PaymentSchedules = ledger.DefaultSchedule(inv)
+		// The instalment is dumped as if given, and must load back so.
+		if err := ledger.Schedule(inv.PaymentSchedules[0]); err != nil {
+			inv.PaymentSchedules = nil
+			return 0, refuse("AddInvoice", "paymentSchedules", "the one instalment the fake makes: %w", err)
+		}
 	}
 	// The assigns cannot fail, nor take an id the fake has: checked above.
 	inv.ID, _ = s.store.assign(inv.ID)
@@ -352,7 +357,8 @@ func (s *Server) addCreditCardLocked(c CreditCard) (int64, error) {
 		return 0, refuse(m, "customerId", "unknown customer %d", c.CustomerID)
 	}
 	if len(c.Last4) < 4 || strings.Trim(c.Last4, "0123456789") != "" {
-		return 0, refuse(m, "last4", "%q, want at least four digits", c.Last4)
+		// Not quoted: it may be a whole card number, grouped.
+		return 0, refuse(m, "last4", "want at least four digits, and only digits, in last4")
 	}
 	if c.ExpirationMonth < 0 || c.ExpirationMonth > 12 {
 		return 0, refuse(m, "expirationMonth", "%d, want 1 to 12", c.ExpirationMonth)
@@ -560,9 +566,10 @@ func (s *Server) addSalesTrackingCodeLocked(code SalesTrackingCode) (int64, erro
 
 // SetTrackingCodeCategoryName gives sales tracking code category n (1 to
 // 5) a custom name, which the create call then accepts as a type; "" takes
-// the custom name away. A name may not be another category's, custom or
-// standard ("Sales Tracking Code 2"), compared without case, as a code's
-// type would then be ambiguous.
+// the custom name away. The category's codes typed with its former custom
+// name take the new name (or its standard name) as their type. A name may
+// not be another category's, custom or standard ("Sales Tracking Code 2"),
+// compared without case, as a code's type would then be ambiguous.
 func (s *Server) SetTrackingCodeCategoryName(n int, name string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -576,6 +583,17 @@ func (s *Server) setCategoryNameLocked(n int, name string) error {
 	for j := range 5 {
 		if name != "" && j != n-1 && (strings.EqualFold(name, s.store.categoryNames[j]) || strings.EqualFold(name, fmt.Sprintf("Sales Tracking Code %d", j+1))) {
 			return fmt.Errorf("SetTrackingCodeCategoryName: %q is already the name of category %d", name, j+1)
+		}
+	}
+	// The category's codes keep their category: those typed with its old
+	// custom name take the new one (its standard name when it has none),
+	// as the service, which files a code under its category, shows them.
+	if old := s.store.categoryNames[n-1]; old != "" && old != name {
+		typ := cmp.Or(name, fmt.Sprintf("Sales Tracking Code %d", n))
+		for i := range s.store.codes {
+			if strings.EqualFold(string(s.store.codes[i].Type), old) {
+				s.store.codes[i].Type = billing.TrackingCodeType(typ)
+			}
 		}
 	}
 	s.store.categoryNames[n-1] = name

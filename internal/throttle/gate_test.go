@@ -145,6 +145,57 @@ func TestGateWaitHoldsEveryRequestUntilThePauseEnds(t *testing.T) {
 	})
 }
 
+// TestGateWaitTakesTheLongestPauseWithinItsLimit: a pause too long to
+// impose does not hide a shorter one, whichever came first; each request
+// waits for the longest pause its own limit allows.
+func TestGateWaitTakesTheLongestPauseWithinItsLimit(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		steps []holdStep
+		limit time.Duration
+		wait  time.Duration // from the clock's start; 0: not at all
+	}{
+		{"a short pause after a long one", []holdStep{{hold: time.Hour}, {hold: 2 * time.Second}}, time.Minute, 2 * time.Second},
+		{"a short pause before a long one", []holdStep{{hold: 2 * time.Second}, {hold: time.Hour}}, time.Minute, 2 * time.Second},
+		{"the longest within the limit", []holdStep{{hold: 2 * time.Second}, {hold: 50 * time.Second}, {hold: time.Hour}}, time.Minute, 50 * time.Second},
+		{"a limit that allows the long one", []holdStep{{hold: 2 * time.Second}, {hold: time.Hour}}, 2 * time.Hour, time.Hour},
+		{"only the long one", []holdStep{{hold: time.Hour}}, time.Minute, 0},
+		{"the short one over", []holdStep{{hold: time.Hour}, {hold: 2 * time.Second}, {advance: 3 * time.Second}}, time.Minute, 0},
+		{"one pause too many", func() []holdStep {
+			steps := []holdStep{{hold: time.Second}} // the earliest, dropped
+			for i := range maxPauses {
+				steps = append(steps, holdStep{hold: time.Hour + time.Duration(i)*time.Second})
+			}
+			return steps
+		}(), time.Minute, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			synctest.Test(t, func(t *testing.T) {
+				g, clock := heldGate(tt.steps)
+				from := clock.Now()
+				got := <-func() <-chan waitResult {
+					done := waiting(t.Context(), g, clock, tt.limit)
+					synctest.Wait()
+					if tt.wait > 0 {
+						clock.Advance(start.Add(tt.wait).Sub(from))
+					}
+					return done
+				}()
+				want := waitResult{nil, from}
+				if tt.wait > 0 {
+					want.at = start.Add(tt.wait)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("Wait returned %+v, want %+v", got, want)
+				}
+			})
+		})
+	}
+}
+
 // TestGateWaitReturnsAtOnce: an open gate, or a pause longer than the
 // limit, is not waited for.
 func TestGateWaitReturnsAtOnce(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/billingapi/billing-go/internal/httpheader"
 	"github.com/billingapi/billing-go/internal/jsonwire"
 )
 
@@ -42,13 +43,11 @@ func (cr CannedRoute) Handler() (http.HandlerFunc, error) {
 		return nil, fmt.Errorf("header: more than %d headers", maxCannedHeaders)
 	}
 	for name, v := range cr.Header {
-		if !validHeaderName(name) {
+		if !httpheader.ValidName(name) {
 			return nil, fmt.Errorf("header %s: not a valid header name", Quote(name))
 		}
-		for i := 0; i < len(v); i++ {
-			if c := v[i]; c < ' ' && c != '\t' || c == 0x7f {
-				return nil, fmt.Errorf("header %s: the value holds a control character", Quote(name))
-			}
+		if !httpheader.ValidValue(v) {
+			return nil, fmt.Errorf("header %s: the value holds a control character", Quote(name))
 		}
 	}
 	var body []byte
@@ -83,23 +82,6 @@ func (cr CannedRoute) Handler() (http.HandlerFunc, error) {
 		}
 	}, nil
 }
-
-// validHeaderName reports whether name is an HTTP token.
-func validHeaderName(name string) bool {
-	if name == "" {
-		return false
-	}
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if c <= ' ' || c >= 0x7f || tokenSeparators[c] {
-			return false
-		}
-	}
-	return true
-}
-
-// tokenSeparators are the characters RFC 9110 excludes from tokens.
-var tokenSeparators = [128]bool{'(': true, ')': true, '<': true, '>': true, '@': true, ',': true, ';': true, ':': true, '\\': true, '"': true, '/': true, '[': true, ']': true, '?': true, '=': true, '{': true, '}': true}
 
 // Quote is s as a JSON string, for messages that repeat what a client
 // sent: quotes, and escapes for control characters.

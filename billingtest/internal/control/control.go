@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"net/http"
 	"net/url"
 	"slices"
@@ -284,6 +285,11 @@ func injectFault(f Fake, r *http.Request) (Answer, *Error) {
 	var fj faultJSON
 	if err := bind.JSON(body, &fj); err != nil {
 		return Answer{}, bad(err)
+	}
+	// A wait longer than a time.Duration holds would wrap around into a
+	// short or negative one: refuse it here, where it is still a number.
+	if int64(fj.RetryAfterSeconds) > math.MaxInt64/int64(time.Second) || int64(fj.DelayMilliseconds) > math.MaxInt64/int64(time.Millisecond) {
+		return Answer{}, bad(errors.New("retryAfterSeconds or delayMilliseconds is longer than the fake can wait (about 292 years)"))
 	}
 	ft := Fault{
 		Times: fj.Times, Status: fj.Status, Truncate: fj.Truncate,

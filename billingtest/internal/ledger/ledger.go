@@ -202,6 +202,18 @@ func amountWritable(d decimal.Decimal) bool {
 	return digits+exp <= amountIntegerRun && -exp <= jsonwire.MaxDigitRun
 }
 
+// Schedule refuses an instalment the fake made (DefaultSchedule) whose
+// amount or balance, sums it derived, is beyond what an amount given may
+// be: the instalment is dumped as if given, and must load back.
+func Schedule(ps billing.PaymentSchedule) error {
+	for _, d := range [...]decimal.Decimal{ps.Amount, ps.OutstandingBalance} {
+		if !amountWritable(d) {
+			return errAmount(d)
+		}
+	}
+	return nil
+}
+
 func errAmount(d decimal.Decimal) error {
 	return fmt.Errorf("an amount of %d digits with exponent %d is beyond what the fake keeps: at most %d integer digits and %d decimal places, as the SDK reads no run of more than %d digits", d.NumDigits(), d.Exponent(), amountIntegerRun, jsonwire.MaxDigitRun, jsonwire.MaxDigitRun)
 }
