@@ -99,10 +99,10 @@ func escapedByte(s []byte, b byte) int {
 	return 0
 }
 
-// hexValue reads at most max hex digits from the start of s and returns
-// their value and how many it read.
-func hexValue(s []byte, max int) (v, n int) {
-	for n < max && n < len(s) {
+// hexValue reads at most limit hex digits from the start of s and
+// returns their value and how many it read.
+func hexValue(s []byte, limit int) (v, n int) {
+	for n < limit && n < len(s) {
 		c := s[n]
 		switch {
 		case '0' <= c && c <= '9':
@@ -119,9 +119,9 @@ func hexValue(s []byte, max int) (v, n int) {
 	return v, n
 }
 
-// decimalValue reads at most max decimal digits from the start of s.
-func decimalValue(s []byte, max int) (v, n int) {
-	for n < max && n < len(s) && '0' <= s[n] && s[n] <= '9' {
+// decimalValue reads at most limit decimal digits from the start of s.
+func decimalValue(s []byte, limit int) (v, n int) {
+	for n < limit && n < len(s) && '0' <= s[n] && s[n] <= '9' {
 		v = v*10 + int(s[n]-'0')
 		n++
 	}

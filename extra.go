@@ -13,17 +13,18 @@ import (
 // its Extra field instead of dropping them, and writes them back when it
 // is encoded again. A resource built in Go has a nil Extra.
 //
-// Names are kept exactly as sent. A member that repeats a name keeps the
-// last value. A member whose name matches a modelled field without regard
-// to case decodes into that field, as with encoding/json, and is not in
-// Extra.
+// Names are kept as sent, unescaped, with invalid UTF-8 replaced by U+FFFD
+// as in values. A member that repeats a name keeps the last value. A
+// member whose name matches a modelled field without regard to case
+// decodes into that field, as with encoding/json, and is not in Extra.
 //
 // The resources' UnmarshalJSON fills Extra and their MarshalJSON writes
 // its members back after the modelled ones, in the order of their names,
 // so that encoding/json, encoding/json/v2 and the SDK read and write the
-// same document. A value that holds invalid UTF-8 is kept with each
-// invalid byte replaced by U+FFFD, as in the modelled strings, so that
-// what Extra holds can always be written back.
+// same document. A value that holds invalid UTF-8, or the \u escape of
+// half a UTF-16 surrogate pair without its other half, is kept with each
+// replaced by U+FFFD, as in the modelled strings, so that what Extra
+// holds can always be written back, by encoding/json/v2 too.
 type Extra map[string]json.RawMessage
 
 // Decode decodes the member called name into v, with the SDK's JSON rules

@@ -295,14 +295,17 @@ func canonical(t *testing.T, b []byte) string {
 }
 
 // TestExtraKeepsOnlyWhatCanBeWrittenBack checks that an unknown member
-// holding invalid UTF-8 is kept as a modelled string would be, each bad
-// byte replaced by U+FFFD, so that every JSON API can write it back.
+// holding invalid UTF-8, or the escape of half a surrogate pair, is kept
+// as a modelled string would be, each replaced by U+FFFD, so that every
+// JSON API can write it back (encoding/json/v2 refuses a lone half).
 func TestExtraKeepsOnlyWhatCanBeWrittenBack(t *testing.T) {
 	t.Parallel()
-	in := []byte("{\"note\":\"a\xff\xfeb\",\"n\xffame\":[\"\xc3\"]}")
+	in := []byte("{\"note\":\"a\xff\xfeb\",\"n\xffame\":[\"\xc3\"],\"half\":\"x\\ud800\",\"pair\":\"\\ud83d\\ude00\"}")
 	want := billing.Extra{
 		"note":       json.RawMessage("\"a\uFFFD\uFFFDb\""),
 		"n\uFFFDame": json.RawMessage("[\"\uFFFD\"]"),
+		"half":       json.RawMessage(`"x\ufffd"`),
+		"pair":       json.RawMessage(`"\ud83d\ude00"`),
 	}
 	for _, tc := range roundTripCases {
 		v := tc.new()

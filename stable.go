@@ -42,7 +42,13 @@ import (
 // every item changed during the first: the cursor never moves past a
 // second in which the service's clock (its Date header) still was when
 // the second was read. An answer without a Date header is taken as
-// coming after every second it lists.
+// coming after every second it lists. Known limit: the cursor tells a new
+// version from the one it delivered by its key, so this holds where the
+// service's timestamps carry fractions of a second. Where they are whole
+// seconds, an item changed again within the second in which it was
+// delivered comes back at the same key and is taken for the version
+// already delivered; such a sync should read the cursor's last second
+// again (a run without the cursor, filtered from that second).
 //
 // Cost: one request per page, plus, for each second that holds more than
 // half a page, one asking for all of it (once the server has capped such an

@@ -50,7 +50,8 @@ func (c *customRoutes) list() []*routeSpec {
 // the route and throttling, and logged in [Server.Requests] with its
 // status, its body redacted on a card route's path. h sees the query as
 // the service reads it (a raw ; kept inside its value) and the body
-// already read, at most 1 MiB.
+// already read, at most 1 MiB. An answer whose Content-Type h does not
+// set goes out as application/json; charset=utf-8, as the service's do.
 //
 // A route the fake serves already, for the same method and path shape,
 // cannot be replaced; nor can the control API's /_fake/ paths be taken.
@@ -76,7 +77,12 @@ func (s *Server) addRoute(method, pattern string, h http.HandlerFunc) (Route, er
 	if err != nil {
 		return "", err
 	}
-	spec.handler = func(_ *Server, w http.ResponseWriter, r *http.Request) { h(w, r) }
+	spec.handler = func(_ *Server, w http.ResponseWriter, r *http.Request) {
+		// The service answers JSON: a handler that names no type of its
+		// own answers so too, not with what net/http would sniff.
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		h(w, r)
+	}
 	for i := range routeTable {
 		if routeTable[i].method == spec.method && route.SameShape(routeTable[i].segs, spec.segs) {
 			return "", fmt.Errorf("%s is the fake's route %s", spec.route, routeTable[i].route)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -260,5 +261,36 @@ func TestHandleFuncBoundsTheRoutes(t *testing.T) {
 	// Replacing one is still possible.
 	if _, err := srv.HandleFunc(http.MethodGet, "/v1/r/0", ok); err != nil {
 		t.Errorf("replacing at the bound: %v", err)
+	}
+}
+
+// A handler that names no content type answers JSON, as the service does,
+// so that Client.Do reads it; one that names its own keeps it.
+func TestHandleFuncAnswersJSONUnlessToldOtherwise(t *testing.T) {
+	t.Parallel()
+	srv := ccServer(t)
+	if _, err := srv.HandleFunc(http.MethodGet, "/v1/Customers/{customerId}/Payments", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, `[{"customerId":%q,"amount":"9.99"}]`, r.PathValue("customerId"))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.HandleFunc(http.MethodGet, "/v1/Exports/{id}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/csv")
+		fmt.Fprint(w, "a,b\n")
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var got []payment
+	resp, err := srv.Client().Do(t.Context(), &billing.Request{Method: http.MethodGet, Path: "/v1/Customers/42/Payments"}, &got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantSame(t, "answer", got, []payment{{CustomerID: "42", Amount: "9.99"}})
+	if ct := resp.Header.Get("Content-Type"); ct != "application/json; charset=utf-8" {
+		t.Errorf("Content-Type %q, want application/json; charset=utf-8", ct)
+	}
+	r := ccDo(t, srv, http.MethodGet, "/v1/Exports/1", "")
+	if ct := r.header.Get("Content-Type"); r.status != http.StatusOK || ct != "text/csv" {
+		t.Errorf("the handler's own type: %d, Content-Type %q, want 200 and text/csv", r.status, ct)
 	}
 }

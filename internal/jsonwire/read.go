@@ -312,7 +312,7 @@ func ReadUnknown[M ~map[string]json.RawMessage](d *Decoder, name []byte, dst *M)
 	if *dst == nil {
 		*dst = M{}
 	}
-	v = validUTF8(v)
+	v = ValidSurrogates(validUTF8(v))
 	(*dst)[key] = append(json.RawMessage(nil), v...)
 	return nil
 }

@@ -3,6 +3,7 @@ package jsonwire
 import (
 	"bytes"
 	"encoding/binary"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -65,6 +66,71 @@ func (a *Arena) unquote(v []byte) string {
 	}
 	var buf [64]byte
 	return a.String(appendUnquoted(buf[:0], v))
+}
+
+// ValidSurrogates returns the JSON value v with every \u escape of half a
+// UTF-16 surrogate pair that has no other half written as \ufffd, as
+// encoding/json reads such an escape; v itself when it has none. A value
+// kept as it came (Extra) must be one that every encoder writes back, and
+// encoding/json/v2 refuses a lone half.
+func ValidSurrogates(v []byte) []byte {
+	if !bytes.Contains(v, []byte(`\u`)) {
+		return v
+	}
+	var out []byte // nil until a half is replaced
+	for i := 0; i < len(v); i++ {
+		if v[i] != '\\' || i+1 == len(v) {
+			continue
+		}
+		if v[i+1] != 'u' {
+			i++ // an escape of another kind: skip its character
+			continue
+		}
+		r, ok := escapedUnit(v[i:])
+		switch {
+		case !ok || !utf16.IsSurrogate(rune(r)):
+		case r < 0xDC00: // the first half: the second must follow
+			if r2, ok2 := escapedUnit(v[i+6:]); ok2 && r2 >= 0xDC00 && r2 <= 0xDFFF {
+				i += 11
+				continue
+			}
+			fallthrough
+		default: // a half alone
+			if out == nil {
+				out = append(make([]byte, 0, len(v)), v...)
+			}
+			copy(out[i:i+6], `\ufffd`)
+		}
+		if ok {
+			i += 5
+		}
+	}
+	if out == nil {
+		return v
+	}
+	return out
+}
+
+// escapedUnit reads the \uXXXX escape at the start of s: its UTF-16 code
+// unit, and whether there is one.
+func escapedUnit(s []byte) (uint16, bool) {
+	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
+		return 0, false
+	}
+	var r uint16
+	for _, c := range s[2:6] {
+		switch {
+		case '0' <= c && c <= '9':
+			r = r<<4 | uint16(c-'0')
+		case 'a' <= c && c <= 'f':
+			r = r<<4 | uint16(c-'a'+10)
+		case 'A' <= c && c <= 'F':
+			r = r<<4 | uint16(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
 }
 
 // validUTF8 returns v with every byte that is not part of valid UTF-8

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // TestIsPlain checks the word-at-a-time isPlain against its definition:
@@ -50,6 +52,34 @@ func TestIsPlain(t *testing.T) {
 		}
 		if got := isPlain(s); got != want(s) {
 			t.Fatalf("isPlain(%q) = %v, want %v", s, got, !got)
+		}
+	}
+}
+
+// TestValidSurrogates checks that a lone half of a surrogate pair is
+// written as U+FFFD, as encoding/json reads it, and that what comes out
+// is a value the strict encoder accepts.
+func TestValidSurrogates(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{`"plain"`, `"plain"`},
+		{`"\u00e9 \n"`, `"\u00e9 \n"`},
+		{`"\ud83d\ude00"`, `"\ud83d\ude00"`},
+		{`"\uD83D\uDE00"`, `"\uD83D\uDE00"`},
+		{`"\ud800"`, `"\ufffd"`},
+		{`"\udc00x"`, `"\ufffdx"`},
+		{`"\ud800\ud800\udc00"`, `"\ufffd\ud800\udc00"`},
+		{`"\ud800\u0041"`, `"\ufffd\u0041"`},
+		{`"\\ud800"`, `"\\ud800"`},
+		{`{"a":["\ude00",1],"\ud83d\ude00":"x\udbff"}`, `{"a":["\ufffd",1],"\ud83d\ude00":"x\ufffd"}`},
+	}
+	for _, tt := range tests {
+		got := string(ValidSurrogates([]byte(tt.in)))
+		if got != tt.want {
+			t.Errorf("ValidSurrogates(%s) = %s, want %s", tt.in, got, tt.want)
+		}
+		if !jsontext.Value(got).IsValid() {
+			t.Errorf("ValidSurrogates(%s) = %s, which the strict encoder refuses", tt.in, got)
 		}
 	}
 }
