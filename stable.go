@@ -50,15 +50,17 @@ import (
 // already delivered; such a sync should read the cursor's last second
 // again (a run without the cursor, filtered from that second).
 //
-// Cost: one request per page, plus, for each second that holds more than
-// half a page, one asking for all of it (once the server has capped such an
-// answer, a one-item request counting it instead), and where the server caps
-// it one per part of about four fifths of a page. [Prefetch] reads
-// windows of the key range at once. To resume, save cur.MarshalText after
-// the items you handled and restore it with UnmarshalText ([Cursor] gives
-// its size). Sort must be empty or the key ascending, PageNumber 0,
-// PageSize 0 (1,000) or at least 2; a cursor from another endpoint,
-// filter or key is a [ValidationError].
+// Cost: one request per page, each page starting at the second in which
+// the page before ended (so, with pages of a few items, nearly one request
+// per new item), plus, for each second that holds more than half a page,
+// one asking for all of it (once the server has capped such an answer, a
+// one-item request counting it instead), and where the server caps it one
+// per part of about four fifths of a page. [Prefetch] reads windows of the
+// key range at once. To resume, save cur.MarshalText after the items you
+// handled and restore it with UnmarshalText ([Cursor] gives its size).
+// Sort must be empty or the key ascending, PageNumber 0, PageSize 0
+// (1,000) or at least 2; a cursor from another endpoint, filter or key is
+// a [ValidationError].
 func Stable(cur *Cursor) IterOption { return StableBy(cur, "") }
 
 // StableBy is [Stable] on the given key field: a date filter name of the

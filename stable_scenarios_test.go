@@ -16,6 +16,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -749,5 +750,41 @@ func TestStableScenarioModifiedSync(t *testing.T) {
 				scCheckBound(t, all, tc.bounds[mi])
 			})
 		}
+	}
+}
+
+// A second that holds no more than half a page is paged over, never read
+// whole: pages of 2 over invoices one second apart never ask for more
+// than 2 items (a second read whole is asked for with everything the count
+// announces after it), and cost about a request per invoice, each page
+// starting at the second of the one before's last item.
+func TestStableDoesNotReadAHalfFullSecondWhole(t *testing.T) {
+	t.Parallel()
+	var most atomic.Int64
+	srv := newListServer(t, lsConfig{Digits: 3, Mutate: func(_ int, st *lsState) {
+		for v := int64(st.Req.PageSize); v > most.Load(); {
+			if most.CompareAndSwap(most.Load(), v) {
+				break
+			}
+		}
+	}})
+	base := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 200 {
+		srv.Seed(lsItem{CustomerID: 7, Posted: base.Add(time.Duration(i) * time.Second), Amount: decimal.NewFromInt(1)})
+	}
+	cur := new(billing.Cursor)
+	seen := map[int64]bool{}
+	params := &billing.ListInvoicesParams{ListOptions: billing.ListOptions{PageSize: 2}}
+	for inv, err := range scClient(t, srv).Invoices.All(t.Context(), params, billing.Stable(cur)) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if seen[inv.ID] {
+			t.Fatalf("invoice %d yielded twice", inv.ID)
+		}
+		seen[inv.ID] = true
+	}
+	if len(seen) != 200 || most.Load() != 2 || srv.Requests() != 199 {
+		t.Errorf("%d invoices in %d requests, the largest page asked %d; want 200 in 199, 2", len(seen), srv.Requests(), most.Load())
 	}
 }

@@ -135,7 +135,7 @@ func (s *stable[T]) sequential(ctx context.Context, end time.Time, lead *leadPag
 		}
 		tail, bound := s.tail(p, last)
 		var samples [][]decimal.Decimal
-		if !complete && (last == first || 2*tail >= len(p.Items)) {
+		if !complete && (last == first || 2*tail > len(p.Items)) {
 			samples = s.samples(p.Items[len(p.Items)-tail:])
 		}
 		if !s.deliver(p, yield) {
@@ -149,7 +149,7 @@ func (s *stable[T]) sequential(ctx context.Context, end time.Time, lead *leadPag
 			// Page 0 of the range holds every item before the second of
 			// its last item.
 			st.advance(keyAt{last, 0})
-			if 2*tail < len(p.Items) {
+			if 2*tail <= len(p.Items) {
 				continue
 			}
 			// Most of the page is that second: read it whole rather than
