@@ -76,7 +76,8 @@
 // request starts there.
 //
 // A page that does not leave its first second, or whose last second makes
-// up half of it, shows a second larger than the pages: it is read whole
+// up more than half of it, shows a second that may be larger than the
+// pages: it is read whole
 // (readSecond). First all of it in one answer, of a page size that the
 // last answer's count bounds (the reference only says the cap is at least
 // 1,000; a server may give more), which fact 2 proves whole; an answer
