@@ -72,7 +72,7 @@ func escapedByte(s []byte, b byte) int {
 	case s[0] == b:
 		return 1
 	case s[0] == '%':
-		if v, n := hexValue(s[1:], 2); n == 2 && v == int(b) {
+		if v, n := jsonwire.HexValue(s[1:], 2); n == 2 && v == int(b) {
 			return 3
 		}
 	case s[0] == '\\' && len(s) >= 2 && s[1] == '/':
@@ -80,14 +80,14 @@ func escapedByte(s []byte, b byte) int {
 			return 2
 		}
 	case s[0] == '\\' && len(s) >= 2 && (s[1] == 'u' || s[1] == 'U'):
-		if v, n := hexValue(s[2:], 4); n == 4 && v == int(b) {
+		if v, n := jsonwire.HexValue(s[2:], 4); n == 4 && v == int(b) {
 			return 6
 		}
 	case s[0] == '&' && len(s) >= 2 && s[1] == '#':
 		// &#43; or &#x2B;: at most five digits, then ";".
 		var v, n int
 		if len(s) >= 3 && (s[2] == 'x' || s[2] == 'X') {
-			v, n = hexValue(s[3:], 5)
+			v, n = jsonwire.HexValue(s[3:], 5)
 			n++
 		} else {
 			v, n = decimalValue(s[2:], 5)
@@ -97,26 +97,6 @@ func escapedByte(s []byte, b byte) int {
 		}
 	}
 	return 0
-}
-
-// hexValue reads at most limit hex digits from the start of s and
-// returns their value and how many it read.
-func hexValue(s []byte, limit int) (v, n int) {
-	for n < limit && n < len(s) {
-		c := s[n]
-		switch {
-		case '0' <= c && c <= '9':
-			v = v*16 + int(c-'0')
-		case 'a' <= c && c <= 'f':
-			v = v*16 + int(c-'a') + 10
-		case 'A' <= c && c <= 'F':
-			v = v*16 + int(c-'A') + 10
-		default:
-			return v, n
-		}
-		n++
-	}
-	return v, n
 }
 
 // decimalValue reads at most limit decimal digits from the start of s.

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/billingapi/billing-go/internal/jsonwire"
 )
 
 // Request is a call to an endpoint the SDK does not wrap (customers,
@@ -208,7 +210,7 @@ func unescapeLeniently(s string) string {
 	b := []byte(s)
 	out := make([]byte, 0, len(b))
 	for i := 0; i < len(b); i++ {
-		if v, n := hexValue(b[i+1:], 2); b[i] == '%' && n == 2 {
+		if v, n := jsonwire.HexValue(b[i+1:], 2); b[i] == '%' && n == 2 {
 			out = append(out, byte(v))
 			i += 2
 			continue

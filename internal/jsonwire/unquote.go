@@ -117,20 +117,28 @@ func escapedUnit(s []byte) (uint16, bool) {
 	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
 		return 0, false
 	}
-	var r uint16
-	for _, c := range s[2:6] {
+	v, n := HexValue(s[2:], 4)
+	return uint16(v), n == 4
+}
+
+// HexValue reads at most limit hex digits (either case) from the start of
+// s and returns their value and how many it read.
+func HexValue(s []byte, limit int) (v, n int) {
+	for n < limit && n < len(s) {
+		c := s[n]
 		switch {
 		case '0' <= c && c <= '9':
-			r = r<<4 | uint16(c-'0')
+			v = v*16 + int(c-'0')
 		case 'a' <= c && c <= 'f':
-			r = r<<4 | uint16(c-'a'+10)
+			v = v*16 + int(c-'a') + 10
 		case 'A' <= c && c <= 'F':
-			r = r<<4 | uint16(c-'A'+10)
+			v = v*16 + int(c-'A') + 10
 		default:
-			return 0, false
+			return v, n
 		}
+		n++
 	}
-	return r, true
+	return v, n
 }
 
 // validUTF8 returns v with every byte that is not part of valid UTF-8
